@@ -1,0 +1,25 @@
+# Build configuration shared by every module.
+
+BUILD     ?= build
+PREFIX    ?= /usr/local
+DESTDIR   ?=
+BINDIR    := $(PREFIX)/bin
+LIBDIR    := $(PREFIX)/lib
+MANDIR    := $(PREFIX)/share/man
+
+CC        ?= cc
+AR        ?= ar
+CFLAGS    ?= -O2 -g
+LDFLAGS   ?=
+SANITIZE  ?=
+
+# -fPIC everywhere: the same trace-library objects go into libvmrec.so.
+VMREC_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -fPIC -D_GNU_SOURCE \
+                -I. -Itraces $(CFLAGS) $(SANITIZE)
+VMREC_LDFLAGS := $(LDFLAGS) $(SANITIZE)
+
+# Debian packages: building, running and testing.  Tests that need heavy
+# extras (qemu, chromium) install them themselves through `make deps-extra`.
+DEPS_PACKAGES := gcc clang make perl strace lz4 liblz4-dev libunwind-dev \
+                 libjemalloc-dev libdw-dev libelf-dev python3 binutils
+DEPS_EXTRA    := qemu-system-x86 busybox-static chromium

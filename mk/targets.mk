@@ -1,0 +1,46 @@
+# Top-level targets, after every module has added to:
+#   BINS        programs under $(BUILD)/bin
+#   LIBS        libraries under $(BUILD)/lib
+#   TEST_BINS   compiled test programs (built before `make check` runs)
+#   BENCH_SCRIPTS  scripts printing side-by-side ratios for `make bench`
+#   MANPAGES    man pages under docs/man
+
+.PHONY: all check bench demo asan deps deps-extra install uninstall clean
+
+all: $(LIBS) $(BINS)
+
+PROVE ?= prove
+PROVE_FLAGS ?=
+
+# Tests are executables named *.t: shell scripts under tests/, compiled
+# programs under $(BUILD)/tests.  VMREC_BUILD tells them where the build is.
+check: all $(TEST_BINS)
+	VMREC_BUILD=$(abspath $(BUILD)) VMREC_SRC=$(CURDIR) \
+	  $(PROVE) --exec '' $(PROVE_FLAGS) -r tests $(BUILD)/tests
+
+bench: all $(BENCH_BINS)
+	@set -e; for s in $(BENCH_SCRIPTS); do \
+	  VMREC_BUILD=$(abspath $(BUILD)) VMREC_SRC=$(CURDIR) $$s; done
+
+asan:
+	$(MAKE) BUILD=build-asan SANITIZE='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' check
+
+deps:
+	@sh mk/deps.sh $(DEPS_PACKAGES)
+
+deps-extra:
+	@sh mk/deps.sh $(DEPS_EXTRA)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	install -m 755 $(LIBS) $(DESTDIR)$(LIBDIR)
+	$(if $(MANPAGES),install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1)
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(BINS)))
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,$(notdir $(LIBS)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
+
+clean:
+	rm -rf build build-asan

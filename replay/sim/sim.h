@@ -1,0 +1,58 @@
+/* sim.h - the simulator of the kernel's VMA layer: the contract between the
+ * simulator (replay/sim/) and vmreplay's driver (replay/).
+ *
+ * The driver owns the trace, address translation and the process tree; it
+ * hands the simulator one system call at a time, with addresses already in
+ * the simulated address space, exactly as it would hand them to the kernel.
+ * The simulator answers with the same struct vr_result the kernel back end
+ * fills, plus the rule that decided the outcome.
+ */
+#ifndef VMREC_SIM_H
+#define VMREC_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "vmt.h"
+#include "replay/outcome.h"
+
+struct sim_profile;   /* one kernel release's rules (profiles.c) */
+struct sim_mm;        /* one simulated address space */
+
+/* "6.1", "6.8", "6.12", ... or "host" (the profile for uname -r).  NULL when
+ * unknown; sim_profile_names() lists the known ones, comma-separated. */
+const struct sim_profile *sim_profile_find(const char *version);
+const char *sim_profile_name(const struct sim_profile *p);  /* "6.12" */
+const char *sim_profile_names(void);
+
+/* A new address space laid out as `map` (the recorded initial memory map;
+ * may be NULL for an empty one), with the host limits of the recording
+ * (page size, mmap_min_addr, max_map_count; NULL: x86-64 defaults). */
+struct sim_mm *sim_mm_new(const struct sim_profile *p,
+                          const struct vmt_map *map,
+                          const struct vmt_host *host);
+/* fork: the child's address space (VM_DONTCOPY dropped, WIPEONFORK
+ * emptied, anon_vma chains of a fork child). */
+struct sim_mm *sim_mm_fork(const struct sim_mm *parent);
+void sim_mm_free(struct sim_mm *mm);
+
+/* Apply one system call (ev->sys, ev->args; result fields ignored).  File
+ * identity comes from ev->file_id together with `file` (NULL if none). */
+void sim_apply(struct sim_mm *mm, const struct vmt_event *ev,
+               const struct vmt_file *file, struct vr_result *out);
+
+/* Pages touched (faulted) between calls: gives VMAs an anon_vma as a write
+ * fault would.  `res` as recorded by the shim. */
+void sim_touch(struct sim_mm *mm, const struct vmt_residency *res);
+
+size_t sim_vma_count(const struct sim_mm *mm);
+
+/* Iterate the VMAs in address order: i from 0 to sim_vma_count() - 1. */
+struct sim_vma_view {
+	uint64_t start, end, pgoff;
+	uint64_t vm_flags;    /* kernel VM_* bits as the model derives them */
+	uint32_t file_id;
+	int anon_faulted;
+};
+int sim_vma_at(const struct sim_mm *mm, size_t i, struct sim_vma_view *v);
+
+#endif

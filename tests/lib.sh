@@ -1,0 +1,30 @@
+# tests/lib.sh - TAP helpers for shell tests.  Source it:
+#   . "$(dirname "$0")/../lib.sh"
+# then ok/is/skip_all/done_testing.  $B is the build dir, $S the source dir,
+# $T a private temporary directory removed at exit.
+
+S=${VMREC_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+B=${VMREC_BUILD:-$S/build}
+T=$(mktemp -d "${TMPDIR:-/tmp}/vmrec-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+_n=0 _failed=0
+
+# ok CONDITION-STATUS NAME : ok $? "name" or: cmd; ok $? "name"
+ok() {
+	_n=$((_n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $_n - $2"
+	else echo "not ok $_n - $2"; _failed=$((_failed + 1)); fi
+}
+# is GOT WANT NAME
+is() {
+	if [ "$1" = "$2" ]; then ok 0 "$3"
+	else ok 1 "$3"; printf '#   got:  %s\n#   want: %s\n' "$1" "$2"; fi
+}
+# is_file GOT_FILE WANT_FILE NAME : compare files, show the diff on failure
+is_file() {
+	if diff -u "$2" "$1" >"$T/.diff" 2>&1; then ok 0 "$3"
+	else ok 1 "$3"; sed 's/^/# /' "$T/.diff" | head -40; fi
+}
+diag() { echo "# $*"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+done_testing() { echo "1..$_n"; [ "$_failed" -eq 0 ]; }

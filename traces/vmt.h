@@ -1,0 +1,324 @@
+/* vmt.h - the vmrec trace format library: one writer and one reader that
+ * every vmrec tool uses.  The byte format is specified in
+ * docs/trace-format.md; this header is the only way tools touch it.
+ *
+ * Conventions (after lz4frame.h):
+ *  - opaque contexts with open/close pairs;
+ *  - functions return 0 (or a count) on success and a negative VMT_E* code
+ *    on failure; vmt_strerror() names it, vmt_reader_error() / 
+ *    vmt_writer_error() give a one-line human message with detail;
+ *  - a preferences struct whose all-zero value means "defaults";
+ *  - pointers inside a record returned by the reader stay valid until the
+ *    next vmt_reader_next() call on the same reader.
+ */
+#ifndef VMT_H
+#define VMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VMT_FORMAT_VERSION 1
+
+/* ---- errors -------------------------------------------------------- */
+enum vmt_error {
+	VMT_OK = 0,
+	VMT_EIO = -1,        /* read/write failed (errno kept in the message) */
+	VMT_ENOMEM = -2,
+	VMT_EFOREIGN = -3,   /* not a vmrec trace at all */
+	VMT_EVERSION = -4,   /* a vmrec trace of an unsupported version */
+	VMT_ECORRUPT = -5,   /* a frame or record does not decode */
+	VMT_ETRUNCATED = -6, /* ends inside a frame (the rest was lost) */
+	VMT_EEMPTY = -7,     /* zero bytes */
+	VMT_EINVAL = -8,     /* bad argument from the caller */
+	VMT_ENOSPC = -9,     /* output full; the writer marked itself failed */
+};
+const char *vmt_strerror(int err);
+
+/* ---- system calls -------------------------------------------------- */
+/* Stable numbering: these values are stored in traces.  Append only. */
+enum vmt_sys {
+	VMT_SYS_NONE = 0,
+	VMT_SYS_BRK,
+	VMT_SYS_MMAP,
+	VMT_SYS_MUNMAP,
+	VMT_SYS_MREMAP,
+	VMT_SYS_MPROTECT,
+	VMT_SYS_PKEY_MPROTECT,
+	VMT_SYS_MADVISE,
+	VMT_SYS_MLOCK,
+	VMT_SYS_MLOCK2,
+	VMT_SYS_MUNLOCK,
+	VMT_SYS_MLOCKALL,
+	VMT_SYS_MUNLOCKALL,
+	VMT_SYS_MSEAL,
+	VMT_SYS_SHMAT,
+	VMT_SYS_SHMDT,
+	VMT_SYS_FORK,
+	VMT_SYS_VFORK,
+	VMT_SYS_CLONE,
+	VMT_SYS_CLONE3,
+	VMT_SYS_EXECVE,
+	VMT_SYS_EXECVEAT,
+	VMT_SYS_EXIT,
+	VMT_SYS_EXIT_GROUP,
+	VMT_SYS_COUNT
+};
+const char *vmt_sys_name(int sys);          /* "mmap"; NULL if unknown */
+int vmt_sys_from_name(const char *name);    /* VMT_SYS_NONE if unknown */
+int vmt_sys_from_nr(long nr);               /* x86-64 syscall number -> vmt_sys */
+long vmt_sys_nr(int sys);                   /* vmt_sys -> x86-64 number, -1 */
+int vmt_sys_nargs(int sys);                 /* arguments the call takes */
+
+/* ---- records --------------------------------------------------------- */
+
+/* Event flags. */
+#define VMT_EV_TRAPPED   0x0001u /* caught by the slow (trap) path */
+#define VMT_EV_NORETURN  0x0002u /* no result: exit, successful execve */
+#define VMT_EV_THREAD    0x0004u /* clone/clone3 created a thread */
+#define VMT_EV_LOADER    0x0008u /* issued by the dynamic loader */
+
+/* One system call.  args[] are the raw register values as the kernel saw
+ * them (clone3: args[0] is the struct's flags word, args[1] its
+ * stack, args[2] its stack_size; see docs/trace-format.md). */
+struct vmt_event {
+	uint64_t seq;        /* global order across the whole process tree */
+	uint64_t time_ns;    /* CLOCK_MONOTONIC at entry */
+	uint64_t latency_ns; /* entry to return */
+	int32_t pid, tid;
+	uint16_t sys;        /* enum vmt_sys */
+	uint16_t flags;      /* VMT_EV_* */
+	int32_t err;         /* errno, 0 on success */
+	int64_t result;      /* raw return value (-1 when err != 0) */
+	uint64_t args[6];
+	uint32_t stack_id;   /* 0: none; else a VMT_REC_STACK id of this pid */
+	uint32_t file_id;    /* 0: none; else a VMT_REC_FILE id of this pid */
+};
+
+/* Pages of [start, start + npages * page_size) that were resident just
+ * before event `seq` of `pid`: bit i of bits[i / 8] (LSB first). */
+struct vmt_residency {
+	uint64_t seq;
+	int32_t pid;
+	uint64_t start;
+	uint64_t npages;
+	const uint8_t *bits; /* (npages + 7) / 8 bytes */
+};
+
+struct vmt_host {
+	char kernel[65];      /* uname -r */
+	char machine[32];     /* uname -m */
+	char cpu[128];        /* model name */
+	char glibc[32];       /* gnu_get_libc_version() */
+	char thp_enabled[32]; /* the selected word of .../transparent_hugepage/enabled */
+	char thp_defrag[32];
+	uint32_t page_size;
+	uint32_t cores;
+	uint64_t memory_bytes;
+	uint64_t hpage_pmd_size;
+	uint64_t max_map_count;
+	uint64_t mmap_min_addr;
+};
+
+/* The first record of a trace. */
+struct vmt_header {
+	uint32_t version;     /* VMT_FORMAT_VERSION when written */
+	uint64_t start_realtime_ns;
+	struct vmt_host host;
+	const char *cmdline;  /* argv joined by single spaces */
+};
+
+/* A process image began: the first image of a pid, or a new one after a
+ * successful execve. */
+struct vmt_process {
+	uint64_t seq;         /* global position: before any event of this image */
+	uint64_t time_ns;
+	int32_t pid, ppid;
+	uint32_t image;       /* 0 for the first image of pid, +1 per exec */
+	const char *exe;      /* /proc/self/exe */
+	const char *cmdline;  /* argv joined by single spaces */
+};
+
+#define VMT_PROT_READ   0x1u
+#define VMT_PROT_WRITE  0x2u
+#define VMT_PROT_EXEC   0x4u
+#define VMT_VMA_SHARED  0x1u /* 's' in /proc/PID/maps (else private) */
+
+struct vmt_vma {
+	uint64_t start, end;
+	uint64_t offset;      /* file offset in bytes */
+	uint32_t prot;        /* VMT_PROT_* */
+	uint32_t flags;       /* VMT_VMA_* */
+	uint32_t file_id;     /* 0: anonymous */
+	const char *name;     /* "[heap]", "[stack]", "[vdso]", path, or "" */
+};
+
+/* The memory map of a process image when the recorder started in it. */
+struct vmt_map {
+	uint64_t seq;
+	int32_t pid;
+	uint32_t nvma;
+	const struct vmt_vma *vmas;
+};
+
+enum vmt_checkpoint_reason {
+	VMT_CK_START = 1,
+	VMT_CK_EXEC = 2,
+	VMT_CK_EXIT = 3,
+	VMT_CK_REQUEST = 4,
+	VMT_CK_FORK = 5,      /* in the child, right after fork */
+};
+
+struct vmt_checkpoint {
+	uint64_t seq;         /* taken after every event < seq of this pid */
+	int32_t pid;
+	uint32_t reason;      /* enum vmt_checkpoint_reason */
+	uint64_t vma_count;
+};
+
+struct vmt_file {
+	uint32_t id;          /* > 0, unique within pid */
+	int32_t pid;
+	uint64_t dev, ino, size;
+	const char *path;
+};
+
+/* A loaded object, for offline symbolisation of stacks. */
+struct vmt_module {
+	int32_t pid;
+	uint64_t start, end;  /* the object's mapped text range */
+	uint64_t offset;      /* file offset mapped at start */
+	uint64_t load_bias;   /* address of the ELF's vaddr 0 */
+	uint32_t build_id_len;
+	uint8_t build_id[20];
+	const char *path;
+};
+
+struct vmt_stack {
+	uint32_t id;          /* > 0, unique within pid */
+	int32_t pid;
+	uint32_t depth;
+	const uint64_t *ips;  /* innermost first */
+};
+
+enum vmt_rec_type {
+	VMT_REC_HEADER = 1,
+	VMT_REC_PROCESS,
+	VMT_REC_MAP,
+	VMT_REC_CHECKPOINT,
+	VMT_REC_FILE,
+	VMT_REC_MODULE,
+	VMT_REC_STACK,
+	VMT_REC_RESIDENCY,
+	VMT_REC_EVENT,
+};
+
+struct vmt_record {
+	int type;             /* enum vmt_rec_type */
+	union {
+		struct vmt_header header;
+		struct vmt_process process;
+		struct vmt_map map;
+		struct vmt_checkpoint checkpoint;
+		struct vmt_file file;
+		struct vmt_module module;
+		struct vmt_stack stack;
+		struct vmt_residency residency;
+		struct vmt_event event;
+	} u;
+};
+
+/* ---- writer ---------------------------------------------------------- */
+/* A writer buffers records of ONE thread of ONE process and appends them to
+ * the file as whole, self-contained chunks (each an LZ4 frame, with the
+ * metadata records in skippable frames), so any number of writers in any
+ * number of processes may share one O_APPEND file.  A writer is not
+ * thread-safe: use one per thread.
+ *
+ * Allocation: by default malloc/free.  The shim passes its own allocator
+ * (memory that is never the recorded program's heap); with one set, the
+ * writer never calls malloc, stdio or anything that takes a lock. */
+struct vmt_alloc {
+	void *(*alloc)(size_t size, void *opaque);
+	void (*free)(void *ptr, size_t size, void *opaque);
+	void *opaque;
+};
+
+struct vmt_writer_prefs {
+	size_t chunk_bytes;        /* uncompressed bytes per chunk; 0: 64 KiB */
+	int compression_level;     /* 0: lz4 fast default */
+	const struct vmt_alloc *alloc; /* NULL: malloc/free */
+};
+
+struct vmt_writer;
+
+/* Open `fd` (already opened O_WRONLY|O_APPEND by the caller; not closed by
+ * vmt_writer_close) for one thread of pid/tid. */
+struct vmt_writer *vmt_writer_fdopen(int fd, int32_t pid, int32_t tid,
+                                     const struct vmt_writer_prefs *prefs);
+/* Create/truncate `path` and write to it (convenience for tools). */
+struct vmt_writer *vmt_writer_open(const char *path,
+                                   const struct vmt_writer_prefs *prefs,
+                                   int *err);
+/* Append one record; the chunk is written out when full. */
+int vmt_write(struct vmt_writer *w, const struct vmt_record *rec);
+/* Write out what is buffered as a chunk now (async-signal-safe when a
+ * custom allocator is used). */
+int vmt_writer_flush(struct vmt_writer *w);
+/* Flush and free.  Returns the first error the writer met, if any. */
+int vmt_writer_close(struct vmt_writer *w);
+/* A one-line description of the writer's first error, or "". */
+const char *vmt_writer_error(const struct vmt_writer *w);
+
+/* ---- reader ---------------------------------------------------------- */
+enum vmt_read_order {
+	VMT_ORDER_SEQ = 0,   /* events and records merged into global seq order */
+	VMT_ORDER_FILE = 1,  /* as stored: fastest, constant memory */
+};
+
+struct vmt_reader_prefs {
+	int order;           /* enum vmt_read_order */
+};
+
+struct vmt_reader;
+
+/* NULL on failure with *err set; vmt_reader_open_error() then has the
+ * one-line message ("trace.lz4: not a vmrec trace (bad magic)"). */
+struct vmt_reader *vmt_reader_open(const char *path,
+                                   const struct vmt_reader_prefs *prefs,
+                                   int *err);
+const char *vmt_reader_open_error(void);
+
+/* The header record (always present in a readable trace). */
+const struct vmt_header *vmt_reader_header(const struct vmt_reader *r);
+
+/* 1: *rec filled; 0: end of trace; < 0: error (vmt_reader_error()).
+ * A trace cut off inside a chunk ends with VMT_ETRUNCATED after every
+ * complete chunk was returned. */
+int vmt_reader_next(struct vmt_reader *r, struct vmt_record *rec);
+const char *vmt_reader_error(const struct vmt_reader *r);
+
+struct vmt_reader_stats {
+	uint64_t file_bytes;      /* size of the file */
+	uint64_t good_bytes;      /* bytes in complete chunks */
+	uint64_t lost_bytes;      /* bytes after the last complete chunk */
+	uint64_t chunks;
+	uint64_t records;
+	uint64_t events;
+};
+void vmt_reader_stats(const struct vmt_reader *r, struct vmt_reader_stats *st);
+
+void vmt_reader_close(struct vmt_reader *r);
+
+/* ---- host description ------------------------------------------------ */
+/* Fill *h from this machine (uname, /proc, /sys).  Never allocates. */
+void vmt_host_probe(struct vmt_host *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
