@@ -1,0 +1,2 @@
+# replay/vm/: replay inside real kernels booted under QEMU (`vmreplay --vm`),
+# and `make kernels`, the local store of Debian's cloud kernels.
