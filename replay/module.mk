@@ -1,8 +1,9 @@
-# replay/: vmreplay, its kernel back end (and, in replay/sim/, the simulator).
+# replay/: vmreplay and its kernel back end; links the simulator
+# (replay/sim/) and the QEMU back end (replay/vm/).
 
 VMREPLAY_SRCS := $(wildcard replay/*.c)
 BINS += $(BUILD)/bin/vmreplay
 
-$(BUILD)/bin/vmreplay: $(call objs,$(VMREPLAY_SRCS)) $(LIBVMT)
+$(BUILD)/bin/vmreplay: $(call objs,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_OBJS) $(SYSFMT_OBJS) $(LIBVMSIM) $(LIBVMT)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
+	$(CC) -o $@ $^ $(LIBVMT_LIBS) -ljemalloc -lpthread -lm $(VMREC_LDFLAGS)

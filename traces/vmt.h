@@ -146,7 +146,8 @@ struct vmt_process {
 #define VMT_PROT_READ   0x1u
 #define VMT_PROT_WRITE  0x2u
 #define VMT_PROT_EXEC   0x4u
-#define VMT_VMA_SHARED  0x1u /* 's' in /proc/PID/maps (else private) */
+#define VMT_VMA_SHARED   0x1u /* 's' in /proc/PID/maps (else private) */
+#define VMT_VMA_RECORDER 0x2u /* the recorder's own mapping, not the program's */
 
 struct vmt_vma {
 	uint64_t start, end;
@@ -177,7 +178,8 @@ struct vmt_checkpoint {
 	uint64_t seq;         /* taken after every event < seq of this pid */
 	int32_t pid;
 	uint32_t reason;      /* enum vmt_checkpoint_reason */
-	uint64_t vma_count;
+	uint64_t vma_count;   /* every VMA of the process, as /proc/PID/maps */
+	uint64_t recorder_vmas; /* of which the recorder's own */
 };
 
 struct vmt_file {
