@@ -5,7 +5,7 @@
 #   BENCH_SCRIPTS  scripts printing side-by-side ratios for `make bench`
 #   MANPAGES    man pages under docs/man
 
-.PHONY: all check bench demo asan deps deps-extra install uninstall clean
+.PHONY: all check test bench demo asan deps deps-extra install uninstall clean
 
 all: $(LIBS) $(BINS)
 
@@ -14,16 +14,23 @@ PROVE_FLAGS ?=
 
 # Tests are executables named *.t: shell scripts under tests/, compiled
 # programs under $(BUILD)/tests.  VMREC_BUILD tells them where the build is.
-check: all $(TEST_BINS)
+# `make check` first installs what is missing (as root), then builds and
+# runs the tests in a second make so nothing compiles before the packages
+# are there.  `make test` skips the install step.
+check: deps
+	@$(MAKE) --no-print-directory test
+
+test: all $(TEST_BINS)
 	VMREC_BUILD=$(abspath $(BUILD)) VMREC_SRC=$(CURDIR) \
-	  $(PROVE) --exec '' $(PROVE_FLAGS) -r tests $(BUILD)/tests
+	  $(PROVE) --exec '' $(PROVE_FLAGS) -r tests $(wildcard $(BUILD)/tests)
 
 bench: all $(BENCH_BINS)
 	@set -e; for s in $(BENCH_SCRIPTS); do \
 	  VMREC_BUILD=$(abspath $(BUILD)) VMREC_SRC=$(CURDIR) $$s; done
 
-asan:
-	$(MAKE) BUILD=build-asan SANITIZE='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' check
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan \
+	  SANITIZE='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' test
 
 deps:
 	@sh mk/deps.sh $(DEPS_PACKAGES)
