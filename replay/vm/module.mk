@@ -1,4 +1,38 @@
 # replay/vm/: replay inside real kernels booted under QEMU (`vmreplay --vm`),
 # and `make kernels`, the local store of Debian's cloud kernels.
+#
+# The guest runs two static programs from its initramfs: vmrec-vminit (its
+# /init) and vmreplay-static (the same objects as vmreplay, linked -static).
+# vmreplay --vm finds both next to itself.
 
 VMREPLAY_VM_OBJS := $(call objs,$(wildcard replay/vm/*.c))
+VM_GUEST_INIT    := $(BUILD)/bin/vmrec-vminit
+VMREPLAY_STATIC  := $(BUILD)/bin/vmreplay-static
+BINS += $(VM_GUEST_INIT) $(VMREPLAY_STATIC)
+
+# Releases `make kernels` fetches (prefixes of Debian's cloud kernel names).
+VM_KERNEL_SERIES ?= 6.1 6.12
+VM_KERNEL_STORE  := $(BUILD)/kernels
+
+$(VM_GUEST_INIT): $(call objs,replay/vm/guest/vminit.c replay/vm/vm_frame.c)
+	@mkdir -p $(@D)
+	$(CC) -static -o $@ $^ $(VMREC_LDFLAGS)
+
+# Prerequisite: the dynamic vmreplay, so its objects are up to date; the
+# recipe names them through variables that later modules define.
+$(VMREPLAY_STATIC): $(BUILD)/bin/vmreplay
+	$(CC) -static -o $@ $(call objs,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_OBJS) \
+	  $(SYSFMT_OBJS) $(LIBVMSIM) $(LIBVMT) $(LIBVMT_LIBS) -ljemalloc \
+	  -lpthread -lm -ldl $(VMREC_LDFLAGS)
+
+# A stand-in replayer for the guest that tests use to check the boot and the
+# transport without depending on vmreplay itself.
+VM_FAKE_REPLAY := $(BUILD)/tests/vm/fake-replay-static
+TEST_BINS += $(VM_FAKE_REPLAY)
+$(VM_FAKE_REPLAY): $(OBJ)/tests/vm/fake_replay.o
+	@mkdir -p $(@D)
+	$(CC) -static -o $@ $^ $(VMREC_LDFLAGS)
+
+.PHONY: kernels
+kernels:
+	sh replay/vm/fetch-kernels.sh $(VM_KERNEL_STORE) $(VM_KERNEL_SERIES)

@@ -1,0 +1,378 @@
+/* vm_main.c - `vmreplay --vm KERNEL[,KERNEL...] [options] TRACE`: replay the
+ * trace inside each kernel booted under QEMU (or on the host for "host"),
+ * one after the other, and bring the results back. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "replay/vm/vm.h"
+#include "replay/vm/vm_frame.h"
+#include "replay/vm/vm_initramfs.h"
+#include "replay/vm/vm_kernels.h"
+#include "replay/vm/vm_qemu.h"
+#include "replay/vm/vm_results.h"
+
+#define MAX_KERNELS 16
+#define MAX_FRAMES 4096
+
+struct vm_opts {
+	char *kernels[MAX_KERNELS];
+	int nkernels;
+	const char *json;        /* --json OUT, handled here */
+	const char *memory;      /* --vm-mem */
+	unsigned timeout_s;      /* --vm-timeout */
+	int keep;                /* --vm-keep: leave the work directory */
+	char **fwd;              /* the other options, for the replayer */
+	int nfwd;
+	char **traces;
+	int ntraces;
+};
+
+static const char *prog = "vmreplay --vm";
+
+static int usage(const char *why)
+{
+	fprintf(stderr, "%s: %s\n"
+	        "usage: vmreplay --vm KERNEL[,KERNEL...] [--vm-timeout SEC] [--vm-mem SIZE]\n"
+	        "                [--vm-keep] [vmreplay options] TRACE\n"
+	        "       vmreplay --vm KERNEL[,...] [options] -- TRACE...\n"
+	        "KERNEL: a vmlinuz path, a release in the kernel store (6.1, 6.12), or host\n",
+	        prog, why);
+	return 2;
+}
+
+/* The value of --name VALUE or --name=VALUE at argv[*i]; NULL if argv[*i]
+ * is not that option. */
+static const char *opt_value(char **argv, int argc, int *i, const char *name,
+                             int *missing)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n])
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = 1;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int add_kernels(struct vm_opts *o, const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+
+	for (char *k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		if (o->nkernels == MAX_KERNELS)
+			return -1;
+		o->kernels[o->nkernels++] = k;
+	}
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct vm_opts *o)
+{
+	const char *v;
+	int missing = 0;
+
+	o->memory = "512M";
+	o->timeout_s = 600;
+	o->fwd = calloc((size_t)argc + 1, sizeof *o->fwd);
+	for (int i = 1; i < argc; i++) {
+		if ((v = opt_value(argv, argc, &i, "--vm", &missing))) {
+			if (add_kernels(o, v))
+				return usage("too many kernels");
+		} else if ((v = opt_value(argv, argc, &i, "--json", &missing))) {
+			o->json = v;
+		} else if ((v = opt_value(argv, argc, &i, "--vm-mem", &missing))) {
+			o->memory = v;
+		} else if ((v = opt_value(argv, argc, &i, "--vm-timeout", &missing))) {
+			char *end;
+			unsigned long t = strtoul(v, &end, 10);
+			if (*end || !t || t > 86400)
+				return usage("--vm-timeout wants seconds (1-86400)");
+			o->timeout_s = (unsigned)t;
+		} else if (!strcmp(argv[i], "--vm-keep")) {
+			o->keep = 1;
+		} else if (!strcmp(argv[i], "--")) {
+			o->traces = argv + i + 1;
+			o->ntraces = argc - i - 1;
+			break;
+		} else if (!missing) {
+			o->fwd[o->nfwd++] = argv[i];
+		}
+		if (missing)
+			return usage("an option wants a value");
+	}
+	if (!o->traces && o->nfwd) {
+		/* without "--" the trace is the last argument */
+		o->traces = &o->fwd[--o->nfwd];
+		o->ntraces = 1;
+	}
+	if (!o->nkernels)
+		return usage("--vm wants at least one kernel");
+	if (!o->ntraces)
+		return usage("no trace given");
+	for (int i = 0; i < o->ntraces; i++)
+		if (access(o->traces[i], R_OK)) {
+			fprintf(stderr, "%s: %s: %s\n", prog, o->traces[i], strerror(errno));
+			return 2;
+		}
+	return 0;
+}
+
+static char *helper(const char *env, const char *name)
+{
+	static char path[2][PATH_MAX + 64];
+	static int k;
+	const char *v = getenv(env);
+	char *p = path[k++ & 1];
+
+	if (v && *v)
+		snprintf(p, PATH_MAX + 64, "%s", v);
+	else
+		snprintf(p, PATH_MAX + 64, "%s/%s", vm_exe_dir(), name);
+	return p;
+}
+
+/* Run the host's own vmreplay (no --vm) for each trace. */
+static int run_host(const struct vm_opts *o, int many_kernels)
+{
+	struct utsname u;
+	int worst = 0;
+
+	uname(&u);
+	for (int t = 0; t < o->ntraces; t++) {
+		char *out = o->json ? vm_results_name(o->json, u.release, t, many_kernels,
+		                                      o->ntraces > 1) : NULL;
+		char **argv = calloc((size_t)o->nfwd + 5, sizeof *argv);
+		int n = 0, status;
+		argv[n++] = helper("VMREC_VM_HOST_REPLAY", "vmreplay");
+		for (int i = 0; i < o->nfwd; i++)
+			argv[n++] = o->fwd[i];
+		if (out) {
+			argv[n++] = "--json";
+			argv[n++] = out;
+		}
+		argv[n++] = o->traces[t];
+		fflush(stdout);
+		pid_t pid = fork();
+		if (pid == 0) {
+			execv(argv[0], argv);
+			fprintf(stderr, "%s: cannot run %s: %s\n", prog, argv[0], strerror(errno));
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) < 0)
+			status = 127 << 8;
+		int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		if (rc && !worst)
+			worst = rc;
+		free(argv);
+		free(out);
+	}
+	return worst;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (cap - *len < 65536 && !(buf = realloc(buf, cap = cap * 2 + 65536)))
+			break;
+		size_t n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+		if (n == 0)
+			break;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* The last lines of the guest's console, to explain a failure. */
+static void show_console_tail(const char *path, int lines)
+{
+	size_t len;
+	char *buf = slurp(path, &len);
+	size_t i = len;
+
+	if (!buf)
+		return;
+	for (int seen = 0; i > 0; i--)
+		if (buf[i - 1] == '\n' && ++seen > lines)
+			break;
+	fprintf(stderr, "%s: last lines of the guest console (%s):\n", prog, path);
+	fwrite(buf + i, 1, len - i, stderr);
+	free(buf);
+}
+
+/* Turn the frames of one boot into stdout, stderr and results files. */
+static int deliver(const struct vm_opts *o, const struct vm_frame *fr, int n,
+                   const char *kname, int many_kernels)
+{
+	const struct vm_frame *rel = vm_frame_find(fr, n, "release");
+	char release[128], name[96];
+	int worst = 0;
+
+	snprintf(release, sizeof release, "%.*s", rel ? (int)rel->len : 1,
+	         rel ? rel->data : "?");
+	for (int t = 0; t < o->ntraces; t++) {
+		const struct vm_frame *f;
+		snprintf(name, sizeof name, "%d.stdout", t);
+		if ((f = vm_frame_find(fr, n, name)))
+			fwrite(f->data, 1, f->len, stdout);
+		fflush(stdout);
+		snprintf(name, sizeof name, "%d.stderr", t);
+		if ((f = vm_frame_find(fr, n, name)))
+			fwrite(f->data, 1, f->len, stderr);
+		snprintf(name, sizeof name, "%d.status", t);
+		f = vm_frame_find(fr, n, name);
+		int rc = 2;
+		if (!f) {
+			fprintf(stderr, "%s: %s: no status came back for %s\n", prog, kname,
+			        o->traces[t]);
+		} else if (f->len > 5 && !strncmp(f->data, "exit ", 5)) {
+			rc = atoi(f->data + 5);
+		} else {
+			fprintf(stderr, "%s: %s: the replayer ended by %.*s in the guest\n",
+			        prog, kname, (int)f->len, f->data);
+			rc = 2;
+		}
+		if (o->json) {
+			snprintf(name, sizeof name, "%d/results.json", t);
+			char *out = vm_results_name(o->json, release, t, many_kernels,
+			                            o->ntraces > 1);
+			FILE *of;
+			if (!(f = vm_frame_find(fr, n, name))) {
+				if (!rc)
+					fprintf(stderr, "%s: %s: the guest wrote no results JSON\n",
+					        prog, kname);
+				rc = rc ? rc : 2;
+			} else if (!(of = fopen(out, "w"))) {
+				fprintf(stderr, "%s: %s: %s\n", prog, out, strerror(errno));
+				rc = 2;
+			} else {
+				int bad = vm_results_write(of, f->data, f->len, release);
+				if (fclose(of) || bad) {
+					fprintf(stderr, "%s: %s: the guest's results are not a JSON "
+					        "object or could not be written\n", prog, out);
+					rc = 2;
+				}
+			}
+			free(out);
+		}
+		if (rc && !worst)
+			worst = rc;
+	}
+	return worst;
+}
+
+static void remove_tree(const char *dir, const char *const *files)
+{
+	char path[PATH_MAX + 32];
+
+	for (; *files; files++) {
+		snprintf(path, sizeof path, "%s/%s", dir, *files);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+static int run_guest(const struct vm_opts *o, const char *kname, int many_kernels)
+{
+	char kernel[PATH_MAX], err[PATH_MAX + 256];
+	char dir[PATH_MAX], initrd[PATH_MAX + 16], console[PATH_MAX + 16];
+	char results[PATH_MAX + 16], qlog[PATH_MAX + 16];
+	const char *tmp = getenv("TMPDIR");
+	static const char *const files[] = { "initrd.cpio", "console.log",
+	                                     "results.bin", "qemu.log", NULL };
+
+	if (vm_kernel_resolve(kname, kernel, sizeof kernel, err, sizeof err)) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 2;
+	}
+	snprintf(dir, sizeof dir, "%s/vmrec-vm.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, dir, strerror(errno));
+		return 2;
+	}
+	snprintf(initrd, sizeof initrd, "%s/initrd.cpio", dir);
+	snprintf(console, sizeof console, "%s/console.log", dir);
+	snprintf(results, sizeof results, "%s/results.bin", dir);
+	snprintf(qlog, sizeof qlog, "%s/qemu.log", dir);
+
+	struct vm_image img = {
+		.init = helper("VMREC_VM_INIT", "vmrec-vminit"),
+		.replayer = helper("VMREC_VM_REPLAY", "vmreplay-static"),
+		.nopts = o->nfwd, .opts = o->fwd,
+		.ntraces = o->ntraces, .traces = o->traces,
+		.json = o->json != NULL,
+	};
+	struct vm_boot boot = {
+		.kernel = kernel, .initrd = initrd, .console = console,
+		.results = results, .qemu_log = qlog, .memory = o->memory,
+		.timeout_s = o->timeout_s,
+	};
+	int rc = 2;
+	if (vm_initramfs_write(&img, initrd, err, sizeof err)) {
+		fprintf(stderr, "%s: building the initramfs: %s\n", prog, err);
+	} else if (vm_boot_run(&boot, err, sizeof err)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, kernel, err);
+		show_console_tail(console, 15);
+	} else {
+		size_t len;
+		char *buf = slurp(results, &len);
+		struct vm_frame *fr = calloc(MAX_FRAMES, sizeof *fr);
+		int n = buf && fr ? vm_frames_parse(buf, len, fr, MAX_FRAMES, err, sizeof err) : -1;
+		if (n < 0) {
+			fprintf(stderr, "%s: %s: %s\n", prog, kernel, buf ? err : "no results file");
+			show_console_tail(qlog, 5);
+			show_console_tail(console, 15);
+		} else {
+			rc = deliver(o, fr, n, kname, many_kernels);
+		}
+		free(fr);
+		free(buf);
+	}
+	if (o->keep)
+		fprintf(stderr, "%s: kept %s\n", prog, dir);
+	else
+		remove_tree(dir, files);
+	return rc;
+}
+
+int vm_replay_main(int argc, char **argv)
+{
+	struct vm_opts o = { 0 };
+	int worst = 0;
+
+	int rc = parse(argc, argv, &o);
+	if (rc)
+		return rc;
+	for (int k = 0; k < o.nkernels; k++) {
+		int many = o.nkernels > 1;
+		if (many) {
+			printf("# kernel %s%s\n", o.kernels[k],
+			       strcmp(o.kernels[k], "host") ? " (qemu-tcg)" : "");
+			fflush(stdout);
+		}
+		rc = strcmp(o.kernels[k], "host") ? run_guest(&o, o.kernels[k], many)
+		                                  : run_host(&o, many);
+		if (rc && !worst)
+			worst = rc;
+	}
+	return worst;
+}

@@ -1,0 +1,67 @@
+/* fake_replay.c - a stand-in for vmreplay inside the guest (linked
+ * statically), to test the boot and the transport on their own.
+ *
+ *   fake-replay [--exit N] [--crash] [--bytes N] [--json OUT] [other...] TRACE
+ *
+ * Prints one summary line; with --json writes the kernel release, the size
+ * of TRACE as the guest saw it, and a probe of the placement change the
+ * notes observed (2 MiB anonymous mmaps PMD-aligned from 6.7); --bytes adds
+ * N bytes of a known pattern to the JSON to exercise a large transfer. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#define PMD (2ul << 20)
+
+static int pmd_aligned_of_8(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < 8; i++) {
+		void *p = mmap(NULL, PMD, PROT_READ | PROT_WRITE,
+		               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED && (unsigned long)p % PMD == 0)
+			n++;
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	const char *json = NULL, *trace = argc > 1 ? argv[argc - 1] : "";
+	long bytes = 0;
+	int code = 0;
+	struct utsname u;
+	struct stat st;
+
+	for (int i = 1; i < argc - 1; i++) {
+		if (!strcmp(argv[i], "--exit") && i + 1 < argc - 1)
+			code = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--bytes") && i + 1 < argc - 1)
+			bytes = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--json") && i + 1 < argc - 1)
+			json = argv[++i];
+		else if (!strcmp(argv[i], "--crash"))
+			abort();
+	}
+	uname(&u);
+	long size = stat(trace, &st) ? -1 : (long)st.st_size;
+	int aligned = pmd_aligned_of_8();
+	printf("fake-replay: %d args, trace %ld bytes\n", argc - 1, size);
+	fprintf(stderr, "fake-replay: on stderr\n");
+	if (json) {
+		FILE *f = fopen(json, "w");
+		if (!f)
+			return 3;
+		fprintf(f, "{\"kernel\": \"%s\", \"trace_bytes\": %ld, "
+		        "\"pmd_aligned_2m_of_8\": %d, \"pad\": \"", u.release, size, aligned);
+		for (long i = 0; i < bytes; i++)
+			putc('a' + (int)(i % 26), f);
+		fprintf(f, "\"}\n");
+		fclose(f);
+	}
+	return code;
+}
