@@ -1,0 +1,21 @@
+/* vmtrace_top_live.h - which ranges each process still has mapped, and by
+ * whom: `vmtrace top --by vmas` counts what each call site left behind. */
+#ifndef VMREC_VMTRACE_TOP_LIVE_H
+#define VMREC_VMTRACE_TOP_LIVE_H
+
+#include <stdint.h>
+#include "vmt.h"
+
+struct live_map;
+
+struct live_map *live_new(uint64_t page_size);
+/* Follow one event; owner names the call site that made it (any value). */
+int live_event(struct live_map *m, const struct vmt_event *ev, uint32_t owner);
+/* A new image replaced the process's address space. */
+void live_exec(struct live_map *m, int32_t pid);
+/* counts[owner] += live ranges of owner at the end (adjacent ranges of the
+ * same owner count once); owners >= nowner are ignored. */
+void live_count(const struct live_map *m, uint64_t *counts, uint32_t nowner);
+void live_free(struct live_map *m);
+
+#endif
