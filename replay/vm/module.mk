@@ -36,3 +36,14 @@ $(VM_FAKE_REPLAY): $(OBJ)/tests/vm/fake_replay.o
 .PHONY: kernels
 kernels:
 	sh replay/vm/fetch-kernels.sh $(VM_KERNEL_STORE) $(VM_KERNEL_SERIES)
+
+# Unit tests of this module link its objects.
+VM_UNIT_TESTS := $(patsubst tests/vm/%_test.c,$(BUILD)/tests/vm/%.t,$(wildcard tests/vm/*_test.c))
+TEST_LIBS_vm := $(VMREPLAY_VM_OBJS)
+$(VM_UNIT_TESTS): $(VMREPLAY_VM_OBJS)
+
+VM_ENTRY := $(BUILD)/tests/vm/vm-entry
+TEST_BINS += $(VM_ENTRY)
+$(VM_ENTRY): $(OBJ)/tests/vm/vm_entry.o $(VMREPLAY_VM_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(VMREC_LDFLAGS)

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Boot and transport of `--vm`, with a stand-in replayer (fake-replay) so
+# only the back end is under test: kernels resolved from the store, options
+# and traces handed to the guest, stdout/stderr/status/results brought back
+# intact over ttyS1, "vm": "qemu-tcg" added, failures explained.
+. "$(dirname "$0")/../lib.sh"
+. "$S/tests/vm/vm-setup.sh"
+
+export VMREC_VM_INIT=$B/bin/vmrec-vminit VMREC_VM_REPLAY=$B/tests/vm/fake-replay-static
+export VMREC_VM_HOST_REPLAY=$B/tests/vm/fake-replay-static
+run() { "$B/tests/vm/vm-entry" "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
+head -c 1000 /dev/urandom >"$T/trace"
+head -c 3000 /dev/urandom >"$T/trace2"
+
+# two kernels, a large results file
+run --vm 6.1,6.12 --bytes 300000 --json "$T/r.json" "$T/trace"
+is "$(cat "$T/rc")" 0 "two guests: exit status 0"
+printf '# kernel 6.1 (qemu-tcg)\nfake-replay: 5 args, trace 1000 bytes\n# kernel 6.12 (qemu-tcg)\nfake-replay: 5 args, trace 1000 bytes\n' >"$T/want"
+is_file "$T/out" "$T/want" "two guests: their stdout in order"
+is "$(grep -c '^fake-replay: on stderr$' "$T/err")" 2 "two guests: their stderr"
+for k in "$K61:0" "$K612:8"; do
+	rel=${k%:*} aligned=${k#*:}
+	is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["vm"], d["vm_kernel"], d["kernel"], d["trace_bytes"], d["pmd_aligned_2m_of_8"], len(d["pad"]))' "$T/r-$rel.json" 2>&1)" \
+	   "qemu-tcg $rel $rel 1000 $aligned 300000" "results of $rel: marked, its own uname -r, the whole trace arrived, 2 MiB mmaps aligned $aligned/8"
+done
+
+# a guest and the host, two traces, a failing replayer
+run --vm 6.12,host --exit 3 --json "$T/s.json" -- "$T/trace" "$T/trace2"
+is "$(cat "$T/rc")" 3 "guest and host: the replayer's exit status"
+printf '# kernel 6.12 (qemu-tcg)\nfake-replay: 5 args, trace 1000 bytes\nfake-replay: 5 args, trace 3000 bytes\n# kernel host\nfake-replay: 5 args, trace 1000 bytes\nfake-replay: 5 args, trace 3000 bytes\n' >"$T/want"
+is_file "$T/out" "$T/want" "guest and host: one run per trace, in order"
+host=$(uname -r)
+is "$(cd "$T" && ls s-*.json | sort | tr '\n' ' ')" "s-$K612-0.json s-$K612-1.json s-$host-0.json s-$host-1.json " \
+   "one results file per kernel and trace"
+is "$(head -c 11 "$T/s-$host-0.json")" '{"kernel": ' "host results are not marked as a VM's"
+
+# a replayer killed by a signal in the guest
+run --vm 6.1 --crash "$T/trace"
+is "$(cat "$T/rc")" 2 "crash in the guest: exit status 2"
+is "$(cat "$T/err")" "vmreplay --vm: 6.1: the replayer ended by signal 6 in the guest" "crash in the guest: message"
+
+# a guest that does not finish in time
+run --vm 6.12 --vm-timeout 1 "$T/trace"
+is "$(cat "$T/rc")" 2 "timeout: exit status 2"
+is "$(head -n 1 "$T/err")" "vmreplay --vm: $VMREC_KERNELS/$K612/vmlinuz: the guest did not finish within 1 s and was killed (raise it with --vm-timeout)" "timeout: message"
+
+# bad arguments: no boot
+run --vm 4.19 "$T/trace"
+is "$(cat "$T/err")" "vmreplay --vm: kernel '4.19': not a file and no release 4.19* in the kernel store $VMREC_KERNELS (run \`make kernels\`, or see docs/vm.md)" "unknown release"
+run --vm 6.1 "$T/missing"
+is "$(cat "$T/err")" "vmreplay --vm: $T/missing: No such file or directory" "missing trace"
+run --vm 6.1 --vm-timeout soon "$T/trace"
+is "$(head -n 1 "$T/err")" "vmreplay --vm: --vm-timeout wants seconds (1-86400)" "bad timeout"
+done_testing

@@ -1,0 +1,41 @@
+/* results_test.c - guest results marked "vm": "qemu-tcg", and their names. */
+#include <stdlib.h>
+#include <string.h>
+#include "tests/tap.h"
+#include "replay/vm/vm_results.h"
+
+static char out[512];
+
+static int marked(const char *json)
+{
+	FILE *f = fmemopen(out, sizeof out, "w");
+	int r = vm_results_write(f, json, strlen(json), "6.12.117+deb12-cloud-amd64");
+	fclose(f);
+	return r;
+}
+
+static void name_is(const char *out_arg, int t, int mk, int mt, const char *want)
+{
+	char *got = vm_results_name(out_arg, "6.1.0-57-cloud-amd64", t, mk, mt);
+	is_str(got, want, "results name %s (kernels %d, traces %d)", out_arg, mk, mt);
+	free(got);
+}
+
+int main(void)
+{
+	is_int(marked("{\"ops\": 3}\n"), 0, "object accepted");
+	is_str(out, "{\"vm\": \"qemu-tcg\", \"vm_kernel\": \"6.12.117+deb12-cloud-amd64\", "
+	       "\"ops\": 3}\n", "vm members added first");
+	is_int(marked("  { }"), 0, "empty object accepted");
+	is_str(out, "  {\"vm\": \"qemu-tcg\", \"vm_kernel\": \"6.12.117+deb12-cloud-amd64\" }",
+	       "no trailing comma in an empty object");
+	is_int(marked("[1]"), -1, "an array is refused");
+	is_int(marked(""), -1, "nothing is refused");
+
+	name_is("r.json", 0, 0, 0, "r.json");
+	name_is("r.json", 0, 1, 0, "r-6.1.0-57-cloud-amd64.json");
+	name_is("dir/r.json", 2, 1, 1, "dir/r-6.1.0-57-cloud-amd64-2.json");
+	name_is("r.json", 1, 0, 1, "r-1.json");
+	name_is("results", 0, 1, 0, "results-6.1.0-57-cloud-amd64");
+	return done_testing();
+}

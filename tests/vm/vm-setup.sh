@@ -1,0 +1,13 @@
+# vm-setup.sh - sourced by the tests that boot guests: make sure qemu and the
+# kernel store are there (installing / fetching them as root), or skip the
+# whole test with the reason.  Sets K61 and K612 to the store's releases.
+command -v qemu-system-x86_64 >/dev/null 2>&1 ||
+	sh "$S/mk/deps.sh" qemu-system-x86 >"$T/deps.log" 2>&1 ||
+	skip_all "qemu-system-x86 is not installed and cannot be: $(tail -n 1 "$T/deps.log")"
+command -v qemu-system-x86_64 >/dev/null 2>&1 || skip_all "qemu-system-x86_64 not found"
+
+export VMREC_KERNELS=${VMREC_KERNELS:-$B/kernels}
+sh "$S/replay/vm/fetch-kernels.sh" "$VMREC_KERNELS" 6.1 6.12 >"$T/kernels.log" 2>&1 ||
+	skip_all "Debian's 6.1/6.12 cloud kernels cannot be had: $(tail -n 1 "$T/kernels.log")"
+K61=$(sed -n 's/^kernels: 6\.1 -> \([^ ]*\).*/\1/p' "$T/kernels.log")
+K612=$(sed -n 's/^kernels: 6\.12 -> \([^ ]*\).*/\1/p' "$T/kernels.log")
