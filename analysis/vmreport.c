@@ -1,7 +1,204 @@
+/* vmreport - compare vmreplay results files as LKP compares kernels.
+ *
+ *   vmreport [--all] [--ranges] [--explain[=N]] [--format FMT] [-o FILE]
+ *            [--label A,B,...] [--any-trace] BASE.json OTHER.json...
+ *
+ * Exit status: 0 report written, 1 a results file could not be used or the
+ * output not written, 2 usage error. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-int main(void)
+#include "analysis/vmreport_compare.h"
+#include "analysis/vmreport_html.h"
+#include "analysis/vmreport_json.h"
+#include "analysis/vmreport_text.h"
+
+#define DEFAULT_EXPLAIN 5
+#define MAX_EXPLAIN 100000
+
+enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_HTML };
+
+static const char *const format_names[] = {
+	[FMT_TEXT] = "text", [FMT_MARKDOWN] = "markdown", [FMT_JSON] = "json", [FMT_HTML] = "html",
+};
+
+struct args {
+	struct rep_options opt;
+	enum format format;
+	const char *output;
+	char *label_buf;
+	const char **labels;
+	size_t nlabels;
+};
+
+static void usage(FILE *f)
 {
-	fprintf(stderr, "vmreport: not yet implemented\n");
+	fputs("usage: vmreport [options] BASE.json OTHER.json...\n"
+	      "Compare vmreplay --json results; every column against the first.\n"
+	      "  -a, --all             show every metric, not only significant and headline ones\n"
+	      "  -r, --ranges          print min\u2013max of the runs under each value\n"
+	      "  -e, --explain[=N]     the first N (5) events where outcome or VMA count differ\n"
+	      "  -f, --format FMT      text (default), markdown, json or html\n"
+	      "  -o, --output FILE     write there instead of standard output\n"
+	      "  -l, --label A,B,...   column labels (default: kernel release or sim:PROFILE)\n"
+	      "      --any-trace       compare results of different traces anyway\n"
+	      "  -h, --help            this text\n"
+	      "Colour: text on a terminal, unless NO_COLOR is set.\n", f);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("vmreport: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs(" (vmreport --help)\n", stderr);
 	return 2;
+}
+
+static int split_labels(struct args *a, const char *list)
+{
+	free(a->label_buf);
+	free(a->labels);
+	a->label_buf = strdup(list);
+	a->labels = calloc(strlen(list) + 2, sizeof(*a->labels));
+	if (!a->label_buf || !a->labels)
+		return -1;
+	a->nlabels = 0;
+	for (char *s = a->label_buf, *tok; (tok = strsep(&s, ","));)
+		a->labels[a->nlabels++] = tok;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	enum { OPT_ANY_TRACE = 256 };
+	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "ranges", no_argument, NULL, 'r' },
+		{ "explain", optional_argument, NULL, 'e' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "any-trace", no_argument, NULL, OPT_ANY_TRACE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":are::f:o:l:h", longopts, NULL)) != -1) {
+		char *end;
+		long n;
+		size_t k;
+		switch (c) {
+		case 'a': a->opt.all = true; break;
+		case 'r': a->opt.ranges = true; break;
+		case OPT_ANY_TRACE: a->opt.any_trace = true; break;
+		case 'e':
+			if (!optarg) {
+				a->opt.explain = DEFAULT_EXPLAIN;
+				break;
+			}
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || n < 1 || n > MAX_EXPLAIN)
+				return usage_error("--explain=%s: expected a count from 1 to 100000", optarg);
+			a->opt.explain = (int)n;
+			break;
+		case 'f':
+			for (k = 0; k < sizeof(format_names) / sizeof(format_names[0]); k++)
+				if (strcmp(optarg, format_names[k]) == 0)
+					break;
+			if (k == sizeof(format_names) / sizeof(format_names[0]))
+				return usage_error("unknown format \"%s\" (text, markdown, json, html)", optarg);
+			a->format = (enum format)k;
+			break;
+		case 'o': a->output = optarg; break;
+		case 'l':
+			if (split_labels(a, optarg))
+				return usage_error("%s", "out of memory");
+			break;
+		case 'h': usage(stdout); exit(0);
+		case ':': return usage_error("%s needs an argument", argv[optind - 1]);
+		default: return usage_error("unknown option %s", argv[optind - 1]);
+		}
+	}
+	size_t nin = (size_t)(argc - optind);
+	if (nin < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (a->labels && a->nlabels != nin) {
+		fprintf(stderr, "vmreport: --label gives %zu label%s for %zu results files\n",
+			a->nlabels, a->nlabels == 1 ? "" : "s", nin);
+		return 2;
+	}
+	a->opt.labels = a->labels;
+	return 0;
+}
+
+static bool want_colour(const char *output, FILE *out)
+{
+	const char *nc = getenv("NO_COLOR");
+	return !output && !(nc && nc[0]) && isatty(fileno(out));
+}
+
+static int write_report(const struct args *a, const struct rep_table *t)
+{
+	FILE *out = stdout;
+	if (a->output && !(out = fopen(a->output, "w"))) {
+		fprintf(stderr, "vmreport: %s: cannot write: %s\n", a->output, strerror(errno));
+		return 1;
+	}
+	switch (a->format) {
+	case FMT_TEXT: rep_write_text(out, t, want_colour(a->output, out)); break;
+	case FMT_MARKDOWN: rep_write_markdown(out, t); break;
+	case FMT_JSON: rep_write_json(out, t); break;
+	case FMT_HTML: rep_write_html(out, t); break;
+	}
+	int bad = ferror(out);
+	if ((out == stdout ? fflush(out) : fclose(out)) || bad) {
+		fprintf(stderr, "vmreport: %s: write error: %s\n",
+			a->output ? a->output : "standard output", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { 0 };
+	int status = parse_args(argc, argv, &a);
+	if (status)
+		return status;
+	size_t nin = (size_t)(argc - optind);
+	struct rep_results *in = calloc(nin, sizeof(*in));
+	if (!in) {
+		fprintf(stderr, "vmreport: out of memory\n");
+		return 1;
+	}
+	for (size_t i = 0; i < nin; i++) {
+		char err[256];
+		if (rep_results_load(argv[optind + i], &in[i], err, sizeof(err))) {
+			fprintf(stderr, "vmreport: %s: %s\n", argv[optind + i], err);
+			status = 1;
+		}
+	}
+	struct rep_table t;
+	if (!status) {
+		if (rep_table_build(&t, in, nin, &a.opt))
+			status = 1;
+		else
+			status = write_report(&a, &t);
+		rep_table_free(&t);
+	}
+	for (size_t i = 0; i < nin; i++)
+		rep_results_free(&in[i]);
+	free(in);
+	free(a.labels);
+	free(a.label_buf);
+	return status;
 }

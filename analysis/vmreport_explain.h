@@ -1,0 +1,31 @@
+/* vmreport_explain.h - --explain: the first events where two replays of
+ * one trace part ways (merge outcome or VMA count). */
+#ifndef VMREC_VMREPORT_EXPLAIN_H
+#define VMREC_VMREPORT_EXPLAIN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analysis/json.h"
+#include "analysis/vmreport_compare.h"
+
+/* One differing event; either side is NULL when only the other has it. */
+struct rep_divergence {
+	const struct rep_event *base, *other;
+};
+
+struct rep_explain {
+	const char *problem;           /* why no comparison was made, or NULL */
+	size_t compared, differ;       /* events seen on either side, and how many differ */
+	struct rep_divergence *first;  /* up to the --explain count */
+	size_t nfirst;
+};
+
+/* Compares input I against the first.  0, or -1 when out of memory. */
+int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e);
+void rep_explain_free(struct rep_explain *e);
+
+void rep_explain_text(FILE *f, const struct rep_table *t, bool markdown);
+void rep_explain_json(struct json_w *w, const struct rep_table *t);
+
+#endif

@@ -1,0 +1,135 @@
+/* vmreport_json.c - {"vmreport": 1, "inputs": [...], "metrics": [...],
+ * "explain": [...]}; every metric is written, "shown" says whether the
+ * text report would list it.  Undefined numbers are null. */
+#include "analysis/vmreport_json.h"
+
+#include "analysis/json.h"
+#include "analysis/vmreport_explain.h"
+
+static void inputs(struct json_w *w, const struct rep_table *t)
+{
+	json_w_begin(w, '[');
+	for (size_t i = 0; i < t->nin; i++) {
+		const struct rep_results *r = &t->in[i];
+		json_w_begin(w, '{');
+		json_w_key(w, "file");
+		json_w_str(w, r->path);
+		json_w_key(w, "label");
+		json_w_str(w, t->labels[i]);
+		json_w_key(w, "trace");
+		json_w_str(w, r->trace);
+		json_w_key(w, "target");
+		json_w_str(w, r->target);
+		json_w_key(w, "kernel");
+		json_w_str(w, r->kernel);
+		json_w_key(w, "vm");
+		json_w_str(w, r->vm);
+		json_w_key(w, "runs");
+		json_w_int(w, (long long)r->runs);
+		json_w_key(w, "host");
+		json_w_begin(w, '{');
+		for (size_t k = 0; r->host && k < r->host->n; k++) {
+			const struct json *v = r->host->items[k];
+			json_w_key(w, r->host->keys[k]);
+			if (v->type == JSON_NUMBER)
+				json_w_num(w, v->number);
+			else if (v->type == JSON_STRING)
+				json_w_str(w, v->string);
+			else if (v->type == JSON_BOOL)
+				json_w_bool(w, v->boolean);
+			else
+				json_w_null(w);
+		}
+		json_w_end(w, '}');
+		json_w_end(w, '}');
+	}
+	json_w_end(w, ']');
+}
+
+static const char *const state_names[] = {
+	[REP_CELL_OK] = "ok", [REP_CELL_MISSING] = "missing",
+	[REP_CELL_NOT_MEASURED] = "not_measured",
+};
+
+static void num_or_null(struct json_w *w, const char *key, bool have, double v)
+{
+	json_w_key(w, key);
+	if (have)
+		json_w_num(w, v);
+	else
+		json_w_null(w);
+}
+
+static void cell(struct json_w *w, const struct rep_cell *c, bool base)
+{
+	bool ok = c->state == REP_CELL_OK;
+	json_w_begin(w, '{');
+	json_w_key(w, "state");
+	json_w_str(w, state_names[c->state]);
+	json_w_key(w, "n");
+	json_w_int(w, (long long)c->s.n);
+	num_or_null(w, "mean", ok, c->s.mean);
+	num_or_null(w, "stddev", ok, c->s.stddev);
+	num_or_null(w, "stddev_pct", ok, c->s.stddev_pct);
+	num_or_null(w, "min", ok, c->s.min);
+	num_or_null(w, "max", ok, c->s.max);
+	json_w_key(w, "values");
+	json_w_begin(w, '[');
+	for (size_t k = 0; ok && k < c->metric->n; k++)
+		json_w_num(w, c->metric->v[k]);
+	json_w_end(w, ']');
+	if (!base) {
+		json_w_key(w, "comparable");
+		json_w_bool(w, c->comparable);
+		num_or_null(w, "change_pct", c->has_change, c->change_pct);
+		num_or_null(w, "t", c->has_welch, c->welch.t);
+		num_or_null(w, "df", c->has_welch, c->welch.df);
+		num_or_null(w, "p", c->has_welch, c->welch.p);
+		json_w_key(w, "significant");
+		json_w_bool(w, c->significant);
+		json_w_key(w, "exact");
+		json_w_bool(w, c->exact);
+		json_w_key(w, "verdict");
+		json_w_str(w, rep_verdict_name(c->verdict));
+	}
+	json_w_end(w, '}');
+}
+
+void rep_write_json(FILE *f, const struct rep_table *t)
+{
+	struct json_w w;
+	json_w_init(&w, f, true);
+	json_w_begin(&w, '{');
+	json_w_key(&w, "vmreport");
+	json_w_int(&w, REP_JSON_VERSION);
+	json_w_key(&w, "inputs");
+	inputs(&w, t);
+	json_w_key(&w, "metrics");
+	json_w_begin(&w, '[');
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct rep_row *row = &t->rows[r];
+		json_w_begin(&w, '{');
+		json_w_key(&w, "name");
+		json_w_str(&w, row->name);
+		json_w_key(&w, "direction");
+		json_w_str(&w, rep_direction_name(row->direction));
+		json_w_key(&w, "timing");
+		json_w_bool(&w, row->timing);
+		json_w_key(&w, "headline");
+		json_w_bool(&w, row->headline);
+		json_w_key(&w, "shown");
+		json_w_bool(&w, row->shown);
+		json_w_key(&w, "cells");
+		json_w_begin(&w, '[');
+		for (size_t i = 0; i < t->nin; i++)
+			cell(&w, &row->cells[i], i == 0);
+		json_w_end(&w, ']');
+		json_w_end(&w, '}');
+	}
+	json_w_end(&w, ']');
+	if (t->opt->explain) {
+		json_w_key(&w, "explain");
+		rep_explain_json(&w, t);
+	}
+	json_w_end(&w, '}');
+}

@@ -1,0 +1,228 @@
+/* vmreport_results.c - read and check a results file.  Every problem is
+ * reported as one line naming the field, so the caller can prefix the
+ * file name and stop. */
+#include "analysis/vmreport_results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_RESULTS_BYTES (1u << 30)
+
+__attribute__((format(printf, 3, 4)))
+static int bad(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f) {
+		bad(err, errlen, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		char *nb = cap < MAX_RESULTS_BYTES ? realloc(buf, cap * 2) : NULL;
+		if (!nb) {
+			free(buf);
+			buf = NULL;
+			bad(err, errlen, "too large (over %u MiB)", MAX_RESULTS_BYTES >> 20);
+			break;
+		}
+		buf = nb;
+		cap *= 2;
+	}
+	if (buf && ferror(f)) {
+		bad(err, errlen, "read error: %s", strerror(errno));
+		free(buf);
+		buf = NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	*len = n;
+	return buf;
+}
+
+/* An optional string field: absent or null is fine, another type is not. */
+static int opt_str(const struct json *doc, const char *key, const char **out,
+		   char *err, size_t errlen)
+{
+	const struct json *v = json_get(doc, key);
+	*out = NULL;
+	if (!v || v->type == JSON_NULL)
+		return 0;
+	if (v->type != JSON_STRING)
+		return bad(err, errlen, "\"%s\" is %s, not a string", key, json_type_name(v->type));
+	*out = v->string;
+	return 0;
+}
+
+static int load_metrics(struct rep_results *r, const struct json *m, char *err, size_t errlen)
+{
+	if (!m)
+		return bad(err, errlen, "no \"metrics\" object");
+	if (m->type != JSON_OBJECT)
+		return bad(err, errlen, "\"metrics\" is %s, not an object", json_type_name(m->type));
+	r->metrics = calloc(m->n ? m->n : 1, sizeof(*r->metrics));
+	if (!r->metrics)
+		return bad(err, errlen, "out of memory");
+	for (size_t i = 0; i < m->n; i++) {
+		const struct json *a = m->items[i];
+		struct rep_metric *rm = &r->metrics[r->nmetrics];
+		if (a->type != JSON_ARRAY && a->type != JSON_NUMBER)
+			return bad(err, errlen, "metric \"%s\" is %s, not an array of numbers",
+				   m->keys[i], json_type_name(a->type));
+		size_t cap = a->type == JSON_ARRAY && a->n ? a->n : 1;
+		if (!(rm->v = malloc(cap * sizeof(double))))
+			return bad(err, errlen, "out of memory");
+		rm->name = m->keys[i];
+		r->nmetrics++;
+		if (a->type == JSON_NUMBER)	/* a single run written as a scalar */
+			rm->v[rm->n++] = a->number;
+		for (size_t k = 0; a->type == JSON_ARRAY && k < a->n; k++) {
+			if (a->items[k]->type == JSON_NULL)
+				continue;	/* a run that did not measure it */
+			if (a->items[k]->type != JSON_NUMBER)
+				return bad(err, errlen, "metric \"%s\" value %zu is %s, not a number",
+					   m->keys[i], k + 1, json_type_name(a->items[k]->type));
+			rm->v[rm->n++] = a->items[k]->number;
+		}
+		if (rm->n > r->runs)
+			r->runs = rm->n;
+	}
+	return 0;
+}
+
+static int load_events(struct rep_results *r, const struct json *pe, char *err, size_t errlen)
+{
+	if (!pe || pe->type == JSON_NULL)
+		return 0;
+	if (pe->type != JSON_ARRAY)
+		return bad(err, errlen, "\"per_event\" is %s, not an array", json_type_name(pe->type));
+	r->has_events = true;
+	r->events = calloc(pe->n ? pe->n : 1, sizeof(*r->events));
+	if (!r->events)
+		return bad(err, errlen, "out of memory");
+	for (size_t k = 0; k < pe->n; k++) {
+		const struct json *e = pe->items[k], *v;
+		struct rep_event *re = &r->events[k];
+		if (e->type != JSON_OBJECT)
+			return bad(err, errlen, "per_event[%zu] is %s, not an object", k,
+				   json_type_name(e->type));
+		v = json_get(e, "i");
+		if (!v || v->type != JSON_NUMBER)
+			return bad(err, errlen, "per_event[%zu] has no event index \"i\"", k);
+		re->i = (long long)v->number;
+		re->op = json_get_str(e, "op");
+		re->outcome = json_get_str(e, "outcome");
+		re->call = json_get_str(e, "call");
+		re->rule = json_get_str(e, "rule");
+		if (!re->outcome)
+			return bad(err, errlen, "per_event[%zu] (event %lld) has no \"outcome\"", k, re->i);
+		v = json_get(e, "vma_count");
+		re->vma_count = v && v->type == JSON_NUMBER ? (long long)v->number : -1;
+		v = json_get(e, "errno");
+		re->err = v && v->type == JSON_NUMBER ? (int)v->number : 0;
+		r->nevents++;
+	}
+	return 0;
+}
+
+static int check(struct rep_results *r, char *err, size_t errlen)
+{
+	const struct json *doc = r->doc, *ver = json_get(doc, "vmrec_results");
+	if (doc->type != JSON_OBJECT)
+		return bad(err, errlen, "not vmrec results (the document is %s, not an object)",
+			   json_type_name(doc->type));
+	if (!ver)
+		return bad(err, errlen, "not vmrec results (no \"vmrec_results\" version field)");
+	if (ver->type != JSON_NUMBER)
+		return bad(err, errlen, "\"vmrec_results\" is %s, not a version number",
+			   json_type_name(ver->type));
+	if (ver->number != REP_SCHEMA_VERSION)
+		return bad(err, errlen, "results schema version %g; this vmreport reads version %d",
+			   ver->number, REP_SCHEMA_VERSION);
+	if (opt_str(doc, "trace", &r->trace, err, errlen) ||
+	    opt_str(doc, "target", &r->target, err, errlen) ||
+	    opt_str(doc, "kernel", &r->kernel, err, errlen) ||
+	    opt_str(doc, "vm", &r->vm, err, errlen) ||
+	    opt_str(doc, "command", &r->command, err, errlen))
+		return -1;
+	if (!r->target)
+		return bad(err, errlen, "no \"target\" (\"kernel\" or \"sim\")");
+	if (strcmp(r->target, "kernel") && strcmp(r->target, "sim"))
+		return bad(err, errlen, "target \"%s\" is neither \"kernel\" nor \"sim\"", r->target);
+	r->sim = strcmp(r->target, "sim") == 0;
+	if (!r->kernel)
+		return bad(err, errlen, "no \"kernel\" (release or simulator profile)");
+	r->host = json_get(doc, "host");
+	if (r->host && r->host->type != JSON_OBJECT)
+		r->host = NULL;
+	if (load_metrics(r, json_get(doc, "metrics"), err, errlen))
+		return -1;
+	return load_events(r, json_get(doc, "per_event"), err, errlen);
+}
+
+int rep_results_load(const char *path, struct rep_results *r, char *err, size_t errlen)
+{
+	size_t len;
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	char *text = slurp(path, &len, err, errlen);
+	if (!text)
+		return -1;
+	if (len == 0) {
+		free(text);
+		return bad(err, errlen, "empty file");
+	}
+	char jerr[160];
+	r->doc = json_parse(text, len, jerr, sizeof(jerr));
+	free(text);
+	if (!r->doc)
+		return bad(err, errlen, "not valid JSON: %s", jerr);
+	if (check(r, err, errlen)) {
+		rep_results_free(r);
+		r->path = path;
+		return -1;
+	}
+	return 0;
+}
+
+void rep_results_free(struct rep_results *r)
+{
+	for (size_t i = 0; i < r->nmetrics; i++)
+		free(r->metrics[i].v);
+	free(r->metrics);
+	free(r->events);
+	json_free(r->doc);
+	memset(r, 0, sizeof(*r));
+}
+
+const struct rep_metric *rep_metric_find(const struct rep_results *r, const char *name)
+{
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (strcmp(r->metrics[i].name, name) == 0)
+			return &r->metrics[i];
+	return NULL;
+}
+
+const char *rep_trace_name(const struct rep_results *r)
+{
+	if (!r->trace)
+		return NULL;
+	const char *slash = strrchr(r->trace, '/');
+	return slash ? slash + 1 : r->trace;
+}

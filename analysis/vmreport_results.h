@@ -1,0 +1,49 @@
+/* vmreport_results.h - one results file written by `vmreplay --json`,
+ * loaded and checked against the schema (docs/results-schema.md). */
+#ifndef VMREC_VMREPORT_RESULTS_H
+#define VMREC_VMREPORT_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/json.h"
+
+#define REP_SCHEMA_VERSION 1
+
+struct rep_metric {
+	const char *name;
+	double *v;        /* one value per run (nulls dropped) */
+	size_t n;
+};
+
+struct rep_event {
+	long long i;
+	const char *op, *outcome, *call, *rule;   /* may be NULL */
+	long long vma_count;                       /* -1 when absent */
+	int err;
+};
+
+struct rep_results {
+	const char *path;
+	struct json *doc;                /* strings below point into it */
+	const char *trace, *target, *kernel, *vm, *command;
+	const struct json *host;         /* object or NULL */
+	bool sim;                        /* target "sim" */
+	struct rep_metric *metrics;
+	size_t nmetrics;
+	struct rep_event *events;
+	size_t nevents;
+	bool has_events;
+	size_t runs;                     /* most values any metric has */
+};
+
+/* Loads PATH into R.  0 on success; -1 with a one-line message (without
+ * the file name) in ERR. */
+int rep_results_load(const char *path, struct rep_results *r, char *err, size_t errlen);
+void rep_results_free(struct rep_results *r);
+const struct rep_metric *rep_metric_find(const struct rep_results *r, const char *name);
+/* The trace file name without its directory: results of one trace made on
+ * different machines carry different paths. */
+const char *rep_trace_name(const struct rep_results *r);
+
+#endif
