@@ -47,3 +47,10 @@ TEST_BINS += $(VM_ENTRY)
 $(VM_ENTRY): $(OBJ)/tests/vm/vm_entry.o $(VMREPLAY_VM_OBJS)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(VMREC_LDFLAGS)
+
+# Seeded operation sequences as traces, for the differential test.
+VM_SEQGEN := $(BUILD)/tests/vm/vm-seqgen
+TEST_BINS += $(VM_SEQGEN)
+$(VM_SEQGEN): $(OBJ)/tests/vm/seqgen.o $(LIBVMT)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)

@@ -1,0 +1,143 @@
+/* seqgen.c - seeded sequences of VMA operations written as vmrec traces, for
+ * the differential test of the simulator against real kernels.
+ *
+ *   vm-seqgen SEED OPS OUT.trace   write the trace, list the operations on stdout
+ *
+ * Every operation works inside one window of WINDOW pages at a fixed
+ * address, so the sequence means the same in any address space: MAP_FIXED
+ * anonymous mmaps (some MAP_STACK or MAP_NORESERVE), munmaps, and mprotect /
+ * madvise(MADV_DONTFORK, MADV_DOFORK) of fully mapped ranges.  No page is
+ * touched, so no VMA gets an anon_vma. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "vmt.h"
+
+#define WINDOW 32
+#define BASE 0x7e0000000000ull
+#define PAGE 4096ull
+
+struct gen {
+	uint64_t rng;
+	unsigned char mapped[WINDOW];
+};
+
+static uint32_t rnd(struct gen *g, uint32_t n)
+{
+	/* splitmix64: the same sequence for a seed on every machine */
+	uint64_t z = (g->rng += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (uint32_t)((z ^ (z >> 31)) % n);
+}
+
+static const struct { int prot; const char *name; } prots[] = {
+	{ PROT_READ | PROT_WRITE, "rw-" }, { PROT_READ, "r--" },
+	{ PROT_NONE, "---" }, { PROT_READ | PROT_WRITE, "rw-" },
+};
+
+static int all_mapped(const struct gen *g, uint32_t p, uint32_t n)
+{
+	for (uint32_t i = p; i < p + n; i++)
+		if (!g->mapped[i])
+			return 0;
+	return 1;
+}
+
+/* One random operation into ev (args and result); its text into line. */
+static void next_op(struct gen *g, struct vmt_event *ev, char *line, size_t len)
+{
+	uint32_t p = rnd(g, WINDOW), n = 1 + rnd(g, 8);
+	if (p + n > WINDOW)
+		n = WINDOW - p;
+	uint64_t addr = BASE + p * PAGE, bytes = n * PAGE;
+	uint32_t kind = rnd(g, 10);
+	int k = (int)rnd(g, 4);
+
+	if (kind >= 4 && !all_mapped(g, p, n))
+		kind = rnd(g, 4) ? 0 : 3;
+	memset(ev->args, 0, sizeof ev->args);
+	ev->result = 0;
+	if (kind < 3) {
+		static const struct { int flags; const char *name; } extra[] = {
+			{ 0, "" }, { 0, "" }, { MAP_STACK, " stack" }, { MAP_NORESERVE, " noreserve" },
+		};
+		int x = (int)rnd(g, 4);
+		ev->sys = VMT_SYS_MMAP;
+		ev->args[0] = addr;
+		ev->args[1] = bytes;
+		ev->args[2] = (uint64_t)prots[k].prot;
+		ev->args[3] = (uint64_t)(MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | extra[x].flags);
+		ev->args[4] = (uint64_t)-1;
+		ev->result = (int64_t)addr;
+		memset(g->mapped + p, 1, n);
+		snprintf(line, len, "mmap(+%up, %up, %s, fixed%s)", p, n, prots[k].name, extra[x].name);
+	} else if (kind == 3) {
+		ev->sys = VMT_SYS_MUNMAP;
+		ev->args[0] = addr;
+		ev->args[1] = bytes;
+		memset(g->mapped + p, 0, n);
+		snprintf(line, len, "munmap(+%up, %up)", p, n);
+	} else if (kind < 8) {
+		ev->sys = VMT_SYS_MPROTECT;
+		ev->args[0] = addr;
+		ev->args[1] = bytes;
+		ev->args[2] = (uint64_t)prots[k].prot;
+		snprintf(line, len, "mprotect(+%up, %up, %s)", p, n, prots[k].name);
+	} else {
+		int fork_off = kind == 8;
+		ev->sys = VMT_SYS_MADVISE;
+		ev->args[0] = addr;
+		ev->args[1] = bytes;
+		ev->args[2] = fork_off ? MADV_DONTFORK : MADV_DOFORK;
+		snprintf(line, len, "madvise(+%up, %up, %s)", p, n,
+		         fork_off ? "dontfork" : "dofork");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4) {
+		fprintf(stderr, "usage: vm-seqgen SEED OPS OUT.trace\n");
+		return 2;
+	}
+	struct gen g = { .rng = strtoull(argv[1], NULL, 0) };
+	int ops = atoi(argv[2]), err;
+	struct vmt_writer *w = vmt_writer_open(argv[3], NULL, &err);
+	if (!w) {
+		fprintf(stderr, "vm-seqgen: %s: %s\n", argv[3], vmt_strerror(err));
+		return 1;
+	}
+	int32_t pid = 1000;
+	struct vmt_record rec = { .type = VMT_REC_HEADER };
+	rec.u.header.version = VMT_FORMAT_VERSION;
+	vmt_host_probe(&rec.u.header.host);
+	rec.u.header.cmdline = "vm-seqgen";
+	vmt_write(w, &rec);
+
+	memset(&rec, 0, sizeof rec);
+	rec.type = VMT_REC_PROCESS;
+	rec.u.process.pid = pid;
+	rec.u.process.exe = "/vm-seqgen";
+	rec.u.process.cmdline = argv[1];
+	vmt_write(w, &rec);
+
+	for (int i = 0; i < ops; i++) {
+		char line[96];
+		memset(&rec, 0, sizeof rec);
+		rec.type = VMT_REC_EVENT;
+		rec.u.event.seq = (uint64_t)i + 1;
+		rec.u.event.time_ns = (uint64_t)i * 1000;
+		rec.u.event.pid = rec.u.event.tid = pid;
+		next_op(&g, &rec.u.event, line, sizeof line);
+		vmt_write(w, &rec);
+		printf("%d: %s\n", i, line);
+	}
+	if (vmt_writer_close(w)) {
+		fprintf(stderr, "vm-seqgen: %s: write failed\n", argv[3]);
+		return 1;
+	}
+	return 0;
+}
