@@ -2,6 +2,7 @@
  * the differential test of the simulator against real kernels.
  *
  *   vm-seqgen SEED OPS OUT.trace   write the trace, list the operations on stdout
+ *   vm-seqgen probe OUT.trace      the probe of the notes' observed table
  *
  * Every operation works inside one window of WINDOW pages at a fixed
  * address, so the sequence means the same in any address space: MAP_FIXED
@@ -97,17 +98,52 @@ static void next_op(struct gen *g, struct vmt_event *ev, char *line, size_t len)
 	}
 }
 
+/* The behaviours kernel-vma.md observed on 6.1 and 6.12: 2 and 4 MiB
+ * anonymous mmaps without a hint (PMD-aligned from 6.7), and a plain
+ * anonymous page, an adjacent MAP_STACK page and another plain page after
+ * it (one VMA on 6.1; MAP_STACK is VM_NOHUGEPAGE from 6.8, so three). */
+static int probe_op(int i, struct vmt_event *ev, char *line, size_t len)
+{
+	/* page: where in the window a MAP_FIXED map goes; -1: no hint */
+	static const struct { int page; uint64_t bytes; int flags; const char *name; } ops[] = {
+		{ -1, 2 << 20, 0, "2M" }, { -1, 4 << 20, 0, "4M" },
+		{ -1, 2 << 20, 0, "2M" }, { -1, 4 << 20, 0, "4M" },
+		{ -1, 2 << 20, 0, "2M" }, { -1, 4 << 20, 0, "4M" },
+		{ -1, 2 << 20, 0, "2M" }, { -1, 4 << 20, 0, "4M" },
+		{ 0, PAGE, MAP_FIXED, "plain" },
+		{ 1, PAGE, MAP_FIXED | MAP_STACK, "stack" },
+		{ 2, PAGE, MAP_FIXED, "plain" },
+	};
+	if (i >= (int)(sizeof ops / sizeof ops[0]))
+		return 0;
+	memset(ev->args, 0, sizeof ev->args);
+	ev->sys = VMT_SYS_MMAP;
+	/* the recorded result of a hint-less map: anywhere below the window */
+	uint64_t addr = ops[i].page >= 0 ? BASE + (uint64_t)ops[i].page * PAGE
+	                                 : BASE - (uint64_t)(i + 1) * (8 << 20);
+	ev->args[0] = ops[i].page >= 0 ? addr : 0;
+	ev->args[1] = ops[i].bytes;
+	ev->args[2] = PROT_READ | PROT_WRITE;
+	ev->args[3] = (uint64_t)(MAP_PRIVATE | MAP_ANONYMOUS | ops[i].flags);
+	ev->args[4] = (uint64_t)-1;
+	ev->result = (int64_t)addr;
+	snprintf(line, len, "mmap(%s)", ops[i].name);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: vm-seqgen SEED OPS OUT.trace\n");
+	int probe = argc == 3 && !strcmp(argv[1], "probe");
+	if (argc != 4 && !probe) {
+		fprintf(stderr, "usage: vm-seqgen SEED OPS OUT.trace | vm-seqgen probe OUT.trace\n");
 		return 2;
 	}
+	const char *out = argv[argc - 1];
 	struct gen g = { .rng = strtoull(argv[1], NULL, 0) };
-	int ops = atoi(argv[2]), err;
-	struct vmt_writer *w = vmt_writer_open(argv[3], NULL, &err);
+	int ops = probe ? 1000 : atoi(argv[2]), err;
+	struct vmt_writer *w = vmt_writer_open(out, NULL, &err);
 	if (!w) {
-		fprintf(stderr, "vm-seqgen: %s: %s\n", argv[3], vmt_strerror(err));
+		fprintf(stderr, "vm-seqgen: %s: %s\n", out, vmt_strerror(err));
 		return 1;
 	}
 	int32_t pid = 1000;
@@ -131,12 +167,15 @@ int main(int argc, char **argv)
 		rec.u.event.seq = (uint64_t)i + 1;
 		rec.u.event.time_ns = (uint64_t)i * 1000;
 		rec.u.event.pid = rec.u.event.tid = pid;
-		next_op(&g, &rec.u.event, line, sizeof line);
+		if (!probe)
+			next_op(&g, &rec.u.event, line, sizeof line);
+		else if (!probe_op(i, &rec.u.event, line, sizeof line))
+			break;
 		vmt_write(w, &rec);
 		printf("%d: %s\n", i, line);
 	}
 	if (vmt_writer_close(w)) {
-		fprintf(stderr, "vm-seqgen: %s: write failed\n", argv[3]);
+		fprintf(stderr, "vm-seqgen: %s: write failed\n", out);
 		return 1;
 	}
 	return 0;
