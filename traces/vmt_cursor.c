@@ -1,0 +1,121 @@
+/* vmt_cursor.c - see vmt_cursor.h.  Metadata record k carries the number of
+ * events written before it, so records come back in write order; a record
+ * without its own seq (file, module, stack) keeps the key of the record
+ * before it in the chunk, so it comes out no later than the records that
+ * refer to it. */
+#include <stdlib.h>
+#include "vmt_cursor.h"
+#include "vmt_event.h"
+#include "vmt_lz4frame.h"
+
+static int corrupt(struct vmt_cursor *c, const char *why)
+{
+	c->why = why;
+	return VMT_ECORRUPT;
+}
+
+static int decode_next_event(struct vmt_cursor *c)
+{
+	if (c->ev_left == 0) {
+		c->has_event = 0;
+		return c->ev_p == c->ev_end ? 0 : corrupt(c, "bytes after the chunk's last event");
+	}
+	c->ev_p = vmt_event_decode(c->ev_p, c->ev_end, &c->pred, &c->next_ev);
+	if (!c->ev_p)
+		return corrupt(c, "an event does not decode");
+	c->ev_left--;
+	c->has_event = 1;
+	return 0;
+}
+
+int vmt_cursor_load(struct vmt_cursor *c, const struct vmt_chunk_info *ci,
+                    uint64_t ordinal)
+{
+	c->meta = ci->meta;
+	c->meta_end = ci->meta_end;
+	c->meta_left = ci->nmeta;
+	c->ev_left = ci->nevents;
+	c->events_done = 0;
+	c->ordinal = ordinal;
+	c->key = ci->first_seq;
+	c->why = NULL;
+	vmt_predictor_init(&c->pred, ci->first_seq, ci->pid, ci->tid);
+	if (ci->events_raw > c->ev_cap) {
+		uint8_t *ev = realloc(c->ev, ci->events_raw);
+		if (!ev)
+			return VMT_ENOMEM;
+		c->ev = ev;
+		c->ev_cap = ci->events_raw;
+	}
+	c->ev_p = c->ev_end = c->ev;
+	if (ci->nevents) {
+		long n = vmt_lz4f_read(ci->events_frame, ci->events_frame_len,
+		                       c->ev, ci->events_raw, &c->why);
+		if (n < 0)
+			return (int)n;
+		if ((uint64_t)n != ci->events_raw)
+			return corrupt(c, "chunk event bytes differ from their declared size");
+		c->ev_end = c->ev + n;
+	}
+	return decode_next_event(c);
+}
+
+/* The event count stored before a metadata record, without decoding it. */
+static int meta_due(const struct vmt_cursor *c, uint64_t *index)
+{
+	return c->meta_end - c->meta >= 2 &&
+	       vmt_get_varint(c->meta + 1, c->meta_end, index) != NULL;
+}
+
+static int meta_seq(const struct vmt_record *r, uint64_t *seq)
+{
+	switch (r->type) {
+	case VMT_REC_PROCESS: *seq = r->u.process.seq; return 1;
+	case VMT_REC_MAP: *seq = r->u.map.seq; return 1;
+	case VMT_REC_CHECKPOINT: *seq = r->u.checkpoint.seq; return 1;
+	case VMT_REC_RESIDENCY: *seq = r->u.residency.seq; return 1;
+	}
+	return 0;
+}
+
+int vmt_cursor_step(struct vmt_cursor *c)
+{
+	uint64_t index;
+
+	if (c->meta_left) {
+		if (!meta_due(c, &index))
+			return corrupt(c, "a metadata record does not decode");
+		if (index <= c->events_done || !c->has_event) {
+			int ret = vmt_meta_decode(&c->meta, c->meta_end, &c->cur,
+			                          &index, &c->scratch);
+			if (ret)
+				return ret == VMT_ECORRUPT ?
+				       corrupt(c, "a metadata record does not decode") : ret;
+			if (c->cur.type == VMT_REC_HEADER)
+				return corrupt(c, "a header record inside a chunk");
+			c->meta_left--;
+			meta_seq(&c->cur, &c->key);
+			return 1;
+		}
+	}
+	if (c->has_event) {
+		int ret;
+		c->cur.type = VMT_REC_EVENT;
+		c->cur.u.event = c->next_ev;
+		c->key = c->next_ev.seq;
+		c->events_done++;
+		ret = decode_next_event(c);
+		return ret ? ret : 1;
+	}
+	if (c->meta != c->meta_end)
+		return corrupt(c, "bytes after the chunk's last metadata record");
+	return 0;
+}
+
+void vmt_cursor_free(struct vmt_cursor *c)
+{
+	free(c->ev);
+	vmt_scratch_free(&c->scratch);
+	c->ev = NULL;
+	c->ev_cap = 0;
+}

@@ -1,0 +1,36 @@
+/* vmt_cursor.h - step through the records of one chunk in the order they
+ * were written, each with its merge key.  Internal to the reader. */
+#ifndef VMT_CURSOR_H
+#define VMT_CURSOR_H
+
+#include "vmt_format.h"
+#include "vmt_frames.h"
+#include "vmt_meta.h"
+
+struct vmt_cursor {
+	const uint8_t *meta, *meta_end;
+	uint32_t meta_left;
+	uint8_t *ev;                 /* decompressed events (owned) */
+	size_t ev_cap;
+	const uint8_t *ev_p, *ev_end;
+	uint32_t ev_left;
+	uint64_t events_done;
+	int has_event;
+	struct vmt_event next_ev;    /* decoded one ahead, for metadata keys */
+	struct vmt_predictor pred;
+	struct vmt_scratch scratch;
+
+	struct vmt_record cur;       /* the record the cursor is at */
+	uint64_t key;                /* its seq, for merging */
+	uint64_t ordinal;            /* chunk number in the file: tie break */
+	const char *why;             /* what did not decode */
+};
+
+/* Decompress the chunk's events: 0 or a VMT_E* code (c->why says why). */
+int vmt_cursor_load(struct vmt_cursor *c, const struct vmt_chunk_info *ci,
+                    uint64_t ordinal);
+/* Move to the next record: 1, 0 at the chunk's end, or a VMT_E* code. */
+int vmt_cursor_step(struct vmt_cursor *c);
+void vmt_cursor_free(struct vmt_cursor *c);
+
+#endif

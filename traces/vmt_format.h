@@ -1,0 +1,182 @@
+/* vmt_format.h - byte-level constants and helpers shared by the writer and
+ * the reader.  Internal: tools include vmt.h only.  Every constant here is
+ * part of format version 1 (docs/trace-format.md). */
+#ifndef VMT_FORMAT_H
+#define VMT_FORMAT_H
+
+#include <stdint.h>
+#include <string.h>
+#include "vmt.h"
+
+/* LZ4 frame format (lz4_Frame_format.md). */
+#define LZ4F_MAGIC          0x184D2204u
+#define LZ4F_SKIP_MAGIC     0x184D2A5Eu /* the skippable magic vmrec uses */
+#define LZ4F_SKIP_MASK      0xFFFFFFF0u
+#define LZ4F_SKIP_BASE      0x184D2A50u
+
+/* vmrec skippable payload: "VMRC", u32 version, u8 kind, 3 zero bytes,
+ * u32 xxh32 of the body, body. */
+#define VMT_SIGNATURE       "VMRC"
+#define VMT_KIND_HEADER     'H'
+#define VMT_KIND_CHUNK      'C'
+#define VMT_SKIP_HDR        8u   /* magic + size */
+#define VMT_PAYLOAD_HDR     16u
+#define VMT_CHUNK_FIXED     40u  /* the fixed chunk header in the body */
+#define VMT_CHUNK_PREFIX    (VMT_SKIP_HDR + VMT_PAYLOAD_HDR + VMT_CHUNK_FIXED)
+
+#define VMT_CHUNK_DEFAULT   (64u << 10)
+#define VMT_CHUNK_MIN       (4u << 10)
+#define VMT_CHUNK_MAX       (4u << 20)   /* the largest LZ4 block */
+#define VMT_META_MAX        (64u << 20)  /* largest metadata body a reader accepts */
+#define VMT_EVENT_MAX_BYTES 160u         /* bound on one encoded event */
+
+/* Event tag byte. */
+#define VMT_TAG_SYS         0x1Fu
+#define VMT_TAG_SYS_ESC     0x1Fu   /* sys >= 31: a varint follows */
+#define VMT_TAG_MASK        0x20u   /* a field-mask varint follows */
+#define VMT_TAG_SEQ         0x40u   /* a seq-gap varint follows */
+#define VMT_TAG_NEGGAP      0x80u   /* the time gap is negative */
+
+/* Field mask bits: a set bit means the field differs from its prediction
+ * and its encoding follows, in bit order. */
+enum {
+	VMT_F_ARG0 = 1u << 0, /* .. VMT_F_ARG5 = 1u << 5 */
+	VMT_F_RESULT = 1u << 6,
+	VMT_F_ERR = 1u << 7,
+	VMT_F_FLAGS = 1u << 8,
+	VMT_F_STACK = 1u << 9,
+	VMT_F_FILE = 1u << 10,
+	VMT_F_PID = 1u << 11,
+	VMT_F_TID = 1u << 12,
+	VMT_F_ALL = (1u << 13) - 1,
+};
+
+#define VMT_SLOTS 32u  /* predictor state slots, indexed by sys % 32 */
+#define VMT_PAGE  4096u
+
+/* Per-system-call prediction state.  The writer and the reader update it
+ * identically after every event, so only mispredicted fields are stored. */
+struct vmt_slot {
+	uint64_t args[6];
+	uint64_t stride0;
+	int64_t result;
+	int64_t latency_avg;
+	uint16_t flags;
+};
+
+struct vmt_predictor {
+	uint64_t seq;         /* last event's seq */
+	uint64_t end_ns;      /* last event's time + latency */
+	uint32_t stack_id;    /* last non-zero stack id */
+	int32_t pid, tid;     /* the chunk's */
+	struct vmt_slot slot[VMT_SLOTS];
+};
+
+static inline void vmt_predictor_init(struct vmt_predictor *p, uint64_t first_seq,
+                                      int32_t pid, int32_t tid)
+{
+	memset(p, 0, sizeof(*p));
+	p->seq = first_seq - 1;
+	p->pid = pid;
+	p->tid = tid;
+}
+
+static inline uint64_t vmt_predict_arg(const struct vmt_slot *s, int sys, int i)
+{
+	if (i == 0 && sys == VMT_SYS_BRK)
+		return s->args[0] + s->stride0;
+	return s->args[i];
+}
+
+static inline int64_t vmt_predict_result(const struct vmt_slot *s, int sys,
+                                         int32_t err, const uint64_t *args)
+{
+	if (err)
+		return -1;
+	switch (sys) {
+	case VMT_SYS_BRK:
+	case VMT_SYS_MREMAP:
+		return (int64_t)args[0];
+	case VMT_SYS_MMAP:
+		return (int64_t)((uint64_t)s->result - ((args[1] + VMT_PAGE - 1) & ~(uint64_t)(VMT_PAGE - 1)));
+	case VMT_SYS_MUNMAP: case VMT_SYS_MPROTECT: case VMT_SYS_PKEY_MPROTECT:
+	case VMT_SYS_MADVISE: case VMT_SYS_MLOCK: case VMT_SYS_MLOCK2:
+	case VMT_SYS_MUNLOCK: case VMT_SYS_MLOCKALL: case VMT_SYS_MUNLOCKALL:
+	case VMT_SYS_MSEAL: case VMT_SYS_SHMDT:
+		return 0;
+	}
+	return s->result;
+}
+
+static inline void vmt_slot_update(struct vmt_slot *s, const struct vmt_event *e)
+{
+	s->stride0 = e->args[0] - s->args[0];
+	memcpy(s->args, e->args, sizeof(s->args));
+	s->result = e->result;
+	s->latency_avg += ((int64_t)e->latency_ns - s->latency_avg) >> 3;
+	s->flags = e->flags;
+}
+
+/* ---- little-endian and varints -------------------------------------- */
+static inline void vmt_put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+static inline void vmt_put64(uint8_t *p, uint64_t v)
+{
+	vmt_put32(p, (uint32_t)v);
+	vmt_put32(p + 4, (uint32_t)(v >> 32));
+}
+static inline uint32_t vmt_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+static inline uint64_t vmt_get64(const uint8_t *p)
+{
+	return vmt_get32(p) | (uint64_t)vmt_get32(p + 4) << 32;
+}
+
+static inline uint64_t vmt_zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static inline int64_t vmt_unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* LEB128: 7 bits per byte, low first, high bit = more.  At most 10 bytes. */
+static inline uint8_t *vmt_put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* Returns the position after the varint, or NULL if it runs past end or
+ * is longer than 10 bytes. */
+static inline const uint8_t *vmt_get_varint(const uint8_t *p, const uint8_t *end,
+                                            uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+	while (p < end && shift < 64) {
+		uint8_t b = *p++;
+		v |= (uint64_t)(b & 0x7F) << shift;
+		if (!(b & 0x80)) {
+			*out = v;
+			return p;
+		}
+		shift += 7;
+	}
+	return NULL;
+}
+
+uint32_t vmt_xxh32(const void *data, size_t len, uint32_t seed);
+
+#endif

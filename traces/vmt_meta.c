@@ -1,0 +1,370 @@
+/* vmt_meta.c - encode and decode metadata records: a type byte, the number
+ * of events of the chunk written before the record, then the fields as
+ * varints (zigzag for signed ones) and strings as varint length + bytes +
+ * NUL, in the order of docs/trace-format.md. */
+#include <stdlib.h>
+#include <string.h>
+#include "vmt_format.h"
+#include "vmt_meta.h"
+
+#define VARINT_MAX 10u
+
+static size_t slen(const char *s)
+{
+	return s ? strlen(s) : 0;
+}
+
+static size_t str_bound(const char *s)
+{
+	return VARINT_MAX + slen(s) + 1;
+}
+
+size_t vmt_meta_bound(const struct vmt_record *rec)
+{
+	size_t n = 2 + VARINT_MAX + 16 * VARINT_MAX;
+
+	switch (rec->type) {
+	case VMT_REC_HEADER: {
+		const struct vmt_host *h = &rec->u.header.host;
+		n += str_bound(rec->u.header.cmdline) + sizeof(*h) + 6 * VARINT_MAX;
+		break;
+	}
+	case VMT_REC_PROCESS:
+		n += str_bound(rec->u.process.exe) + str_bound(rec->u.process.cmdline);
+		break;
+	case VMT_REC_MAP:
+		for (uint32_t i = 0; i < rec->u.map.nvma; i++)
+			n += 6 * VARINT_MAX + str_bound(rec->u.map.vmas[i].name);
+		break;
+	case VMT_REC_FILE:
+		n += str_bound(rec->u.file.path);
+		break;
+	case VMT_REC_MODULE:
+		n += 20 + str_bound(rec->u.module.path);
+		break;
+	case VMT_REC_STACK:
+		n += (size_t)rec->u.stack.depth * VARINT_MAX;
+		break;
+	case VMT_REC_RESIDENCY:
+		n += (size_t)((rec->u.residency.npages + 7) / 8);
+		break;
+	}
+	return n;
+}
+
+static uint8_t *put_str(uint8_t *p, const char *s)
+{
+	size_t n = slen(s);
+	p = vmt_put_varint(p, n);
+	if (n)
+		memcpy(p, s, n);
+	p[n] = 0;
+	return p + n + 1;
+}
+
+static uint8_t *put_i(uint8_t *p, int64_t v)
+{
+	return vmt_put_varint(p, vmt_zigzag(v));
+}
+
+#define U(v) (p = vmt_put_varint(p, (uint64_t)(v)))
+#define I(v) (p = put_i(p, (v)))
+#define S(v) (p = put_str(p, (v)))
+
+uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
+                         uint64_t event_index)
+{
+	*p++ = (uint8_t)rec->type;
+	U(event_index);
+	switch (rec->type) {
+	case VMT_REC_HEADER: {
+		const struct vmt_header *h = &rec->u.header;
+		U(h->version); U(h->start_realtime_ns); S(h->cmdline);
+		S(h->host.kernel); S(h->host.machine); S(h->host.cpu);
+		S(h->host.glibc); S(h->host.thp_enabled); S(h->host.thp_defrag);
+		U(h->host.page_size); U(h->host.cores); U(h->host.memory_bytes);
+		U(h->host.hpage_pmd_size); U(h->host.max_map_count);
+		U(h->host.mmap_min_addr);
+		break;
+	}
+	case VMT_REC_PROCESS: {
+		const struct vmt_process *x = &rec->u.process;
+		U(x->seq); U(x->time_ns); I(x->pid); I(x->ppid); U(x->image);
+		S(x->exe); S(x->cmdline);
+		break;
+	}
+	case VMT_REC_MAP: {
+		const struct vmt_map *x = &rec->u.map;
+		uint64_t prev_end = 0;
+		U(x->seq); I(x->pid); U(x->nvma);
+		for (uint32_t i = 0; i < x->nvma; i++) {
+			const struct vmt_vma *v = &x->vmas[i];
+			U(v->start - prev_end); U(v->end - v->start); U(v->offset);
+			U(v->prot); U(v->flags); U(v->file_id); S(v->name);
+			prev_end = v->end;
+		}
+		break;
+	}
+	case VMT_REC_CHECKPOINT: {
+		const struct vmt_checkpoint *x = &rec->u.checkpoint;
+		U(x->seq); I(x->pid); U(x->reason); U(x->vma_count);
+		U(x->recorder_vmas);
+		break;
+	}
+	case VMT_REC_FILE: {
+		const struct vmt_file *x = &rec->u.file;
+		U(x->id); I(x->pid); U(x->dev); U(x->ino); U(x->size); S(x->path);
+		break;
+	}
+	case VMT_REC_MODULE: {
+		const struct vmt_module *x = &rec->u.module;
+		uint32_t n = x->build_id_len > 20 ? 20 : x->build_id_len;
+		I(x->pid); U(x->start); U(x->end - x->start); U(x->offset);
+		U(x->load_bias); U(n);
+		memcpy(p, x->build_id, n);
+		p += n;
+		S(x->path);
+		break;
+	}
+	case VMT_REC_STACK: {
+		const struct vmt_stack *x = &rec->u.stack;
+		uint64_t prev = 0;
+		U(x->id); I(x->pid); U(x->depth);
+		for (uint32_t i = 0; i < x->depth; i++) {
+			I((int64_t)(x->ips[i] - prev));
+			prev = x->ips[i];
+		}
+		break;
+	}
+	case VMT_REC_RESIDENCY: {
+		const struct vmt_residency *x = &rec->u.residency;
+		size_t n = (size_t)((x->npages + 7) / 8);
+		U(x->seq); I(x->pid); U(x->start); U(x->npages);
+		if (n)
+			memcpy(p, x->bits, n);
+		p += n;
+		break;
+	}
+	}
+	return p;
+}
+
+#undef U
+#undef I
+#undef S
+
+/* ---- decoding -------------------------------------------------------- */
+
+struct in {
+	const uint8_t *p, *end;
+	int bad;
+};
+
+static uint64_t get_u(struct in *in)
+{
+	uint64_t v = 0;
+	const uint8_t *q = in->bad ? NULL : vmt_get_varint(in->p, in->end, &v);
+	if (!q) {
+		in->bad = 1;
+		return 0;
+	}
+	in->p = q;
+	return v;
+}
+
+static uint32_t get_u32(struct in *in)
+{
+	uint64_t v = get_u(in);
+	if (v > UINT32_MAX)
+		in->bad = 1;
+	return (uint32_t)v;
+}
+
+static int32_t get_i32(struct in *in)
+{
+	int64_t v = vmt_unzigzag(get_u(in));
+	if (v < INT32_MIN || v > INT32_MAX)
+		in->bad = 1;
+	return (int32_t)v;
+}
+
+static const char *get_str(struct in *in)
+{
+	uint64_t n = get_u(in);
+	const char *s;
+	if (in->bad || n >= (uint64_t)(in->end - in->p) || in->p[n] != 0) {
+		in->bad = 1;
+		return "";
+	}
+	s = (const char *)in->p;
+	in->p += n + 1;
+	return s;
+}
+
+static void get_fixed_str(struct in *in, char *dst, size_t size)
+{
+	const char *s = get_str(in);
+	size_t n = strlen(s);
+	if (n >= size)
+		in->bad = 1;
+	else
+		memcpy(dst, s, n + 1);
+}
+
+static const uint8_t *get_bytes(struct in *in, uint64_t n)
+{
+	const uint8_t *b = in->p;
+	if (in->bad || n > (uint64_t)(in->end - in->p)) {
+		in->bad = 1;
+		return NULL;
+	}
+	in->p += n;
+	return b;
+}
+
+/* Grow *arr to hold n elements; n was already checked against the input
+ * size, so this is bounded by the frame. */
+static int reserve(void **arr, size_t *cap, size_t n, size_t elem)
+{
+	void *p;
+	if (n <= *cap)
+		return 0;
+	p = realloc(*arr, n * elem);
+	if (!p)
+		return VMT_ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+void vmt_scratch_free(struct vmt_scratch *s)
+{
+	free(s->vmas);
+	free(s->ips);
+	memset(s, 0, sizeof(*s));
+}
+
+int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
+                    struct vmt_record *rec, uint64_t *event_index,
+                    struct vmt_scratch *s)
+{
+	struct in in = { *pp, end, 0 };
+	int type;
+
+	if (in.p >= end)
+		return VMT_ECORRUPT;
+	type = *in.p++;
+	memset(rec, 0, sizeof(*rec));
+	rec->type = type;
+	*event_index = get_u(&in);
+	switch (type) {
+	case VMT_REC_HEADER: {
+		struct vmt_header *h = &rec->u.header;
+		h->version = get_u32(&in);
+		h->start_realtime_ns = get_u(&in);
+		h->cmdline = get_str(&in);
+		get_fixed_str(&in, h->host.kernel, sizeof(h->host.kernel));
+		get_fixed_str(&in, h->host.machine, sizeof(h->host.machine));
+		get_fixed_str(&in, h->host.cpu, sizeof(h->host.cpu));
+		get_fixed_str(&in, h->host.glibc, sizeof(h->host.glibc));
+		get_fixed_str(&in, h->host.thp_enabled, sizeof(h->host.thp_enabled));
+		get_fixed_str(&in, h->host.thp_defrag, sizeof(h->host.thp_defrag));
+		h->host.page_size = get_u32(&in);
+		h->host.cores = get_u32(&in);
+		h->host.memory_bytes = get_u(&in);
+		h->host.hpage_pmd_size = get_u(&in);
+		h->host.max_map_count = get_u(&in);
+		h->host.mmap_min_addr = get_u(&in);
+		break;
+	}
+	case VMT_REC_PROCESS: {
+		struct vmt_process *x = &rec->u.process;
+		x->seq = get_u(&in); x->time_ns = get_u(&in);
+		x->pid = get_i32(&in); x->ppid = get_i32(&in);
+		x->image = get_u32(&in);
+		x->exe = get_str(&in); x->cmdline = get_str(&in);
+		break;
+	}
+	case VMT_REC_MAP: {
+		struct vmt_map *x = &rec->u.map;
+		uint64_t prev_end = 0;
+		x->seq = get_u(&in); x->pid = get_i32(&in); x->nvma = get_u32(&in);
+		/* every VMA takes at least 7 bytes */
+		if (in.bad || x->nvma > (uint64_t)(in.end - in.p) / 7)
+			return VMT_ECORRUPT;
+		if (reserve((void **)&s->vmas, &s->nvmas, x->nvma, sizeof(*s->vmas)))
+			return VMT_ENOMEM;
+		for (uint32_t i = 0; i < x->nvma && !in.bad; i++) {
+			struct vmt_vma *v = &s->vmas[i];
+			v->start = prev_end + get_u(&in);
+			v->end = v->start + get_u(&in);
+			v->offset = get_u(&in);
+			v->prot = get_u32(&in); v->flags = get_u32(&in);
+			v->file_id = get_u32(&in);
+			v->name = get_str(&in);
+			prev_end = v->end;
+		}
+		x->vmas = s->vmas;
+		break;
+	}
+	case VMT_REC_CHECKPOINT: {
+		struct vmt_checkpoint *x = &rec->u.checkpoint;
+		x->seq = get_u(&in); x->pid = get_i32(&in);
+		x->reason = get_u32(&in); x->vma_count = get_u(&in);
+		x->recorder_vmas = get_u(&in);
+		break;
+	}
+	case VMT_REC_FILE: {
+		struct vmt_file *x = &rec->u.file;
+		x->id = get_u32(&in); x->pid = get_i32(&in);
+		x->dev = get_u(&in); x->ino = get_u(&in); x->size = get_u(&in);
+		x->path = get_str(&in);
+		break;
+	}
+	case VMT_REC_MODULE: {
+		struct vmt_module *x = &rec->u.module;
+		const uint8_t *b;
+		x->pid = get_i32(&in); x->start = get_u(&in);
+		x->end = x->start + get_u(&in);
+		x->offset = get_u(&in); x->load_bias = get_u(&in);
+		x->build_id_len = get_u32(&in);
+		if (x->build_id_len > sizeof(x->build_id))
+			return VMT_ECORRUPT;
+		b = get_bytes(&in, x->build_id_len);
+		if (b)
+			memcpy(x->build_id, b, x->build_id_len);
+		x->path = get_str(&in);
+		break;
+	}
+	case VMT_REC_STACK: {
+		struct vmt_stack *x = &rec->u.stack;
+		uint64_t prev = 0;
+		x->id = get_u32(&in); x->pid = get_i32(&in); x->depth = get_u32(&in);
+		if (in.bad || x->depth > (uint64_t)(in.end - in.p))
+			return VMT_ECORRUPT;
+		if (reserve((void **)&s->ips, &s->nips, x->depth, sizeof(*s->ips)))
+			return VMT_ENOMEM;
+		for (uint32_t i = 0; i < x->depth; i++) {
+			prev += (uint64_t)vmt_unzigzag(get_u(&in));
+			s->ips[i] = prev;
+		}
+		x->ips = s->ips;
+		break;
+	}
+	case VMT_REC_RESIDENCY: {
+		struct vmt_residency *x = &rec->u.residency;
+		x->seq = get_u(&in); x->pid = get_i32(&in);
+		x->start = get_u(&in); x->npages = get_u(&in);
+		if (x->npages > (uint64_t)(in.end - in.p) * 8)
+			return VMT_ECORRUPT;
+		x->bits = get_bytes(&in, (x->npages + 7) / 8);
+		break;
+	}
+	default:
+		return VMT_ECORRUPT;
+	}
+	if (in.bad)
+		return VMT_ECORRUPT;
+	*pp = in.p;
+	return 0;
+}

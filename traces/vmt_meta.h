@@ -1,0 +1,31 @@
+/* vmt_meta.h - encoding of the records that are not events (they live in
+ * skippable frames).  Internal to the trace library. */
+#ifndef VMT_META_H
+#define VMT_META_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "vmt.h"
+
+/* An upper bound on vmt_meta_encode's output for rec. */
+size_t vmt_meta_bound(const struct vmt_record *rec);
+/* Encode rec (any type but EVENT) at p; returns the end. */
+uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
+                         uint64_t event_index);
+
+/* Growable arrays that decoded records point into. */
+struct vmt_scratch {
+	struct vmt_vma *vmas;
+	size_t nvmas;
+	uint64_t *ips;
+	size_t nips;
+};
+void vmt_scratch_free(struct vmt_scratch *s);
+
+/* Decode one record from [*pp, end): 0 and *pp advanced, or VMT_ECORRUPT /
+ * VMT_ENOMEM.  Strings point into the input, which must stay mapped. */
+int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
+                    struct vmt_record *rec, uint64_t *event_index,
+                    struct vmt_scratch *s);
+
+#endif
