@@ -245,8 +245,8 @@ void rep_write_markdown(FILE *f, const struct rep_table *t)
 	if (t->any_vm)
 		fputs("n/c: timings of a run in an emulated guest are not comparable.  \n", f);
 	if (t->nshown < t->nrows)
-		fprintf(f, "%zu more metrics without a significant change (`--all` shows them).  \n",
-			t->nrows - t->nshown);
+		fprintf(f, "%zu more metric%s without a significant change (`--all` shows them).  \n",
+			t->nrows - t->nshown, t->nrows - t->nshown == 1 ? "" : "s");
 	fputs("Significant: LKP's median-separation rule (>= 3 runs); p: Welch's t-test; "
 	      "simulator against simulator: exact.\n", f);
 	if (t->opt->explain)
