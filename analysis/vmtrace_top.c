@@ -324,10 +324,11 @@ static uint64_t metric(const struct top *t, const struct totals *x)
 }
 
 static const struct top *sort_top; /* qsort has no context argument */
+static char **sort_keys;
 
 static int by_key(const void *a, const void *b)
 {
-	return strcmp(((const struct row *)a)->key, ((const struct row *)b)->key);
+	return strcmp(sort_keys[*(const uint32_t *)a], sort_keys[*(const uint32_t *)b]);
 }
 
 static int by_metric(const void *a, const void *b)
@@ -351,44 +352,59 @@ static void add_totals(struct totals *a, const struct totals *b)
 /* Fold sites into rows keyed by call site, merged and ranked. */
 static struct row *make_rows(struct top *t, uint32_t *nrow)
 {
-	struct row *rows = calloc(t->nsite + 1, sizeof(*rows));
-	uint64_t *vmas = calloc(t->nsite + 1, sizeof(*vmas));
-	uint32_t n = 0;
+	uint32_t n = 0, ns = t->nsite;
+	struct row *rows = calloc(ns + 1, sizeof(*rows));
+	char **keys = calloc(ns + 1, sizeof(*keys));
+	uint32_t *order = calloc(ns + 1, sizeof(*order));
+	uint32_t *group = calloc(ns + 1, sizeof(*group));
+	uint64_t *vmas = calloc(ns + 1, sizeof(*vmas));
 
-	if (!rows || !vmas)
+	if (!rows || !keys || !order || !group || !vmas)
 		goto fail;
-	live_count(t->live, vmas, t->nsite);
-	for (uint32_t i = 0; i < t->nsite; i++) {
+	for (uint32_t i = 0; i < ns; i++) {
 		const struct site *s = &t->sites[i];
 		uint32_t k = s->stack_id ? idx_get(&t->stack_idx, pair_key(s->pid, s->stack_id)) : 0;
 
-		rows[i].t = s->t;
-		rows[i].t.vmas = vmas[i];
-		rows[i].key = k ? site_key(t, &t->stacks[k - 1])
-				: strdup(s->stack_id ? "[stack not in trace]" : "[no stack]");
-		if (!rows[i].key)
+		keys[i] = k ? site_key(t, &t->stacks[k - 1])
+			    : strdup(s->stack_id ? "[stack not in trace]" : "[no stack]");
+		if (!keys[i])
 			goto fail;
+		order[i] = i;
 	}
-	qsort(rows, t->nsite, sizeof(*rows), by_key);
-	for (uint32_t i = 0; i < t->nsite; i++) {
-		if (n && !strcmp(rows[n - 1].key, rows[i].key)) {
-			add_totals(&rows[n - 1].t, &rows[i].t);
-			free(rows[i].key);
-		} else
-			rows[n++] = rows[i];
+	sort_keys = keys;
+	qsort(order, ns, sizeof(*order), by_key);
+	for (uint32_t i = 0; i < ns; i++) {
+		uint32_t s = order[i];
+
+		if (!n || strcmp(rows[n - 1].key, keys[s])) {
+			rows[n].key = keys[s];
+			keys[s] = NULL;
+			n++;
+		}
+		group[s] = n - 1;
+		add_totals(&rows[n - 1].t, &t->sites[s].t);
 	}
+	live_count(t->live, group, ns, vmas);
+	for (uint32_t i = 0; i < n; i++)
+		rows[i].t.vmas = vmas[i];
 	sort_top = t;
 	qsort(rows, n, sizeof(*rows), by_metric);
-	free(vmas);
 	*nrow = n;
-	return rows;
+	goto out;
 fail:
-	for (uint32_t i = 0; rows && i < t->nsite; i++)
+	for (uint32_t i = 0; rows && i < n; i++)
 		free(rows[i].key);
 	free(rows);
-	free(vmas);
+	rows = NULL;
 	fprintf(stderr, "vmtrace: %s: out of memory\n", t->o.trace);
-	return NULL;
+out:
+	for (uint32_t i = 0; keys && i < ns; i++)
+		free(keys[i]);
+	free(keys);
+	free(order);
+	free(group);
+	free(vmas);
+	return rows;
 }
 
 static void print_rows(const struct top *t, const struct row *rows, uint32_t n)

@@ -1,6 +1,7 @@
 /* vmtrace_top_live.c - live ranges per process, following mmap, munmap,
- * mremap and brk.  An estimate of VMAs, not a model of the kernel: mprotect
- * splits and merges between different call sites are not followed. */
+ * mprotect, mremap and brk.  An estimate of VMAs, not a model of the
+ * kernel: file mappings never merge, anonymous ones merge only within one
+ * call site (the simulator in replay/sim is the real model). */
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/vmtrace_top_live.h"
@@ -8,6 +9,8 @@
 struct range {
 	uint64_t start, end;
 	uint32_t owner;
+	uint32_t prot;           /* PROT_* as passed to the kernel */
+	int anon;
 };
 
 struct proc {
@@ -22,6 +25,9 @@ struct live_map {
 	struct proc *p;
 	uint32_t n, cap;
 };
+
+#define PROT_RW 0x3u
+#define MAP_ANON_FLAG 0x20u  /* MAP_ANONYMOUS on every Linux architecture we record */
 
 struct live_map *live_new(uint64_t page_size)
 {
@@ -67,92 +73,130 @@ static uint32_t first_after(const struct proc *p, uint64_t addr)
 	return lo;
 }
 
-static int reserve(struct proc *p, uint32_t more)
+static int insert_at(struct proc *p, uint32_t i, const struct range *r)
 {
-	if (p->n + more > p->cap) {
+	if (p->n == p->cap) {
 		uint32_t cap = p->cap ? 2 * p->cap : 16;
-		struct range *r;
+		struct range *q = realloc(p->r, cap * sizeof(*q));
 
-		while (cap < p->n + more)
-			cap *= 2;
-		if (!(r = realloc(p->r, cap * sizeof(*r))))
+		if (!q)
 			return -1;
-		p->r = r;
+		p->r = q;
 		p->cap = cap;
 	}
+	memmove(&p->r[i + 1], &p->r[i], (p->n - i) * sizeof(*p->r));
+	p->r[i] = *r;
+	p->n++;
+	return 0;
+}
+
+/* Make addr a boundary between ranges; returns the index of the first
+ * range at or after addr. */
+static int split_at(struct proc *p, uint64_t addr, uint32_t *idx)
+{
+	uint32_t i = first_after(p, addr);
+
+	if (i < p->n && p->r[i].start < addr) {
+		struct range right = p->r[i];
+
+		right.start = addr;
+		p->r[i].end = addr;
+		if (insert_at(p, i + 1, &right) < 0)
+			return -1;
+		i++;
+	}
+	*idx = i;
+	return 0;
+}
+
+/* Ranges [*first, *last) now lie exactly inside [start, end). */
+static int carve(struct proc *p, uint64_t start, uint64_t end,
+                 uint32_t *first, uint32_t *last)
+{
+	if (split_at(p, start, first) < 0 || split_at(p, end, last) < 0)
+		return -1;
 	return 0;
 }
 
 static int unmap(struct proc *p, uint64_t start, uint64_t end)
 {
-	uint32_t i = first_after(p, start), j = i;
+	uint32_t i, j;
 
-	if (start >= end || i == p->n || p->r[i].start >= end)
-		return 0;
-	/* a range covering [start, end) from both sides splits in two */
-	if (p->r[i].start < start && p->r[i].end > end) {
-		if (reserve(p, 1) < 0)
-			return -1;
-		memmove(&p->r[i + 1], &p->r[i], (p->n - i) * sizeof(*p->r));
-		p->n++;
-		p->r[i].end = start;
-		p->r[i + 1].start = end;
-		return 0;
-	}
-	if (p->r[i].start < start) {
-		p->r[i].end = start;
-		i++, j++;
-	}
-	while (j < p->n && p->r[j].end <= end)
-		j++;
-	if (j < p->n && p->r[j].start < end)
-		p->r[j].start = end;
+	if (start >= end || carve(p, start, end, &i, &j) < 0)
+		return start >= end ? 0 : -1;
 	memmove(&p->r[i], &p->r[j], (p->n - j) * sizeof(*p->r));
 	p->n -= j - i;
 	return 0;
 }
 
-static int map(struct proc *p, uint64_t start, uint64_t end, uint32_t owner)
+static int map(struct proc *p, const struct range *r)
 {
-	uint32_t i;
-
-	if (start >= end || unmap(p, start, end) < 0 || reserve(p, 1) < 0)
+	if (r->start >= r->end)
+		return 0;
+	if (unmap(p, r->start, r->end) < 0)
 		return -1;
-	i = first_after(p, start);
-	memmove(&p->r[i + 1], &p->r[i], (p->n - i) * sizeof(*p->r));
-	p->r[i] = (struct range){ start, end, owner };
-	p->n++;
+	return insert_at(p, first_after(p, r->start), r);
+}
+
+static int protect(struct proc *p, uint64_t start, uint64_t end, uint32_t prot)
+{
+	uint32_t i, j;
+
+	if (start >= end || carve(p, start, end, &i, &j) < 0)
+		return start >= end ? 0 : -1;
+	for (; i < j; i++)
+		p->r[i].prot = prot;
 	return 0;
 }
 
 int live_event(struct live_map *m, const struct vmt_event *ev, uint32_t owner)
 {
 	uint64_t mask = m->page_mask, a0 = ev->args[0], ret = (uint64_t)ev->result;
+	struct range r = { .owner = owner, .prot = PROT_RW, .anon = 1 };
 	struct proc *p;
 
-	if (ev->err || !(p = proc_of(m, ev->pid)))
-		return ev->err ? 0 : -1;
+	if (ev->err)
+		return 0;
+	if (!(p = proc_of(m, ev->pid)))
+		return -1;
 	switch (ev->sys) {
 	case VMT_SYS_MMAP:
-		return map(p, ret, ret + ((ev->args[1] + mask) & ~mask), owner);
+		r.start = ret;
+		r.end = ret + ((ev->args[1] + mask) & ~mask);
+		r.prot = (uint32_t)ev->args[2];
+		r.anon = !!(ev->args[3] & MAP_ANON_FLAG);
+		return map(p, &r);
 	case VMT_SYS_MUNMAP:
 		return unmap(p, a0, a0 + ((ev->args[1] + mask) & ~mask));
+	case VMT_SYS_MPROTECT:
+	case VMT_SYS_PKEY_MPROTECT:
+		return protect(p, a0, a0 + ((ev->args[1] + mask) & ~mask),
+			       (uint32_t)ev->args[2]);
 	case VMT_SYS_MREMAP: {
 		uint64_t old_len = (ev->args[1] + mask) & ~mask;
 		uint64_t new_len = (ev->args[2] + mask) & ~mask;
+		uint32_t i = first_after(p, a0);
 
-		if (ret == a0 && new_len >= old_len)
-			return map(p, a0 + old_len, a0 + new_len, owner);
-		if (ret == a0)
+		if (i < p->n && p->r[i].start <= a0) {
+			r.prot = p->r[i].prot;
+			r.anon = p->r[i].anon;
+		}
+		if (ret == a0 && new_len < old_len)
 			return unmap(p, a0 + new_len, a0 + old_len);
-		if (unmap(p, a0, a0 + old_len) < 0)
+		r.start = ret == a0 ? a0 + old_len : ret;
+		r.end = ret + new_len;
+		if (ret != a0 && unmap(p, a0, a0 + old_len) < 0)
 			return -1;
-		return map(p, ret, ret + new_len, owner);
+		return map(p, &r);
 	}
 	case VMT_SYS_BRK:
 		/* the first brk (usually brk(0)) tells where the heap starts */
-		if (p->brk && ret > p->brk && map(p, p->brk, ret, owner) < 0)
-			return -1;
+		if (p->brk && ret > p->brk) {
+			r.start = p->brk;
+			r.end = ret;
+			if (map(p, &r) < 0)
+				return -1;
+		}
 		if (p->brk && ret < p->brk && unmap(p, ret, p->brk) < 0)
 			return -1;
 		p->brk = ret;
@@ -171,19 +215,24 @@ void live_exec(struct live_map *m, int32_t pid)
 	}
 }
 
-void live_count(const struct live_map *m, uint64_t *counts, uint32_t nowner)
+void live_count(const struct live_map *m, const uint32_t *group, uint32_t nowner,
+                uint64_t *counts)
 {
 	for (uint32_t i = 0; i < m->n; i++) {
 		const struct proc *p = &m->p[i];
 
 		for (uint32_t j = 0; j < p->n; j++) {
-			const struct range *r = &p->r[j];
+			const struct range *r = &p->r[j], *prev = j ? &p->r[j - 1] : NULL;
 
 			if (r->owner >= nowner)
 				continue;
-			if (j > 0 && p->r[j - 1].end == r->start && p->r[j - 1].owner == r->owner)
+			/* what the kernel would merge: adjacent anonymous
+			 * ranges of one call site with the same protection */
+			if (prev && prev->end == r->start && prev->owner < nowner &&
+			    group[prev->owner] == group[r->owner] &&
+			    prev->prot == r->prot && prev->anon && r->anon)
 				continue;
-			counts[r->owner]++;
+			counts[group[r->owner]]++;
 		}
 	}
 }

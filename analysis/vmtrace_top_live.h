@@ -13,9 +13,10 @@ struct live_map *live_new(uint64_t page_size);
 int live_event(struct live_map *m, const struct vmt_event *ev, uint32_t owner);
 /* A new image replaced the process's address space. */
 void live_exec(struct live_map *m, int32_t pid);
-/* counts[owner] += live ranges of owner at the end (adjacent ranges of the
- * same owner count once); owners >= nowner are ignored. */
-void live_count(const struct live_map *m, uint64_t *counts, uint32_t nowner);
+/* counts[group[owner]] += the VMAs owner's live ranges make at the end;
+ * owners >= nowner are ignored. */
+void live_count(const struct live_map *m, const uint32_t *group, uint32_t nowner,
+                uint64_t *counts);
 void live_free(struct live_map *m);
 
 #endif

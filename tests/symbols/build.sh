@@ -1,0 +1,20 @@
+# tests/symbols/build.sh - sourced by the tests here: compile the program
+# with known call paths and its plugin into $T/bin and record a trace of it
+# into $T/cp.vmt.  Compiled by the test itself because it links libvmt.a
+# and a shared library, which the generic progs/ rule does not build.
+: "${CC:=cc}"
+[ -x "$B/bin/vmtrace" ] || skip_all "vmtrace not built"
+[ -f "$B/lib/libvmt.a" ] || skip_all "libvmt.a not built"
+mkdir -p "$T/bin"
+CPFLAGS="-g -O1 -fno-omit-frame-pointer -fno-inline -D_GNU_SOURCE -I$S/traces"
+$CC $CPFLAGS -shared -fPIC -o "$T/bin/libplugin.so" "$S/tests/symbols/src/plugin.c" ||
+	skip_all "cannot compile the test plugin"
+$CC $CPFLAGS -o "$T/bin/callpaths" "$S/tests/symbols/src/callpaths.c" \
+	"$S/tests/symbols/src/selfrec.c" "$B/lib/libvmt.a" -llz4 -lpthread -ldl ||
+	skip_all "cannot compile the test program"
+"$T/bin/callpaths" "$T/cp.vmt" "$T/bin/libplugin.so"
+case $? in
+0) ;;
+77) skip_all "seccomp filters not allowed here" ;;
+*) echo "Bail out! callpaths could not record itself"; exit 1 ;;
+esac
