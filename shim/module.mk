@@ -1,14 +1,23 @@
 # shim/: libvmrec.so (the preload recorder) and the vmrec launcher.
+# Only what the program may call is exported (vmrec_checkpoint); the hooks
+# and the recorder's state are hidden so nothing in the program binds to them.
 
 SHIM_LIB_SRCS := $(filter-out shim/vmrec.c,$(wildcard shim/*.c))
+EXTRA_CFLAGS_shim/ := -fvisibility=hidden
 
 LIBS += $(BUILD)/lib/libvmrec.so
 BINS += $(BUILD)/bin/vmrec
 
 $(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(LIBVMT)
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $(call objs,$(SHIM_LIB_SRCS)) $(LIBVMT) $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
+	$(CC) -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) $(LIBVMT) $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
 
 $(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c) $(LIBVMT)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
+
+# The shim tests read traces back with this small dumper (tests/shim/).
+TEST_BINS += $(BUILD)/tests/shim/tracecalls
+$(BUILD)/tests/shim/tracecalls: $(call objs,tests/shim/tracecalls.c) $(LIBVMT)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)

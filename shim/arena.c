@@ -1,0 +1,84 @@
+/* arena.c - bump allocation with per-size-class free lists from one
+ * MAP_NORESERVE reservation (only touched pages cost memory).  A spinlock
+ * guards it: it is only used outside signal context (see record.c). */
+#include "arena.h"
+#include "raw.h"
+
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#define ARENA_BYTES (256UL << 20)
+/* Far below the mmap base (0x7f...) and far above a PIE's heap (0x55...). */
+#define ARENA_HINT  0x3f0000000000UL
+#define NCLASS 32
+
+static char *base, *next, *limit;
+static void *freelist[NCLASS];
+static volatile int lock;
+
+static void lock_arena(void)
+{
+	while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+		__builtin_ia32_pause();
+}
+
+static void unlock_arena(void) { __atomic_store_n(&lock, 0, __ATOMIC_RELEASE); }
+
+int arena_init(void)
+{
+	long p = raw6(SYS_mmap, ARENA_HINT, ARENA_BYTES, PROT_READ | PROT_WRITE,
+	              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+	if (raw_failed(p))
+		p = raw6(SYS_mmap, 0, ARENA_BYTES, PROT_READ | PROT_WRITE,
+		         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (raw_failed(p))
+		return (int)p;
+	base = next = (char *)p;
+	limit = base + ARENA_BYTES;
+	return 0;
+}
+
+static int size_class(size_t size)
+{
+	int c = 4;                      /* 16 bytes minimum */
+	while (((size_t)1 << c) < size)
+		c++;
+	return c;
+}
+
+void *arena_alloc(size_t size)
+{
+	int c = size_class(size);
+	void *p = NULL;
+	if (c >= NCLASS || !base)
+		return NULL;
+	lock_arena();
+	if (freelist[c]) {
+		p = freelist[c];
+		freelist[c] = *(void **)p;
+	} else if ((size_t)(limit - next) >= ((size_t)1 << c)) {
+		p = next;
+		next += (size_t)1 << c;
+	}
+	unlock_arena();
+	if (p)
+		memset(p, 0, (size_t)1 << c);
+	return p;
+}
+
+void arena_free(void *p, size_t size)
+{
+	int c = size_class(size);
+	if (!p || c >= NCLASS)
+		return;
+	lock_arena();
+	*(void **)p = freelist[c];
+	freelist[c] = p;
+	unlock_arena();
+}
+
+int arena_contains(uint64_t start, uint64_t end)
+{
+	return base && start >= (uint64_t)base && end <= (uint64_t)limit;
+}

@@ -1,0 +1,179 @@
+/* exec.c - the execve hook.  A successful execve never returns, so the old
+ * image cannot record the event: it reserves the sequence number, writes
+ * out every buffered record, and hands the event to the new image in
+ * VMREC_EXEC; the new image records it before anything else. */
+#include "vmt.h"
+#include "exec.h"
+#include "arena.h"
+#include "init.h"
+#include "raw.h"
+#include "record.h"
+#include "sud.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define EXEC_VAR "VMREC_EXEC="
+
+static char *put_u64(char *p, uint64_t v)
+{
+	char tmp[24];
+	int n = 0;
+	do tmp[n++] = (char)('0' + v % 10); while ((v /= 10));
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static uint64_t get_u64(const char **s)
+{
+	uint64_t v = 0;
+	while (**s >= '0' && **s <= '9')
+		v = v * 10 + (uint64_t)(*(*s)++ - '0');
+	if (**s == ',')
+		(*s)++;
+	return v;
+}
+
+/* 1 if `path` is an ELF without PT_INTERP: the recorder cannot follow. */
+static int is_static_elf(int dirfd, const char *path, int flags)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	long fd = (flags & AT_EMPTY_PATH) && (!path || !*path) ? -1
+	          : raw4(SYS_openat, dirfd, path, O_RDONLY | O_CLOEXEC, 0);
+	int interp = 0, elf = 0;
+	if (raw_failed(fd) || fd < 0)
+		return 0;
+	if (raw4(SYS_pread64, fd, &eh, sizeof eh, 0) == (long)sizeof eh &&
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_ident[EI_CLASS] == ELFCLASS64) {
+		elf = 1;
+		for (int i = 0; i < eh.e_phnum && i < 64; i++)
+			if (raw4(SYS_pread64, fd, &ph, sizeof ph, eh.e_phoff + (uint64_t)i * sizeof ph) ==
+			    (long)sizeof ph && ph.p_type == PT_INTERP)
+				interp = 1;
+	}
+	raw1(SYS_close, fd);
+	return elf && !interp;
+}
+
+static void warn_static(const char *path)
+{
+	static const char a[] = "vmrec: ", b[] = " is statically linked: not recorded\n";
+	raw3(SYS_write, 2, a, sizeof a - 1);
+	raw3(SYS_write, 2, path, strlen(path));
+	raw3(SYS_write, 2, b, sizeof b - 1);
+}
+
+static int starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The program's environment with the recorder's variables put back, an
+ * LD_PRELOAD that still loads us, and the handed-over event. */
+static char **build_env(char *const envp[], const char *exec_var, size_t *bytes)
+{
+	const char *const *saved = shim_saved_env();
+	const char *lib = shim_lib_path();
+	const char *their_preload = NULL;
+	size_t n = 0, nsaved = 0, strings = strlen(exec_var) + 1;
+	for (; envp && envp[n]; n++)
+		if (starts(envp[n], "LD_PRELOAD="))
+			their_preload = envp[n] + 11;
+	while (saved[nsaved])
+		nsaved++;
+	strings += strlen(lib) + (their_preload ? strlen(their_preload) : 0) + 16;
+	*bytes = (n + nsaved + 4) * sizeof(char *) + strings;
+	char **env = arena_alloc(*bytes);
+	if (!env)
+		return NULL;
+	char *str = (char *)(env + n + nsaved + 4);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!starts(envp[i], "LD_PRELOAD=") && !starts(envp[i], "VMREC_"))
+			env[k++] = envp[i];
+	for (size_t i = 0; i < nsaved; i++)
+		if (!starts(saved[i], "LD_PRELOAD="))
+			env[k++] = (char *)saved[i];
+	/* LD_PRELOAD: ours first, then whatever else the program asked for */
+	env[k++] = str;
+	str = stpcpy(stpcpy(str, "LD_PRELOAD="), lib);
+	if (their_preload && *their_preload && !strstr(their_preload, lib))
+		str = stpcpy(stpcpy(str, ":"), their_preload);
+	str++;
+	env[k++] = strcpy(str, exec_var);
+	env[k] = NULL;
+	return env;
+}
+
+long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *const envp[],
+               int flags)
+{
+	long nr = sys == VMT_SYS_EXECVE ? SYS_execve : SYS_execveat;
+	if (!shim.enabled)
+		return nr == SYS_execve ? raw3(nr, path, argv, envp)
+		                        : raw6(nr, dirfd, (long)path, (long)argv, (long)envp, flags, 0);
+	uint8_t sud = sud_enter();
+	struct shim_call c;
+	if (sys == VMT_SYS_EXECVE)
+		call_begin(&c, sys, (uint64_t)path, (uint64_t)argv, (uint64_t)envp, 0, 0, 0);
+	else
+		call_begin(&c, sys, (uint64_t)dirfd, (uint64_t)path, (uint64_t)argv, (uint64_t)envp,
+		           (uint64_t)flags, 0);
+	int is_static = is_static_elf(dirfd, path, flags);
+	char var[256], *p = stpcpy(var, EXEC_VAR);
+	uint64_t vals[] = { c.seq, c.t0, (uint64_t)sys, c.args[0], c.args[1], c.args[2],
+	                    c.args[3], c.args[4], shim_vfork_child ? 0 : shim.image + 1 };
+	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+		p = put_u64(p, vals[i]);
+		*p++ = ',';
+	}
+	p[-1] = 0;
+	size_t bytes = 0;
+	char **env = build_env(envp, var, &bytes);
+	if (is_static) {
+		warn_static(path);
+		c.flags |= VMT_EV_NORETURN;
+		call_end(&c, 0);            /* the new image will not record it */
+		call_begin(&c, sys, c.args[0], c.args[1], c.args[2], c.args[3], c.args[4], 0);
+	}
+	if (!shim_vfork_child)
+		shim_flush_all();
+	long r = nr == SYS_execve ? raw3(nr, path, argv, env ? env : envp)
+	                          : raw6(nr, dirfd, (long)path, (long)argv, (long)(env ? env : envp), flags, 0);
+	arena_free(env, bytes);
+	if (is_static) {                /* failed after all */
+		shim_self.depth--;
+	} else {
+		call_end(&c, r);
+	}
+	sud_leave(sud);
+	return r;
+}
+
+int exec_take_event(struct vmt_event *ev, uint32_t *image)
+{
+	extern char **environ;
+	char **e = environ;
+	for (; e && *e; e++)
+		if (starts(*e, EXEC_VAR))
+			break;
+	if (!e || !*e)
+		return 0;
+	const char *s = *e + strlen(EXEC_VAR);
+	memset(ev, 0, sizeof *ev);
+	ev->seq = get_u64(&s);
+	ev->time_ns = get_u64(&s);
+	ev->sys = (uint16_t)get_u64(&s);
+	for (int i = 0; i < 5; i++)
+		ev->args[i] = get_u64(&s);
+	*image = (uint32_t)get_u64(&s);
+	ev->flags = VMT_EV_NORETURN;
+	for (; *e; e++)                 /* remove it: the program never sees it */
+		e[0] = e[1];
+	return 1;
+}

@@ -1,0 +1,16 @@
+/* exec.h - execve/execveat: keep the recorder in the new image. */
+#ifndef SHIM_EXEC_H
+#define SHIM_EXEC_H
+
+#include <stdint.h>
+#include "vmt.h"
+
+/* Issue the call with the recorder's variables in the environment; returns
+ * the kernel's raw result (only on failure). */
+long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *const envp[],
+               int flags);
+/* In a new image: the execve event the old image handed over, if any
+ * (parsed from VMREC_EXEC, which is then removed from environ). */
+int exec_take_event(struct vmt_event *ev, uint32_t *image);
+
+#endif

@@ -1,0 +1,197 @@
+/* hooks_mem.c - replacements for libc's VMA system call wrappers.  Each
+ * behaves exactly like the wrapper it replaces (same argument checks done
+ * in user space, same result and errno), and records the call. */
+#include "hooks.h"
+#include "image.h"
+#include "raw.h"
+#include "residency.h"
+#include "sud.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+static void **curbrk;     /* libc's __curbrk: sbrk trusts it */
+
+void hooks_init(void)
+{
+	curbrk = dlsym(RTLD_DEFAULT, "__curbrk");
+}
+
+long shim_errno_ret(long r)
+{
+	if (raw_failed(r)) {
+		errno = (int)-r;
+		return -1;
+	}
+	return r;
+}
+
+/* Which calls change or remove pages that may be resident. */
+static void residency_before(int sys, uint64_t seq, const long *a)
+{
+	switch (sys) {
+	case VMT_SYS_MUNMAP:
+	case VMT_SYS_MPROTECT:
+	case VMT_SYS_PKEY_MPROTECT:
+	case VMT_SYS_MADVISE:
+	case VMT_SYS_MREMAP:
+		residency_range(seq, (uint64_t)a[0], (uint64_t)a[1]);
+		break;
+	case VMT_SYS_BRK:
+		if (curbrk && *curbrk && (uint64_t)a[0] && (uint64_t)a[0] < (uint64_t)*curbrk)
+			residency_range(seq, ((uint64_t)a[0] + 4095) & ~4095UL,
+			                (uint64_t)*curbrk - (((uint64_t)a[0] + 4095) & ~4095UL));
+		break;
+	}
+}
+
+long shim_vma_call(int sys, long nr, long a0, long a1, long a2, long a3, long a4, long a5)
+{
+	struct shim_call c;
+	long r;
+	if (!shim.enabled)
+		return raw6(nr, a0, a1, a2, a3, a4, a5);
+	uint8_t sud = sud_enter();
+	call_begin(&c, sys, a0, a1, a2, a3, a4, a5);
+	const long a[6] = { a0, a1, a2, a3, a4, a5 };
+	residency_before(sys, c.seq, a);
+	if (sys == VMT_SYS_MMAP && !(a3 & MAP_ANONYMOUS) && a4 >= 0)
+		c.file_id = image_file_fd((int)a4);
+	c.t0 = shim_now();
+	r = raw6(nr, a0, a1, a2, a3, a4, a5);
+	if (sys == VMT_SYS_BRK && curbrk)
+		*curbrk = (void *)r;
+	call_end(&c, r);
+	sud_leave(sud);
+	return r;
+}
+
+void *hook_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (off & 4095) {
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	return (void *)shim_errno_ret(shim_vma_call(VMT_SYS_MMAP, SYS_mmap, (long)addr,
+	                                            (long)len, prot, flags, fd, off));
+}
+
+int hook_munmap(void *addr, size_t len)
+{
+	return (int)shim_errno_ret(shim_vma_call(VMT_SYS_MUNMAP, SYS_munmap, (long)addr,
+	                                         (long)len, 0, 0, 0, 0));
+}
+
+int hook_mprotect(void *addr, size_t len, int prot)
+{
+	return (int)shim_errno_ret(shim_vma_call(VMT_SYS_MPROTECT, SYS_mprotect, (long)addr,
+	                                         (long)len, prot, 0, 0, 0));
+}
+
+int hook_pkey_mprotect(void *addr, size_t len, int prot, int pkey)
+{
+	if (pkey == -1)     /* glibc: the default key is plain mprotect */
+		return hook_mprotect(addr, len, prot);
+	return (int)shim_errno_ret(shim_vma_call(VMT_SYS_PKEY_MPROTECT, SYS_pkey_mprotect,
+	                                         (long)addr, (long)len, prot, pkey, 0, 0));
+}
+
+int hook_madvise(void *addr, size_t len, int advice)
+{
+	return (int)shim_errno_ret(shim_vma_call(VMT_SYS_MADVISE, SYS_madvise, (long)addr,
+	                                         (long)len, advice, 0, 0, 0));
+}
+
+int hook_posix_madvise(void *addr, size_t len, int advice)
+{
+	if (advice == POSIX_MADV_DONTNEED)  /* glibc: not MADV_DONTNEED, a no-op */
+		return 0;
+	long r = shim_vma_call(VMT_SYS_MADVISE, SYS_madvise, (long)addr, (long)len, advice, 0, 0, 0);
+	return raw_failed(r) ? (int)-r : 0;
+}
+
+void *hook_mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+	void *new_addr = NULL;
+	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP)) {
+		va_list ap;
+		va_start(ap, flags);
+		new_addr = va_arg(ap, void *);
+		va_end(ap);
+	}
+	return (void *)shim_errno_ret(shim_vma_call(VMT_SYS_MREMAP, SYS_mremap, (long)old,
+	                                            (long)old_len, (long)new_len, flags,
+	                                            (long)new_addr, 0));
+}
+
+int hook_brk(void *addr)
+{
+	long r = shim_vma_call(VMT_SYS_BRK, SYS_brk, (long)addr, 0, 0, 0, 0, 0);
+	if ((unsigned long)r < (unsigned long)addr) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+int hook_mlock(const void *addr, size_t len)
+{
+	return (int)shim_errno_ret(shim_vma_call(VMT_SYS_MLOCK, SYS_mlock, (long)addr,
+	                                         (long)len, 0, 0, 0, 0));
+}
+
+int hook_mlock2(const void *addr, size_t len, unsigned flags)
+{
+	if (flags == 0)
+		return hook_mlock(addr, len);
+	return (int)shim_errno_ret(shim_vma_call(VMT_SYS_MLOCK2, SYS_mlock2, (long)addr,
+	                                         (long)len, flags, 0, 0, 0));
+}
+
+int hook_munlock(const void *addr, size_t len)
+{
+	return (int)shim_errno_ret(shim_vma_call(VMT_SYS_MUNLOCK, SYS_munlock, (long)addr,
+	                                         (long)len, 0, 0, 0, 0));
+}
+
+int hook_mlockall(int flags)
+{
+	return (int)shim_errno_ret(shim_vma_call(VMT_SYS_MLOCKALL, SYS_mlockall, flags,
+	                                         0, 0, 0, 0, 0));
+}
+
+int hook_munlockall(void)
+{
+	return (int)shim_errno_ret(shim_vma_call(VMT_SYS_MUNLOCKALL, SYS_munlockall, 0,
+	                                         0, 0, 0, 0, 0));
+}
+
+void *hook_shmat(int id, const void *addr, int flags)
+{
+	return (void *)shim_errno_ret(shim_vma_call(VMT_SYS_SHMAT, SYS_shmat, id, (long)addr,
+	                                            flags, 0, 0, 0));
+}
+
+int hook_shmdt(const void *addr)
+{
+	return (int)shim_errno_ret(shim_vma_call(VMT_SYS_SHMDT, SYS_shmdt, (long)addr,
+	                                         0, 0, 0, 0, 0));
+}
+
+/* syscall(2): VMA calls are recorded, fork/exec/exit go through the process
+ * hooks; everything else is issued unchanged.  clone, clone3 and vfork never
+ * reach here (see hooks_proc.c: they cannot return through a C frame). */
+long shim_syscall_c(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
+{
+	int sys = vmt_sys_from_nr(nr), handled = 0;
+	long r;
+	if (sys == VMT_SYS_NONE)
+		return shim_errno_ret(raw6(nr, a0, a1, a2, a3, a4, a5));
+	r = shim_proc_syscall(nr, a0, a1, a2, a3, a4, a5, &handled);
+	if (!handled)
+		r = shim_vma_call(sys, nr, a0, a1, a2, a3, a4, a5);
+	return shim_errno_ret(r);
+}

@@ -1,0 +1,324 @@
+/* hooks_proc.c - replacements for the calls that create, replace or end a
+ * task: _Fork, vfork, clone, glibc's internal __clone3, execve, execveat,
+ * _exit, and syscall(2) itself.
+ *
+ * vfork, clone and clone3 are written in assembly: the child returns on
+ * another stack (or, for vfork, on the parent's, where the return address
+ * was popped), so no C frame may span the system call.  Their C halves
+ * run before the call (in the parent) and after it (parent or child). */
+#include "hooks.h"
+#include "exec.h"
+#include "image.h"
+#include "init.h"
+#include "raw.h"
+#include "residency.h"
+#include "sud.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#define HIDDEN __attribute__((visibility("hidden")))
+
+static __thread struct shim_call split __attribute__((tls_model("initial-exec")));
+static __thread uint8_t split_sud __attribute__((tls_model("initial-exec")));
+static __thread int split_on __attribute__((tls_model("initial-exec")));
+
+static void split_begin(int sys, uint64_t flags, uint64_t a1, uint64_t a2, uint64_t a3)
+{
+	split_on = shim.enabled && !shim_vfork_child;
+	split_sud = sud_enter();
+	if (!split_on)
+		return;
+	call_begin(&split, sys, flags, a1, a2, a3, 0, 0);
+	if (!(flags & CLONE_VM))
+		residency_fork(split.seq);
+	split.t0 = shim_now();
+}
+
+static long split_end(long r)
+{
+	if (split_on)
+		call_end(&split, r);
+	split_on = 0;
+	sud_leave(split_sud);
+	return shim_errno_ret(r);
+}
+
+/* ---- vfork ---------------------------------------------------------- */
+HIDDEN void shim_vfork_enter(void) { split_begin(VMT_SYS_VFORK, 0, 0, 0, 0); split.args[0] = 0; }
+
+HIDDEN long shim_vfork_parent(long r)
+{
+	shim_vfork_child = 0;       /* the child has exec'd or exited */
+	return split_end(r);
+}
+
+/* ---- clone3 (glibc's __clone3: cl_args, size, fn, arg) ---------------- */
+struct clone_args_head { uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size; };
+
+HIDDEN void shim_clone3_enter(const struct clone_args_head *a)
+{
+	split_begin(VMT_SYS_CLONE3, a->flags, a->stack, a->stack_size, 0);
+	if (a->flags & CLONE_THREAD)
+		split.flags |= VMT_EV_THREAD;
+}
+
+HIDDEN long shim_clone_parent(long r)
+{
+	if (split.args[0] & CLONE_VFORK)
+		shim_vfork_child = 0;
+	return split_end(r);
+}
+
+/* The child, before it runs the caller's function. */
+HIDDEN void shim_clone_child(uint64_t flags)
+{
+	if (flags & CLONE_THREAD)
+		sud_arm_thread();
+	else if ((flags & CLONE_VM) && (flags & CLONE_VFORK))
+		shim_vfork_child = 1;
+	else if (!(flags & CLONE_VM)) {
+		split_on = 0;
+		shim_self.depth = 0;
+		shim_fork_child();
+	}
+}
+
+HIDDEN long shim_clone_einval(void)
+{
+	errno = EINVAL;
+	return -1;
+}
+
+/* ---- clone (fn, stack, flags, arg, ptid, tls, ctid) ------------------ */
+HIDDEN void shim_clone_enter(uint64_t flags, uint64_t stack)
+{
+	split_begin(VMT_SYS_CLONE, flags, stack, 0, 0);
+	if (flags & CLONE_THREAD)
+		split.flags |= VMT_EV_THREAD;
+}
+
+HIDDEN long shim_set_errno(long r) { return shim_errno_ret(r); }
+
+__asm__(
+	".text\n"
+	".globl shim_hook_vfork\n.hidden shim_hook_vfork\n.type shim_hook_vfork,@function\n"
+	"shim_hook_vfork:\n"
+	"	sub $8,%rsp\n"
+	"	call shim_vfork_enter\n"
+	"	add $8,%rsp\n"
+	"	pop %rdi\n"               /* the child must not see our return address change */
+	"	mov $58,%eax\n"
+	"	syscall\n"
+	"	push %rdi\n"
+	"	test %rax,%rax\n"
+	"	jz 1f\n"
+	"	mov %rax,%rdi\n"
+	"	jmp shim_vfork_parent\n"
+	"1:	mov shim_vfork_child@gottpoff(%rip),%rax\n"
+	"	movl $1,%fs:(%rax)\n"
+	"	xor %eax,%eax\n"
+	"	ret\n"
+
+	".globl shim_hook_clone3\n.hidden shim_hook_clone3\n.type shim_hook_clone3,@function\n"
+	"shim_hook_clone3:\n"
+	"	test %rdi,%rdi\n"
+	"	jz 9f\n"
+	"	test %rdx,%rdx\n"
+	"	jz 9f\n"
+	"	push %rdi\n"
+	"	push %rsi\n"
+	"	push %rdx\n"
+	"	push %rcx\n"
+	"	sub $8,%rsp\n"
+	"	call shim_clone3_enter\n"
+	"	add $8,%rsp\n"
+	"	pop %rcx\n"
+	"	pop %rdx\n"
+	"	pop %rsi\n"
+	"	pop %rdi\n"
+	"	mov %rcx,%r8\n"           /* arg, kept by the kernel for the child */
+	"	mov (%rdi),%r9\n"         /* flags, for the child */
+	"	mov $435,%eax\n"
+	"	syscall\n"
+	"	test %rax,%rax\n"
+	"	jz 1f\n"
+	"	mov %rax,%rdi\n"
+	"	jmp shim_clone_parent\n"
+	"1:	xor %ebp,%ebp\n"
+	"	and $-16,%rsp\n"
+	"	push %rdx\n"
+	"	push %r8\n"
+	"	mov %r9,%rdi\n"
+	"	call shim_clone_child\n"
+	"	pop %rdi\n"
+	"	pop %rdx\n"
+	"	call *%rdx\n"
+	"	mov %rax,%rdi\n"
+	"	mov $60,%eax\n"
+	"	syscall\n"
+	"	hlt\n"
+	"9:	jmp shim_clone_einval\n"
+
+	".globl shim_hook_clone\n.hidden shim_hook_clone\n.type shim_hook_clone,@function\n"
+	"shim_hook_clone:\n"
+	"	test %rdi,%rdi\n"
+	"	jz 9f\n"
+	"	and $-16,%rsi\n"
+	"	jz 9f\n"
+	"	mov %rcx,-8(%rsi)\n"      /* arg and fn on the child's stack, as glibc does */
+	"	sub $16,%rsi\n"
+	"	mov %rdi,(%rsi)\n"
+	"	push %rsi\n"
+	"	push %rdx\n"
+	"	push %r8\n"
+	"	push %r9\n"
+	"	sub $8,%rsp\n"
+	"	mov %rdx,%rdi\n"
+	"	call shim_clone_enter\n"
+	"	add $8,%rsp\n"
+	"	pop %r9\n"
+	"	pop %r8\n"
+	"	pop %rdx\n"
+	"	pop %rsi\n"
+	"	mov %rdx,%rdi\n"          /* flags */
+	"	mov %r8,%rdx\n"           /* parent_tid */
+	"	mov %r9,%r8\n"            /* tls */
+	"	mov 8(%rsp),%r10\n"       /* child_tid */
+	"	mov $56,%eax\n"
+	"	syscall\n"
+	"	test %rax,%rax\n"
+	"	jz 1f\n"
+	"	mov %rax,%rdi\n"
+	"	jmp shim_clone_parent\n"
+	"1:	xor %ebp,%ebp\n"
+	"	call shim_clone_child\n"  /* rdi still holds the flags */
+	"	pop %rax\n"
+	"	pop %rdi\n"
+	"	call *%rax\n"
+	"	mov %rax,%rdi\n"
+	"	mov $60,%eax\n"
+	"	syscall\n"
+	"	hlt\n"
+	"9:	jmp shim_clone_einval\n"
+
+	/* syscall(2): task-creating calls cannot return through C */
+	".globl shim_hook_syscall\n.hidden shim_hook_syscall\n.type shim_hook_syscall,@function\n"
+	"shim_hook_syscall:\n"
+	"	cmp $56,%rdi\n"
+	"	je 1f\n"
+	"	cmp $435,%rdi\n"
+	"	je 1f\n"
+	"	cmp $58,%rdi\n"
+	"	je 1f\n"
+	"	jmp shim_syscall_c\n"
+	"1:	mov shim_sud_selector@gottpoff(%rip),%r11\n"
+	"	movb $0,%fs:(%r11)\n"
+	"	mov %rdi,%rax\n"
+	"	mov %rsi,%rdi\n"
+	"	mov %rdx,%rsi\n"
+	"	mov %rcx,%rdx\n"
+	"	mov %r8,%r10\n"
+	"	mov %r9,%r8\n"
+	"	mov 8(%rsp),%r9\n"
+	"	syscall\n"
+	"	test %rax,%rax\n"
+	"	jz 3f\n"
+	"	cmpl $0,sud_enabled(%rip)\n"
+	"	je 3f\n"
+	"	mov shim_sud_selector@gottpoff(%rip),%r11\n"
+	"	movb $1,%fs:(%r11)\n"
+	"3:	cmp $-4095,%rax\n"
+	"	jae 2f\n"
+	"	ret\n"
+	"2:	mov %rax,%rdi\n"
+	"	jmp shim_set_errno\n"
+);
+
+
+/* ---- _Fork ------------------------------------------------------------ */
+/* glibc 2.36's _Fork, whose bytes patch.c checks before we replace it:
+ * clone(CLONE_CHILD_SETTID|CLONE_CHILD_CLEARTID|SIGCHLD, 0, 0, &self->tid),
+ * and in the child a fresh robust-futex list. */
+#define FORK_FLAGS 0x1200011
+#define PD_TID 0x2d0
+#define PD_ROBUST_PREV 0x2d8
+#define PD_ROBUST_HEAD 0x2e0
+
+pid_t hook_Fork(void)
+{
+	char *self;
+	__asm__("mov %%fs:0x10,%0" : "=r"(self));
+	split_begin(VMT_SYS_CLONE, FORK_FLAGS, 0, 0, 0);
+	long r = raw6(SYS_clone, FORK_FLAGS, 0, 0, (long)(self + PD_TID), 0, 0);
+	if (r == 0) {
+		void *head = self + PD_ROBUST_HEAD;
+		memcpy(self + PD_ROBUST_PREV, &head, sizeof head);
+		memcpy(self + PD_ROBUST_HEAD, &head, sizeof head);
+		raw2(SYS_set_robust_list, head, 0x18);
+		split_on = 0;
+		shim_self.depth = 0;
+		shim_fork_child();
+		return 0;
+	}
+	return (pid_t)split_end(r);
+}
+
+/* ---- execve, execveat -------------------------------------------------- */
+int hook_execve(const char *path, char *const argv[], char *const envp[])
+{
+	return (int)shim_errno_ret(exec_call(VMT_SYS_EXECVE, AT_FDCWD, path, argv, envp, 0));
+}
+
+int hook_execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
+                         int flags)
+{
+	return (int)shim_errno_ret(exec_call(VMT_SYS_EXECVEAT, dirfd, path, argv, envp, flags));
+}
+
+/* ---- _exit ---------------------------------------------------------------- */
+void hook__exit(int status)
+{
+	shim_process_exit(VMT_SYS_EXIT_GROUP, status);
+	for (;;) {
+		raw1(SYS_exit_group, status);
+		raw1(SYS_exit, status);
+	}
+}
+
+long shim_proc_syscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5, int *handled)
+{
+	(void)a5;
+	*handled = 1;
+	switch (nr) {
+	case SYS_fork:
+		split_begin(VMT_SYS_FORK, 0, 0, 0, 0);
+		long r = raw0(SYS_fork);
+		if (r == 0) {
+			split_on = 0;
+			shim_self.depth = 0;
+			shim_fork_child();
+			return 0;
+		}
+		split_end(r);
+		return r;
+	case SYS_execve:
+		return exec_call(VMT_SYS_EXECVE, AT_FDCWD, (const char *)a0, (char *const *)a1,
+		                 (char *const *)a2, 0);
+	case SYS_execveat:
+		return exec_call(VMT_SYS_EXECVEAT, (int)a0, (const char *)a1, (char *const *)a2,
+		                 (char *const *)a3, (int)a4);
+	case SYS_exit_group:
+	case SYS_exit:
+		if (nr == SYS_exit_group)
+			shim_process_exit(VMT_SYS_EXIT_GROUP, (int)a0);
+		else
+			shim_thread_exit();
+		return raw1(nr, a0);
+	}
+	*handled = 0;
+	return 0;
+}

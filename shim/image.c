@@ -1,0 +1,218 @@
+/* image.c - records describing a process image, built in recorder memory. */
+#include "image.h"
+#include "arena.h"
+#include "maps.h"
+#include "raw.h"
+#include "record.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#define FILE_SLOTS 4096
+
+struct file_slot { uint64_t dev, ino; uint32_t id; };
+static struct file_slot *files;
+
+void image_files_reset(void)
+{
+	if (!files)
+		files = arena_alloc(sizeof *files * FILE_SLOTS);
+	else
+		memset(files, 0, sizeof *files * FILE_SLOTS);
+}
+
+static struct file_slot *file_slot(uint64_t dev, uint64_t ino)
+{
+	uint64_t h = (dev * 0x9e3779b97f4a7c15ULL) ^ (ino * 0xc2b2ae3d27d4eb4fULL);
+	for (unsigned i = 0; files && i < FILE_SLOTS; i++) {
+		struct file_slot *s = &files[(h + i) % FILE_SLOTS];
+		if (!s->id || (s->dev == dev && s->ino == ino))
+			return s;
+	}
+	return NULL;
+}
+
+/* The id of a file, writing its identity record the first time. */
+static uint32_t file_id(uint64_t dev, uint64_t ino, uint64_t size, const char *path)
+{
+	struct file_slot *s = file_slot(dev, ino);
+	if (!s)
+		return 0;
+	if (s->id)
+		return s->id;
+	s->dev = dev;
+	s->ino = ino;
+	s->id = __atomic_add_fetch(&shim.next_file_id, 1, __ATOMIC_RELAXED);
+	struct vmt_record rec = { .type = VMT_REC_FILE };
+	rec.u.file = (struct vmt_file){ .id = s->id, .pid = shim.pid, .dev = dev,
+	                                .ino = ino, .size = size, .path = path };
+	shim_write(&rec);
+	return s->id;
+}
+
+static long read_small(const char *path, char *buf, size_t cap)
+{
+	long fd = raw3(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	if (raw_failed(fd))
+		return fd;
+	while (len + 1 < cap) {
+		long r = raw3(SYS_read, fd, buf + len, cap - 1 - len);
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	raw1(SYS_close, fd);
+	buf[len] = 0;
+	return (long)len;
+}
+
+/* argv joined by single spaces. */
+static const char *cmdline(char *buf, size_t cap)
+{
+	long n = read_small("/proc/self/cmdline", buf, cap);
+	if (n <= 0)
+		return "";
+	for (long i = 0; i < n - 1; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	return buf;
+}
+
+static const char *exe(char *buf, size_t cap)
+{
+	long n = raw3(SYS_readlink, "/proc/self/exe", buf, cap - 1);
+	buf[raw_failed(n) ? 0 : n] = 0;
+	return buf;
+}
+
+uint32_t image_file_fd(int fd)
+{
+	struct stat st;
+	char link[32] = "/proc/self/fd/", path[4096], num[16];
+	if (fd < 0 || raw_failed(raw2(SYS_fstat, fd, &st)) || !S_ISREG(st.st_mode))
+		return 0;
+	struct file_slot *s = file_slot(st.st_dev, st.st_ino);
+	if (s && s->id)
+		return s->id;
+	int i = sizeof num;
+	unsigned v = (unsigned)fd;
+	num[--i] = 0;
+	do num[--i] = (char)('0' + v % 10); while ((v /= 10) && i > 0);
+	strcat(link, num + i);
+	long n = raw3(SYS_readlink, link, path, sizeof path - 1);
+	path[raw_failed(n) ? 0 : n] = 0;
+	return file_id(st.st_dev, st.st_ino, (uint64_t)st.st_size, path);
+}
+
+void image_header(void)
+{
+	struct vmt_record rec = { .type = VMT_REC_HEADER };
+	char *cmd = arena_alloc(8192);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	rec.u.header.version = VMT_FORMAT_VERSION;
+	rec.u.header.start_realtime_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	vmt_host_probe(&rec.u.header.host);
+	rec.u.header.cmdline = cmd ? cmdline(cmd, 8192) : "";
+	shim_write(&rec);
+	arena_free(cmd, 8192);
+}
+
+void image_process(uint64_t seq)
+{
+	struct vmt_record rec = { .type = VMT_REC_PROCESS };
+	char *buf = arena_alloc(16384);
+	if (!buf)
+		return;
+	rec.u.process = (struct vmt_process){
+		.seq = seq, .time_ns = shim_now(), .pid = shim.pid, .ppid = shim.ppid,
+		.image = shim.image, .exe = exe(buf, 4096), .cmdline = cmdline(buf + 4096, 12288),
+	};
+	shim_write(&rec);
+	arena_free(buf, 16384);
+}
+
+struct map_build { struct vmt_vma *v; uint32_t n, cap; };
+
+static uint32_t prot_of(const char *perms)
+{
+	return (perms[0] == 'r' ? VMT_PROT_READ : 0) | (perms[1] == 'w' ? VMT_PROT_WRITE : 0) |
+	       (perms[2] == 'x' ? VMT_PROT_EXEC : 0);
+}
+
+static int add_vma(const struct maps_line *l, void *arg)
+{
+	struct map_build *b = arg;
+	struct vmt_vma *v;
+	if (b->n == b->cap)
+		return 1;
+	v = &b->v[b->n++];
+	v->start = l->start;
+	v->end = l->end;
+	v->offset = l->offset;
+	v->prot = prot_of(l->perms);
+	v->flags = (l->perms[3] == 's' ? VMT_VMA_SHARED : 0) |
+	           (maps_is_recorder(l) ? VMT_VMA_RECORDER : 0);
+	v->file_id = 0;
+	v->name = "";
+	if (l->ino && l->name[0] == '/') {
+		struct stat st;
+		uint64_t size = 0;
+		if (!raw_failed(raw2(SYS_stat, l->name, &st)))
+			size = (uint64_t)st.st_size;
+		v->file_id = file_id(makedev(l->dev_major, l->dev_minor), l->ino, size, l->name);
+	}
+	/* names live in a string area after the vmas */
+	size_t len = strlen(l->name) + 1;
+	char *names = (char *)(b->v + b->cap);
+	static size_t used;
+	if (b->n == 1)
+		used = 0;
+	if (used + len <= (size_t)b->cap * 128) {
+		memcpy(names + used, l->name, len);
+		v->name = names + used;
+		used += len;
+	}
+	return 0;
+}
+
+void image_map(uint64_t seq)
+{
+	struct map_build b = { .cap = 8192 };
+	size_t bytes = b.cap * (sizeof *b.v + 128);
+	b.v = arena_alloc(bytes);
+	if (!b.v)
+		return;
+	maps_each(add_vma, &b);
+	struct vmt_record rec = { .type = VMT_REC_MAP };
+	rec.u.map = (struct vmt_map){ .seq = seq, .pid = shim.pid, .nvma = b.n, .vmas = b.v };
+	shim_write(&rec);
+	arena_free(b.v, bytes);
+}
+
+struct counts { uint64_t all, recorder; };
+
+static int count_vma(const struct maps_line *l, void *arg)
+{
+	struct counts *c = arg;
+	c->all++;
+	c->recorder += (uint64_t)maps_is_recorder(l);
+	return 0;
+}
+
+void image_checkpoint(int reason)
+{
+	struct counts c = { 0, 0 };
+	maps_each(count_vma, &c);
+	struct vmt_record rec = { .type = VMT_REC_CHECKPOINT };
+	rec.u.checkpoint = (struct vmt_checkpoint){
+		.seq = shim_next_seq(), .pid = shim.pid, .reason = (uint32_t)reason,
+		.vma_count = c.all, .recorder_vmas = c.recorder,
+	};
+	shim_write(&rec);
+}

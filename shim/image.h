@@ -1,0 +1,16 @@
+/* image.h - the records that describe a process image: header, process,
+ * initial memory map, file identities and VMA-count checkpoints. */
+#ifndef SHIM_IMAGE_H
+#define SHIM_IMAGE_H
+
+#include <stdint.h>
+
+void image_header(void);                     /* first process of the trace only */
+void image_process(uint64_t seq);
+void image_map(uint64_t seq);
+void image_checkpoint(int reason);
+/* Identity record for a file, once per (dev, ino) per image; 0 if unknown. */
+uint32_t image_file_fd(int fd);
+void image_files_reset(void);
+
+#endif

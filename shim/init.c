@@ -1,0 +1,242 @@
+/* init.c - the library constructor, fork children and process exit.
+ *
+ * Environment (set by the vmrec launcher, or by hand):
+ *   VMREC_OUT=TRACE   where to record (default: PROGRAM.vmrec.lz4)
+ *   VMREC_STACKS=N    call stacks of depth N (0: off)
+ *   VMREC_SUD=0       no Syscall User Dispatch safety net
+ *   VMREC_SEQFD=N     internal: the shared sequence counter of the tree
+ *   VMREC_EXEC=...    internal: the execve event handed to a new image */
+#include "arena.h"
+#include "exec.h"
+#include "hooks.h"
+#include "image.h"
+#include "init.h"
+#include "maps.h"
+#include "raw.h"
+#include "record.h"
+#include "stacks.h"
+#include "sud.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define HIGH_FD 900        /* the recorder's fds stay out of the program's way */
+
+static char lib_path[4096];
+static const char *saved_env[8];
+static char saved_buf[8192];
+
+const char *const *shim_saved_env(void) { return saved_env; }
+const char *shim_lib_path(void) { return lib_path; }
+
+static void say(const char *a, const char *b, const char *c)
+{
+	raw3(SYS_write, 2, a, strlen(a));
+	raw3(SYS_write, 2, b, strlen(b));
+	raw3(SYS_write, 2, c, strlen(c));
+}
+
+static int move_high(long fd)
+{
+	if (raw_failed(fd))
+		return (int)fd;
+	long hi = raw3(SYS_fcntl, fd, F_DUPFD_CLOEXEC, HIGH_FD);
+	if (raw_failed(hi))
+		return (int)fd;
+	raw1(SYS_close, fd);
+	return (int)hi;
+}
+
+static void save_env(const char *out, const char *seqfd)
+{
+	static const char *names[] = { "VMREC_STACKS", "VMREC_SUD", NULL };
+	char *p = saved_buf;
+	int n = 0;
+	saved_env[n++] = p;
+	p = stpcpy(stpcpy(p, "VMREC_OUT="), out) + 1;
+	saved_env[n++] = p;
+	p = stpcpy(stpcpy(p, "VMREC_SEQFD="), seqfd) + 1;
+	for (int i = 0; names[i]; i++) {
+		const char *v = getenv(names[i]);
+		if (v && strlen(v) < 64) {
+			saved_env[n++] = p;
+			p = stpcpy(stpcpy(stpcpy(p, names[i]), "="), v) + 1;
+		}
+	}
+	saved_env[n] = NULL;
+}
+
+/* The shared counter: a one-page memfd inherited by fork and kept open
+ * (not close-on-exec, at a high fd) so exec'd images map it again. */
+static const char *open_counter(int *root)
+{
+	static char num[16];
+	const char *env = getenv("VMREC_SEQFD");
+	long fd = -1;
+	*root = env == NULL;
+	if (env)
+		fd = atoi(env);
+	else
+		fd = move_high(raw2(SYS_memfd_create, "vmrec-seq", 0));
+	if (fd >= 0 && !raw_failed(fd)) {
+		long r = raw3(SYS_fcntl, fd, F_SETFD, 0);   /* move_high set CLOEXEC */
+		if (*root)
+			raw2(SYS_ftruncate, fd, 4096);
+		long p = raw_failed(r) ? r : raw6(SYS_mmap, 0, 4096, PROT_READ | PROT_WRITE,
+		                                  MAP_SHARED, fd, 0);
+		if (!raw_failed(p))
+			shim.seq = (uint64_t *)p;
+	}
+	if (!shim.seq)
+		say("vmrec: ", "no shared sequence counter", "; ordering across processes is lost\n");
+	char *q = num + sizeof num;
+	unsigned long v = (unsigned long)(fd < 0 ? 0 : fd);
+	*--q = 0;
+	do *--q = (char)('0' + v % 10); while ((v /= 10));
+	return q;
+}
+
+static void default_out(char *buf, size_t cap)
+{
+	char exe[4096];
+	long n = raw3(SYS_readlink, "/proc/self/exe", exe, sizeof exe - 1);
+	exe[raw_failed(n) ? 0 : n] = 0;
+	const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : "program";
+	if (strlen(base) + 16 < cap)
+		strcpy(stpcpy(buf, base), ".vmrec.lz4");
+}
+
+static void fatal_handler(int sig)
+{
+	uint8_t sud = sud_enter();
+	shim_flush_all();
+	signal(sig, SIG_DFL);
+	raw3(SYS_tgkill, raw0(SYS_getpid), raw0(SYS_gettid), sig);
+	sud_leave(sud);
+}
+
+/* Only where the program has not chosen a disposition: it may replace ours. */
+static void catch_fatal(void)
+{
+	static const int sigs[] = { SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTERM, SIGINT,
+	                            SIGHUP, SIGQUIT };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction old, sa = { .sa_handler = fatal_handler, .sa_flags = SA_NODEFER };
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+static void start_image(int root)
+{
+	struct vmt_event ev;
+	uint32_t image = 0;
+	int exec = exec_take_event(&ev, &image);
+	shim.image = image;
+	image_files_reset();
+	if (root)
+		image_header();
+	if (exec) {
+		struct vmt_record rec = { .type = VMT_REC_EVENT };
+		ev.pid = ev.tid = shim.pid;
+		ev.latency_ns = shim_now() - ev.time_ns;
+		rec.u.event = ev;
+		shim_write(&rec);
+	}
+	uint64_t seq = shim_next_seq();
+	image_process(seq);
+	image_map(seq);
+	image_checkpoint(exec ? VMT_CK_EXEC : VMT_CK_START);
+}
+
+__attribute__((constructor)) static void shim_init(void)
+{
+	char outbuf[4200];
+	const char *out = getenv("VMREC_OUT");
+	int root;
+	Dl_info info;
+
+	if (arena_init() < 0) {
+		say("vmrec: ", "no memory for the recorder", "; not recording\n");
+		return;
+	}
+	if (dladdr((void *)shim_init, &info) && info.dli_fname)
+		strncpy(lib_path, info.dli_fname, sizeof lib_path - 1);
+	maps_set_self_path(lib_path);
+	if (!out || !*out) {
+		default_out(outbuf, sizeof outbuf);
+		out = outbuf;
+	}
+	shim.out_path = out;
+	save_env(out, open_counter(&root));
+	shim.fd = move_high(raw4(SYS_openat, AT_FDCWD, out,
+	                         O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (root ? O_TRUNC : 0), 0644));
+	if (shim.fd < 0) {
+		say("vmrec: cannot open ", out, ": not recording\n");
+		shim.fd = -1;
+		return;
+	}
+	shim.pid = (int32_t)raw0(SYS_getpid);
+	shim.ppid = (int32_t)raw0(SYS_getppid);
+	shim.enabled = 1;
+	shim_threads_init();
+	hooks_init();
+	const char *stacks = getenv("VMREC_STACKS");
+	if (stacks && atoi(stacks) > 0 && stacks_init(atoi(stacks)) == 0)
+		shim.stacks = atoi(stacks);
+	start_image(root);
+	shim.unpatched = (uint64_t)patch_sites(shim_sites, shim_nsites);
+	catch_fatal();
+	const char *sud = getenv("VMREC_SUD");
+	if (!sud || strcmp(sud, "0") != 0)
+		sud_init();
+}
+
+void shim_fork_child(void)
+{
+	shim.ppid = shim.pid;
+	shim.pid = (int32_t)raw0(SYS_getpid);
+	shim.image = 0;
+	shim.next_file_id = 0;
+	shim_forget_threads();
+	image_files_reset();
+	stacks_forget();
+	sud_arm_thread();
+	uint8_t sud = sud_enter();
+	image_process(shim_next_seq());
+	image_checkpoint(VMT_CK_FORK);
+	sud_leave(sud);
+}
+
+void shim_process_exit(int sys, int status)
+{
+	struct shim_call c;
+	if (!shim.enabled)
+		return;
+	uint8_t sud = sud_enter();
+	call_begin(&c, sys, (uint64_t)status, 0, 0, 0, 0, 0);
+	c.flags |= VMT_EV_NORETURN;
+	call_end(&c, 0);
+	if (!shim_vfork_child) {
+		image_checkpoint(VMT_CK_EXIT);
+		shim_flush_all();
+	}
+	sud_leave(sud);
+}
+
+/* For programs that want a VMA-count checkpoint at a point of their own:
+ * look it up with dlsym(RTLD_DEFAULT, "vmrec_checkpoint"). */
+__attribute__((visibility("default"))) void vmrec_checkpoint(void)
+{
+	if (!shim.enabled || shim_vfork_child)
+		return;
+	uint8_t sud = sud_enter();
+	image_checkpoint(VMT_CK_REQUEST);
+	sud_leave(sud);
+}

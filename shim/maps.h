@@ -1,0 +1,21 @@
+/* maps.h - /proc/self/maps read with raw system calls into recorder memory
+ * (no stdio, no malloc), parsed one line at a time. */
+#ifndef SHIM_MAPS_H
+#define SHIM_MAPS_H
+
+#include <stdint.h>
+
+struct maps_line {
+	uint64_t start, end, offset, ino;
+	uint32_t dev_major, dev_minor;
+	char perms[5];              /* "rw-p" */
+	const char *name;           /* NUL-terminated, "" when anonymous */
+};
+
+/* Calls fn for every line; returns the number of lines, or -errno. */
+int maps_each(int (*fn)(const struct maps_line *l, void *arg), void *arg);
+/* Is this VMA the recorder's own (arena, counter, libvmrec.so itself)? */
+int maps_is_recorder(const struct maps_line *l);
+void maps_set_self_path(const char *path);
+
+#endif

@@ -1,0 +1,153 @@
+/* patch.c - entry patching.  `movabs $hook, %r11; jmp *%r11` is 13 bytes;
+ * r11 is clobbered by the syscall instruction anyway, so no caller of a
+ * system call wrapper can expect it preserved. */
+#include "patch.h"
+#include "raw.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#define JUMP_LEN 13
+
+static unsigned long text_start, text_end;
+
+static int find_libc(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size; (void)arg;
+	if (!strstr(info->dlpi_name, "/libc.so"))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			text_start = info->dlpi_addr + ph->p_vaddr;
+			text_end = text_start + ph->p_memsz;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void patch_libc_text(unsigned long *start, unsigned long *len)
+{
+	if (!text_start)
+		dl_iterate_phdr(find_libc, NULL);
+	*start = text_start;
+	*len = text_end - text_start;
+}
+
+static int hexval(char c)
+{
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/* Compare code at p with a pattern like "b8 0b 00 00 00 0f 05 ?? ??". */
+static int matches(const unsigned char *p, const char *pat, size_t *len)
+{
+	size_t i = 0;
+	for (const char *s = pat; *s; ) {
+		if (*s == ' ') { s++; continue; }
+		if (s[0] != '?' && ((hexval(s[0]) << 4) | hexval(s[1])) != p[i])
+			return 0;
+		s += 2;
+		i++;
+	}
+	*len = i;
+	return 1;
+}
+
+/* Find the pattern in libc's text: memmem for its longest fixed run, then
+ * the whole pattern around each hit. */
+static unsigned char *search(const char *pat)
+{
+	unsigned char fixed[128];
+	size_t n = 0, best = 0, best_at = 0, run = 0, len;
+	for (const char *s = pat; *s && n < sizeof fixed; ) {
+		if (*s == ' ') { s++; continue; }
+		if (s[0] == '?') {
+			run = 0;
+		} else {
+			fixed[n] = (unsigned char)((hexval(s[0]) << 4) | hexval(s[1]));
+			if (++run > best)
+				best = run, best_at = n + 1 - run;
+		}
+		s += 2;
+		n++;
+	}
+	if (!text_start)
+		dl_iterate_phdr(find_libc, NULL);
+	unsigned char *p = (unsigned char *)text_start, *end = (unsigned char *)text_end;
+	while (best && p < end) {
+		unsigned char *hit = memmem(p, (size_t)(end - p), fixed + best_at, best);
+		if (!hit)
+			break;
+		if (hit - best_at >= (unsigned char *)text_start && matches(hit - best_at, pat, &len))
+			return hit - best_at;
+		p = hit + 1;
+	}
+	return NULL;
+}
+
+/* The whole text at once: one mprotect there and back leaves libc's text a
+ * single VMA (page-sized changes would split it and stay split). */
+static int text_writable(int on)
+{
+	unsigned long start = text_start & ~4095UL, end = (text_end + 4095) & ~4095UL;
+	return raw_failed(raw3(SYS_mprotect, start, end - start,
+	                       PROT_READ | PROT_EXEC | (on ? PROT_WRITE : 0))) ? -1 : 0;
+}
+
+static void write_jump(unsigned char *at, void *hook)
+{
+	unsigned char code[JUMP_LEN] = { 0x49, 0xbb };          /* movabs $hook, %r11 */
+	memcpy(code + 2, &hook, 8);
+	code[10] = 0x41; code[11] = 0xff; code[12] = 0xe3;      /* jmp *%r11 */
+	memcpy(at, code, JUMP_LEN);
+}
+
+static void warn(const char *what, const char *sym)
+{
+	static const char a[] = "vmrec: not patching ";
+	raw3(SYS_write, 2, a, sizeof a - 1);
+	raw3(SYS_write, 2, sym, strlen(sym));
+	raw3(SYS_write, 2, what, strlen(what));
+}
+
+int patch_sites(struct patch_site *sites, size_t n)
+{
+	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	unsigned char *at[n];
+	int skipped = 0;
+	if (!text_start)
+		dl_iterate_phdr(find_libc, NULL);
+	for (size_t i = 0; i < n; i++) {
+		struct patch_site *s = &sites[i];
+		const char *name = s->sym ? s->sym : "clone3";
+		size_t len = 0;
+		at[i] = s->sym ? (libc ? dlsym(libc, s->sym) : NULL) : search(s->bytes);
+		if (!at[i]) {
+			skipped++;
+			warn(": not found in libc\n", name);
+		} else if ((unsigned long)at[i] < text_start || (unsigned long)at[i] + JUMP_LEN > text_end ||
+		           !matches(at[i], s->bytes, &len) || len < JUMP_LEN) {
+			skipped++;
+			warn(": unexpected entry bytes (unknown glibc build)\n", name);
+			at[i] = NULL;
+		}
+	}
+	if (libc)
+		dlclose(libc);
+	if (text_writable(1) < 0) {
+		warn(": cannot make libc text writable\n", "libc");
+		return (int)n;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (at[i]) {
+			write_jump(at[i], sites[i].hook);
+			sites[i].done = 1;
+		}
+	text_writable(0);
+	return skipped;
+}

@@ -1,0 +1,21 @@
+/* patch.h - overwrite the entry of a libc function with an absolute jump
+ * to a hook that replaces it entirely (nothing is relocated). */
+#ifndef SHIM_PATCH_H
+#define SHIM_PATCH_H
+
+#include <stddef.h>
+
+struct patch_site {
+	const char *sym;        /* exported name in libc; NULL: found by `bytes` */
+	void *hook;
+	const char *bytes;      /* the exact entry bytes expected, hex, "??" any */
+	int done;
+};
+
+/* Patch every site; a site whose bytes differ is left alone, counted and
+ * named on stderr once.  Returns the number left alone. */
+int patch_sites(struct patch_site *sites, size_t n);
+/* Address of libc's text, for the dispatch exemption. */
+void patch_libc_text(unsigned long *start, unsigned long *len);
+
+#endif

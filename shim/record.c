@@ -1,0 +1,278 @@
+/* record.c - sequence numbers, timestamps and per-thread writers.
+ *
+ * Each thread owns one vmt_writer (writers are not thread-safe).  `busy`
+ * lets an exit or fatal-signal path flush other threads' writers: whoever
+ * wins the compare-and-swap writes, the other side backs off.  A hook that
+ * runs inside a signal handler while the same thread is already recording
+ * parks its event in `pending`; the outer hook writes it. */
+#include "record.h"
+#include "arena.h"
+#include "raw.h"
+#include "stacks.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+struct shim_proc shim = { .fd = -1 };
+__thread struct shim_thread shim_self __attribute__((tls_model("initial-exec")));
+__thread int shim_vfork_child __attribute__((tls_model("initial-exec")));
+
+#define MAX_THREADS 4096
+static struct shim_thread *threads[MAX_THREADS];
+static pthread_key_t exit_key;
+static int have_exit_key;
+
+static void *alloc_cb(size_t size, void *opaque) { (void)opaque; return arena_alloc(size); }
+static void free_cb(void *p, size_t size, void *opaque) { (void)opaque; arena_free(p, size); }
+static const struct vmt_alloc shim_alloc = { alloc_cb, free_cb, NULL };
+
+uint64_t shim_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t shim_next_seq(void)
+{
+	if (shim.seq)
+		return __atomic_fetch_add(shim.seq, 1, __ATOMIC_RELAXED);
+	return shim.local_seq++;
+}
+
+static void on_thread_exit(void *arg)
+{
+	(void)arg;
+	shim_thread_exit();
+}
+
+void shim_threads_init(void)
+{
+	have_exit_key = pthread_key_create(&exit_key, on_thread_exit) == 0;
+}
+
+static void register_thread(struct shim_thread *t)
+{
+	for (int i = 0; i < MAX_THREADS; i++) {
+		struct shim_thread *none = NULL;
+		if (__atomic_compare_exchange_n(&threads[i], &none, t, 0,
+		                                __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			return;
+	}
+}
+
+static void unregister_thread(struct shim_thread *t)
+{
+	for (int i = 0; i < MAX_THREADS; i++)
+		if (__atomic_load_n(&threads[i], __ATOMIC_ACQUIRE) == t) {
+			__atomic_store_n(&threads[i], NULL, __ATOMIC_RELEASE);
+			return;
+		}
+}
+
+void shim_output_failed(const char *what, int err)
+{
+	static const char pre[] = "vmrec: cannot write the trace (";
+	static const char post[] = "); the program keeps running, the trace is incomplete\n";
+	if (__atomic_exchange_n(&shim.out_failed, 1, __ATOMIC_RELAXED))
+		return;
+	raw3(SYS_write, 2, pre, sizeof pre - 1);
+	raw3(SYS_write, 2, what, strlen(what));
+	(void)err;
+	raw3(SYS_write, 2, post, sizeof post - 1);
+}
+
+static struct vmt_writer *writer_get(struct shim_thread *t)
+{
+	if (t->w && t->pid == shim.pid)
+		return t->w;
+	if (shim.out_failed || shim.fd < 0)
+		return NULL;
+	t->pid = shim.pid;
+	t->tid = (int32_t)raw0(SYS_gettid);
+	struct vmt_writer_prefs prefs = { .alloc = &shim_alloc };
+	t->w = vmt_writer_fdopen(shim.fd, t->pid, t->tid, &prefs);
+	if (!t->w) {
+		shim_output_failed("out of recorder memory", 0);
+		return NULL;
+	}
+	if (!t->exiting) {
+		register_thread(t);
+		if (have_exit_key)
+			pthread_setspecific(exit_key, (void *)1);
+	}
+	return t->w;
+}
+
+static void check(struct vmt_writer *w, int r)
+{
+	if (r < 0)
+		shim_output_failed(vmt_writer_error(w), r);
+}
+
+/* Called with t->busy held. */
+static void write_locked(struct shim_thread *t, const struct vmt_record *rec)
+{
+	if (!rec && !t->npending && !t->w)
+		return;
+	struct vmt_writer *w = writer_get(t);
+	if (!w) {
+		t->lost++;
+		return;
+	}
+	if (rec)
+		check(w, vmt_write(w, rec));
+	while (t->npending > 0) {
+		struct vmt_record p = { .type = VMT_REC_EVENT };
+		p.u.event = t->pending[--t->npending];
+		check(w, vmt_write(w, &p));
+	}
+	if (t->exiting) {
+		check(w, vmt_writer_close(w));
+		t->w = NULL;
+	}
+}
+
+static int claim(struct shim_thread *t, int who)
+{
+	int free_ = 0;
+	return __atomic_compare_exchange_n(&t->busy, &free_, who, 0,
+	                                   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static void release(struct shim_thread *t) { __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE); }
+
+int shim_write(const struct vmt_record *rec)
+{
+	struct shim_thread *t = &shim_self;
+	int saved = errno;
+	if (!shim.enabled || shim_vfork_child || !claim(t, 1)) {
+		t->lost++;
+		return -1;
+	}
+	write_locked(t, rec);
+	release(t);
+	errno = saved;
+	return 0;
+}
+
+/* A vfork child: a writer of its own for one record, written at once. */
+static void write_detached(const struct vmt_record *rec)
+{
+	int saved = errno;
+	int32_t pid = rec->u.event.pid;
+	struct vmt_writer_prefs prefs = { .alloc = &shim_alloc };
+	struct vmt_writer *w = shim.out_failed ? NULL : vmt_writer_fdopen(shim.fd, pid, pid, &prefs);
+	if (w) {
+		check(w, vmt_write(w, rec));
+		check(w, vmt_writer_close(w));
+	}
+	errno = saved;
+}
+
+void call_begin(struct shim_call *c, int sys, uint64_t a0, uint64_t a1, uint64_t a2,
+                uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	shim_self.depth++;
+	c->sys = sys;
+	c->flags = 0;
+	c->file_id = 0;
+	c->args[0] = a0; c->args[1] = a1; c->args[2] = a2;
+	c->args[3] = a3; c->args[4] = a4; c->args[5] = a5;
+	c->seq = shim_next_seq();
+	c->t0 = shim_now();
+}
+
+void call_end(struct shim_call *c, long ret)
+{
+	struct shim_thread *t = &shim_self;
+	uint64_t t1 = shim_now();
+	struct vmt_record rec = { .type = VMT_REC_EVENT };
+	struct vmt_event *ev = &rec.u.event;
+
+	ev->seq = c->seq;
+	ev->time_ns = c->t0;
+	ev->latency_ns = t1 - c->t0;
+	ev->pid = shim.pid;
+	ev->tid = t->tid && t->pid == shim.pid ? t->tid : (int32_t)raw0(SYS_gettid);
+	ev->sys = (uint16_t)c->sys;
+	ev->flags = c->flags;
+	ev->err = raw_failed(ret) ? (int32_t)-ret : 0;
+	ev->result = raw_failed(ret) ? -1 : ret;
+	memcpy(ev->args, c->args, sizeof ev->args);
+	ev->file_id = c->file_id;
+	if (shim.stacks && t->depth == 1)
+		ev->stack_id = stacks_capture(shim.stacks);
+
+	if (shim_vfork_child) {
+		ev->pid = ev->tid = (int32_t)raw0(SYS_getpid);
+		write_detached(&rec);
+	} else if (t->depth > 1) {          /* inside a signal during a hook */
+		if (t->npending < SHIM_PENDING)
+			t->pending[t->npending++] = *ev;
+		else
+			t->lost++;
+	} else {
+		shim_write(&rec);
+	}
+	t->depth--;
+}
+
+void shim_flush_self(void)
+{
+	struct shim_thread *t = &shim_self;
+	if (!claim(t, 1))
+		return;
+	if (t->npending)
+		write_locked(t, NULL);
+	if (t->w && t->pid == shim.pid)
+		check(t->w, vmt_writer_flush(t->w));
+	release(t);
+}
+
+void shim_flush_all(void)
+{
+	int saved = errno;
+	shim_flush_self();
+	for (int i = 0; i < MAX_THREADS; i++) {
+		struct shim_thread *t = __atomic_load_n(&threads[i], __ATOMIC_ACQUIRE);
+		if (!t || t == &shim_self || !claim(t, 2))
+			continue;
+		if (t->w && t->pid == shim.pid)
+			check(t->w, vmt_writer_flush(t->w));
+		release(t);
+	}
+	errno = saved;
+}
+
+void shim_forget_threads(void)
+{
+	for (int i = 0; i < MAX_THREADS; i++)
+		threads[i] = NULL;
+	shim_self.w = NULL;        /* the parent's buffer: never written here */
+	shim_self.busy = 0;
+	shim_self.npending = 0;
+}
+
+/* From the thread's pthread key destructor: the last thing glibc runs
+ * before it releases the stack (madvise) and issues exit(0) inline. */
+void shim_thread_exit(void)
+{
+	struct shim_thread *t = &shim_self;
+	struct shim_call c;
+	if (!shim.enabled)
+		return;
+	call_begin(&c, VMT_SYS_EXIT, 0, 0, 0, 0, 0, 0);
+	c.flags |= VMT_EV_NORETURN;
+	call_end(&c, 0);
+	if (claim(t, 1)) {
+		unregister_thread(t);
+		t->exiting = 1;
+		write_locked(t, NULL);      /* closes the writer */
+		release(t);
+	}
+}

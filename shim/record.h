@@ -1,0 +1,72 @@
+/* record.h - per-process and per-thread recorder state, and the one path by
+ * which a hook turns a system call into trace records. */
+#ifndef SHIM_RECORD_H
+#define SHIM_RECORD_H
+
+#include <stdint.h>
+#include "vmt.h"
+
+#define SHIM_PENDING 8
+
+struct shim_thread {
+	struct vmt_writer *w;
+	int32_t pid, tid;           /* of the writer; pid changes after fork */
+	int busy;                   /* 0 free, 1 owner writing, 2 claimed by a flusher */
+	int depth;                  /* hooks active on this thread (signals nest) */
+	int exiting;                /* past its key destructor: write through */
+	int npending;
+	struct vmt_event pending[SHIM_PENDING]; /* recorded inside a signal */
+	uint64_t lost;
+};
+
+struct shim_proc {
+	int enabled;                /* 0: pass everything through */
+	int fd;                     /* the trace, O_WRONLY|O_APPEND */
+	int32_t pid, ppid;
+	uint32_t image;
+	int stacks;                 /* call stack depth, 0: off */
+	uint64_t *seq;              /* shared across the process tree */
+	uint64_t local_seq;         /* fallback when the shared counter is gone */
+	uint32_t next_file_id;
+	int out_failed;             /* warned once; trace marked incomplete */
+	uint64_t trapped, unpatched, lost;
+	const char *out_path;
+};
+
+extern struct shim_proc shim;
+extern __thread struct shim_thread shim_self __attribute__((tls_model("initial-exec")));
+/* Set by the child paths of vfork and CLONE_VM|CLONE_VFORK clones: this task
+ * runs on its (suspended) parent's memory and thread state, so it records
+ * through short-lived writers of its own. */
+extern __thread int shim_vfork_child __attribute__((tls_model("initial-exec")));
+
+/* One intercepted call, from entry to return. */
+struct shim_call {
+	int sys;
+	uint16_t flags;
+	uint64_t args[6];
+	uint64_t seq, t0;
+	uint32_t file_id;
+};
+
+uint64_t shim_now(void);
+uint64_t shim_next_seq(void);
+
+/* call_begin reserves the sequence number and the entry time; call_end
+ * records the event with the kernel's raw result (-errno on failure). */
+void call_begin(struct shim_call *c, int sys, uint64_t a0, uint64_t a1, uint64_t a2,
+                uint64_t a3, uint64_t a4, uint64_t a5);
+void call_end(struct shim_call *c, long ret);
+
+/* Write a non-event record from the current thread (0, or lost). */
+int shim_write(const struct vmt_record *rec);
+/* Flush this thread's writer, or every thread's that can be claimed. */
+void shim_flush_self(void);
+void shim_flush_all(void);
+/* After fork, in the child: forget the parent's writers without writing. */
+void shim_forget_threads(void);
+void shim_thread_exit(void);
+void shim_threads_init(void);
+void shim_output_failed(const char *what, int err);
+
+#endif

@@ -1,0 +1,70 @@
+/* residency.c - mincore into a small stack vector, packed into a bitmap in
+ * recorder memory.  Ranges with no resident page write nothing: absence of
+ * a record means "nothing resident". */
+#include "residency.h"
+#include "arena.h"
+#include "maps.h"
+#include "raw.h"
+#include "record.h"
+
+#include <string.h>
+#include <sys/syscall.h>
+
+#define PAGE 4096UL
+#define VEC 4096UL
+
+void residency_range(uint64_t seq, uint64_t start, uint64_t len)
+{
+	uint64_t npages, resident = 0;
+	unsigned char vec[VEC];
+	uint8_t *bits;
+
+	if (shim_self.depth > 1 || len == 0 || (start & (PAGE - 1)))
+		return;
+	npages = (len + PAGE - 1) / PAGE;
+	if (npages > RESIDENCY_MAX_PAGES)
+		npages = RESIDENCY_MAX_PAGES;
+	bits = arena_alloc((npages + 7) / 8);
+	if (!bits)
+		return;
+	for (uint64_t done = 0; done < npages; ) {
+		uint64_t n = npages - done < VEC ? npages - done : VEC;
+		if (raw_failed(raw3(SYS_mincore, start + done * PAGE, n * PAGE, vec)))
+			memset(vec, 0, n);      /* a hole: not mapped, so not resident */
+		for (uint64_t i = 0; i < n; i++)
+			if (vec[i] & 1) {
+				bits[(done + i) / 8] |= (uint8_t)(1u << ((done + i) % 8));
+				resident++;
+			}
+		done += n;
+	}
+	if (resident) {
+		struct vmt_record rec = { .type = VMT_REC_RESIDENCY };
+		rec.u.residency = (struct vmt_residency){
+			.seq = seq, .pid = shim.pid, .start = start, .npages = npages, .bits = bits,
+		};
+		shim_write(&rec);
+	}
+	arena_free(bits, (npages + 7) / 8);
+}
+
+struct fork_scan { uint64_t seq, budget; };
+
+static int scan_vma(const struct maps_line *l, void *arg)
+{
+	struct fork_scan *f = arg;
+	uint64_t pages = (l->end - l->start) / PAGE;
+	if (l->perms[1] != 'w' || l->perms[3] != 'p' || maps_is_recorder(l))
+		return 0;
+	if (pages > f->budget)
+		pages = f->budget;
+	residency_range(f->seq, l->start, pages * PAGE);
+	f->budget -= pages;
+	return f->budget == 0;
+}
+
+void residency_fork(uint64_t seq)
+{
+	struct fork_scan f = { seq, RESIDENCY_FORK_PAGES };
+	maps_each(scan_vma, &f);
+}

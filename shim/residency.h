@@ -1,0 +1,17 @@
+/* residency.h - which pages of a range are resident (mincore) just before
+ * a call that removes or changes it, so a replay can fault the same in. */
+#ifndef SHIM_RESIDENCY_H
+#define SHIM_RESIDENCY_H
+
+#include <stdint.h>
+
+/* At most this many pages per record (1 GiB of 4 KiB pages); the rest of a
+ * larger range is not described. */
+#define RESIDENCY_MAX_PAGES (1UL << 18)
+/* Before fork: the private writable VMAs, at most this many pages in all. */
+#define RESIDENCY_FORK_PAGES (1UL << 20)
+
+void residency_range(uint64_t seq, uint64_t start, uint64_t len);
+void residency_fork(uint64_t seq);
+
+#endif

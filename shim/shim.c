@@ -1,2 +1,0 @@
-/* placeholder: the recorder is not implemented yet */
-int vmrec_shim_placeholder;
