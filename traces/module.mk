@@ -8,3 +8,7 @@ LIBVMT_LIBS := -llz4
 $(LIBVMT): $(call objs,$(LIBVMT_SRCS))
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
+
+# Helper programs of the trace tests link the library.
+$(BUILD)/tests/trace/progs/%: TEST_PROG_LIBS = $(LIBVMT) $(LIBVMT_LIBS)
+$(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/trace/progs/*.c)): $(LIBVMT)

@@ -1,0 +1,87 @@
+#!/bin/sh
+# Files that are not readable traces give one line naming the file and the
+# problem, and exit status 1; a cut-off trace reads up to its last complete
+# chunk and says how many bytes were lost.
+. "$(dirname "$0")/../lib.sh"
+GEN=$B/tests/trace/progs/trace_gen READ=$B/tests/trace/progs/trace_read
+[ -x "$GEN" ] && [ -x "$READ" ] || skip_all "trace test programs not built"
+cd "$T"
+
+# read FILE [-f]: "STATUS|STDOUT|STDERR"
+read_trace() { "$READ" $2 "$1" >out 2>err; echo "$?|$(cat out)|$(cat err)"; }
+u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
+
+: >empty.lz4
+is "$(read_trace empty.lz4)" "1||empty.lz4: empty file" "empty file"
+
+printf 'hello, world\n' >text.lz4
+is "$(read_trace text.lz4)" "1||text.lz4: not a vmrec trace (bad magic)" "text file"
+
+printf 'hello, world\n' | lz4 -q >plain.lz4
+is "$(read_trace plain.lz4)" "1||plain.lz4: not a vmrec trace (a plain LZ4 file, no vmrec header)" \
+	"a plain LZ4 file"
+
+mkdir dir.lz4
+is "$(read_trace dir.lz4)" "1||dir.lz4: is a directory" "a directory"
+is "$(read_trace missing.lz4)" "1||missing.lz4: No such file or directory" "a missing file"
+
+"$GEN" good.lz4 3000 4096; ok $? "trace_gen writes a trace"
+hdr=$(( $(u32 good.lz4 4) + 8 ))
+size=$(stat -c %s good.lz4)
+summary=$("$READ" good.lz4)
+is "$(read_trace good.lz4 -f)" "0|$summary|" "file order reads what seq order reads"
+lz4 -dc good.lz4 >/dev/null; ok $? "lz4 -dc accepts the trace"
+
+# the version word is at byte 12 of the first frame
+cp good.lz4 v2.lz4
+printf '\002' | dd of=v2.lz4 bs=1 seek=12 conv=notrunc 2>/dev/null
+is "$(read_trace v2.lz4)" \
+	"1||v2.lz4: trace format version 2 is not supported (this reader reads version 1)" \
+	"a future format version"
+
+head -c 20 good.lz4 >hdrcut.lz4
+is "$(read_trace hdrcut.lz4)" "1||hdrcut.lz4: truncated inside the header (20 bytes)" \
+	"cut inside the header"
+head -c 3 good.lz4 >tiny.lz4
+is "$(read_trace tiny.lz4)" "1||tiny.lz4: truncated inside the header (3 bytes)" \
+	"cut inside the magic"
+
+# a byte of the header's body changed
+cp good.lz4 hdrbad.lz4
+printf 'X' | dd of=hdrbad.lz4 bs=1 seek=30 conv=notrunc 2>/dev/null
+is "$(read_trace hdrbad.lz4)" "1||hdrbad.lz4: corrupt header: frame checksum mismatch" \
+	"a corrupt header"
+
+head -c "$hdr" good.lz4 >only-header.lz4
+is "$(read_trace only-header.lz4)" "0|records 0 events 0 chunks 0 good $hdr lost 0|" \
+	"a trace with only its header is empty, not broken"
+
+# cut 100 bytes into the first chunk: nothing of it is returned
+head -c $((hdr + 100)) good.lz4 >cut.lz4
+is "$(read_trace cut.lz4)" \
+	"1|records 0 events 0 chunks 0 good $hdr lost 100|cut.lz4: truncated: the last 100 bytes (an incomplete chunk at byte $hdr) were lost" \
+	"cut inside the first chunk"
+is "$(read_trace cut.lz4 -f)" \
+	"1|records 0 events 0 chunks 0 good $hdr lost 100|cut.lz4: truncated: the last 100 bytes (an incomplete chunk at byte $hdr) were lost" \
+	"cut inside the first chunk, file order"
+
+# a byte inside the first chunk's metadata changed
+cp good.lz4 bad.lz4
+printf 'X' | dd of=bad.lz4 bs=1 seek=$((hdr + 70)) conv=notrunc 2>/dev/null
+is "$(read_trace bad.lz4 -f)" \
+	"1|records 0 events 0 chunks 0 good $hdr lost 0|bad.lz4: corrupt at byte $hdr: frame checksum mismatch" \
+	"a corrupt chunk"
+
+# garbage appended after the last chunk
+cp good.lz4 tail.lz4
+printf 'garbage!' >>tail.lz4
+is "$(read_trace tail.lz4 -f | sed 's/records [^|]*|/records ...|/')" \
+	"1|records ...|tail.lz4: corrupt at byte $size: bad frame magic" \
+	"garbage after the last chunk"
+
+# two traces concatenated
+cat good.lz4 good.lz4 >twice.lz4
+is "$(read_trace twice.lz4 -f | sed 's/records [^|]*|/records ...|/')" \
+	"1|records ...|twice.lz4: a second header at byte $size (concatenated traces?)" \
+	"two traces concatenated"
+done_testing
