@@ -7,3 +7,8 @@ BINS += $(BUILD)/bin/vmreplay
 $(BUILD)/bin/vmreplay: $(call objs,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_OBJS) $(SYSFMT_OBJS) $(LIBVMSIM) $(LIBVMT)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LIBVMT_LIBS) -ljemalloc -lpthread -lm $(VMREC_LDFLAGS)
+
+# tests/replay/progs/mktrace writes traces from a line script: it needs the
+# trace library.
+$(BUILD)/tests/replay/progs/mktrace: TEST_PROG_LIBS += $(LIBVMT) $(LIBVMT_LIBS)
+$(BUILD)/tests/replay/progs/mktrace: $(LIBVMT)

@@ -1,7 +1,143 @@
+/* vmreplay - replay a vmrec trace against this kernel (or the simulator)
+ * and measure latency, VMA counts, merge outcomes and fidelity. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "replay/backend.h"
+#include "replay/engine.h"
+#include "replay/kernel.h"
+#include "replay/latency.h"
+#include "replay/options.h"
+#include "replay/results.h"
+#include "replay/sim/sim.h"
+#include "replay/standin.h"
+#include "replay/trace.h"
+#include "replay/vm/vm.h"
 
-int main(void)
+static void progress(const struct rp_opts *o, uint64_t began, int run, uint64_t loops, int final)
 {
-	fprintf(stderr, "vmreplay: not yet implemented\n");
-	return 2;
+	static int shown;
+	static uint64_t last;
+	if (o->quiet || !isatty(2))
+		return;
+	uint64_t now = lat_now();
+	if (final) {
+		if (shown)
+			fputs("\r\033[K", stderr);
+		shown = 0;
+		return;
+	}
+	if (now - began < 1000000000ull || now - last < 200000000ull)
+		return;
+	last = now;
+	shown = 1;
+	fprintf(stderr, "\rvmreplay: run %d/%d, %llu loops, %.1f s", run + 1, o->repeat,
+	        (unsigned long long)loops, (double)(now - began) / 1e9);
+}
+
+static int replay(const struct rp_opts *o, const struct rp_trace *t)
+{
+	const struct rp_backend *be = &rp_kernel_backend;
+	const char *kernel_name;
+	struct utsname u;
+	uname(&u);
+	kernel_name = u.release;
+	if (strcmp(o->target, "sim") == 0) {
+		const char *v = o->kernel ? o->kernel : "host";
+		const struct sim_profile *p = sim_profile_find(v);
+		if (!p) {
+			fprintf(stderr, "vmreplay: --kernel %s: unknown kernel version (known: %s)\n", v,
+			        *sim_profile_names() ? sim_profile_names() : "none yet");
+			return 2;
+		}
+		rp_sim_set_profile(p);
+		kernel_name = sim_profile_name(p);
+		be = &rp_sim_backend;
+	}
+	rp_kernel.outcomes = o->outcomes;
+	rp_kernel.clock_cost = lat_clock_cost();
+	rp_kernel.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	char why[512];
+	struct standins si = { 0 };
+	if (be->per_process) {
+		if (standins_create(&si, t, o->real_files, why, sizeof(why)) < 0) {
+			fprintf(stderr, "vmreplay: %s\n", why);
+			standins_remove(&si);
+			return 2;
+		}
+		standins_guard(&si);
+	}
+	struct rp_engine e;
+	if (rp_engine_init(&e, t, o, be, be->per_process ? &si : NULL) < 0) {
+		standins_remove(&si);
+		return 2;
+	}
+	struct rp_run *runs = calloc((size_t)o->repeat, sizeof(*runs));
+	if (!runs) {
+		fprintf(stderr, "vmreplay: out of memory\n");
+		return 2;
+	}
+	uint64_t began = lat_now();
+	for (int r = 0; r < o->repeat; r++) {
+		rp_run_reset(&runs[r]);
+		uint64_t run_began = lat_now();
+		for (uint64_t l = 0; ; l++) {
+			e.quiet_mismatch = r > 0 || l > 0;
+			rp_engine_run_once(&e);
+			rp_run_add_loop(&runs[r], &e, r == 0 && l == 0);
+			progress(o, began, r, l + 1, 0);
+			if (o->duration > 0 ? lat_now() - run_began >= (uint64_t)(o->duration * 1e9)
+			                    : l + 1 >= (uint64_t)o->loop)
+				break;
+		}
+	}
+	progress(o, began, 0, 0, 1);
+	struct rp_report rep = {
+		.t = t, .o = o, .target = be->target, .kernel = kernel_name,
+		.clock_cost = rp_kernel.clock_cost, .runs = runs, .nruns = o->repeat, .e = &e,
+	};
+	if (!o->quiet)
+		rp_print_summary(stdout, &rep);
+	int status = 0;
+	if (o->json && rp_write_json(o->json, &rep) < 0)
+		status = 2;
+	const struct rp_run *last = &runs[o->repeat - 1];
+	if (t->incomplete && !status)
+		status = 1;
+	if (o->strict && !status && (last->ck_total == 0 || last->ck_matched != last->ck_total ||
+	                             last->mismatches || last->unplaceable)) {
+		if (last->ck_total == 0)
+			fprintf(stderr, "vmreplay: %s: --strict: the trace has no checkpoints to compare\n", t->path);
+		status = 1;
+	}
+	free(runs);
+	rp_engine_free(&e);
+	standins_remove(&si);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--vm") == 0 || strncmp(argv[i], "--vm=", 5) == 0)
+			return vm_replay_main(argc, argv);
+	struct rp_opts o;
+	int r = rp_parse_options(argc, argv, &o);
+	if (r)
+		return r > 0 ? 0 : 2;
+	struct rp_trace t;
+	char why[512];
+	if (rp_trace_load(&t, o.trace, why, sizeof(why)) < 0) {
+		fprintf(stderr, "vmreplay: %s\n", why);
+		return 2;
+	}
+	if (t.incomplete)
+		fprintf(stderr, "vmreplay: %s; replaying the %zu complete events before it\n",
+		        t.note, t.nevents);
+	int status = replay(&o, &t);
+	rp_trace_free(&t);
+	return status;
 }

@@ -1,0 +1,57 @@
+/* backend.h - what differs between replaying on this kernel and in the
+ * simulator: building an address space, applying one call (already
+ * translated to replay addresses), touching pages, counting VMAs, fork.
+ * Everything else (trace order, translation, measurements) is the driver's. */
+#ifndef VMREPLAY_BACKEND_H
+#define VMREPLAY_BACKEND_H
+
+#include <stdint.h>
+#include "vmt.h"
+#include "replay/outcome.h"
+
+struct rp_space;   /* one replayed address space (a back end's own state) */
+
+/* The part of the address space a call changes, for outcome derivation. */
+struct rp_effect {
+	uint64_t lo, hi;     /* replay addresses, page aligned */
+	int kind;            /* enum rp_effect_kind */
+	int64_t vma_delta;   /* out: VMAs added by the call (kernel, when measured) */
+	int have_delta;      /* out */
+};
+enum rp_effect_kind { RP_FX_NONE, RP_FX_CREATE, RP_FX_REMOVE, RP_FX_MODIFY, RP_FX_BRK, RP_FX_MREMAP };
+
+/* One stand-in mapping of an initial memory map. */
+struct rp_standin_map {
+	uint64_t start, end, offset;
+	int prot, flags;     /* mmap prot and flags (MAP_PRIVATE/SHARED, ANONYMOUS, GROWSDOWN) */
+	int fd;              /* -1: anonymous */
+	const struct vmt_file *file;
+};
+
+struct rp_backend {
+	const char *target;                     /* "kernel", "sim" */
+	/* A fresh space for the first image (kernel: this process). */
+	struct rp_space *(*space_new)(const struct vmt_map *map, const struct vmt_host *host);
+	/* Place one stand-in mapping: 0 or an errno. */
+	int (*standin)(struct rp_space *s, const struct rp_standin_map *m);
+	/* Apply one call; fx says which range it touches (kernel: the outcome
+	 * is derived from the VMAs around fx before and after). */
+	void (*apply)(struct rp_space *s, const struct vmt_event *ev, const struct vmt_file *file,
+	              struct rp_effect *fx, struct vr_result *out);
+	/* Fault in pages [start, start + n * page) per bits (LSB first). */
+	void (*touch)(struct rp_space *s, const struct vmt_residency *res);
+	/* VMAs in the sorted, disjoint replay ranges (kernel) or all (sim). */
+	int64_t (*count)(struct rp_space *s, const uint64_t (*ranges)[2], size_t n);
+	/* fork: kernel forks this process (returns 0 in the child, the pid in the
+	 * parent, -errno) and *child is the same space; sim copies the space. */
+	int (*fork)(struct rp_space *s, struct rp_space **child);
+	void (*space_free)(struct rp_space *s);
+	int per_process;                        /* 1: each recorded process in its own OS process */
+};
+
+extern const struct rp_backend rp_kernel_backend;
+extern const struct rp_backend rp_sim_backend;
+/* The simulator's kernel profile, set before space_new. */
+void rp_sim_set_profile(const void *profile);
+
+#endif

@@ -1,0 +1,73 @@
+/* engine.h - the replay driver: walks the trace's steps in global order,
+ * one replayer per recorded process (kernel) or all in one (simulator),
+ * translates addresses, applies calls through a back end and leaves the
+ * per-event results in memory shared by every replayer. */
+#ifndef VMREPLAY_ENGINE_H
+#define VMREPLAY_ENGINE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include "replay/backend.h"
+#include "replay/options.h"
+#include "replay/standin.h"
+#include "replay/trace.h"
+
+/* One replayed event. */
+struct rp_evres {
+	int64_t ret;
+	uint64_t latency_ns;
+	int64_t vma_count;    /* program VMAs after it; -1 unknown */
+	int32_t err;
+	uint8_t outcome;
+	uint8_t done;         /* reached */
+	uint8_t mismatch;     /* result differs from the recorded one */
+	uint8_t skipped;      /* not replayed (unsupported or unsafe) */
+};
+
+struct rp_slot_state {
+	_Atomic uint8_t finished;
+	int32_t real_pid;
+	int64_t start_count, end_count, peak;
+	uint64_t t_first, t_last;
+};
+
+/* Shared between the driver and every replayer (MAP_SHARED). */
+struct rp_shared {
+	_Atomic uint32_t turn, waiters;
+	_Atomic uint32_t unplaceable, printed, skipped_unsafe;
+	struct rp_slot_state *slots;  /* nprocs */
+	struct rp_evres *ev;          /* nevents */
+	int64_t *ck;                  /* replayed count per checkpoint; INT64_MIN: not reached */
+};
+
+struct rp_pstate;
+
+struct rp_engine {
+	const struct rp_trace *t;
+	const struct rp_opts *o;
+	const struct rp_backend *be;
+	const struct standins *si;
+	struct rp_shared *sh;
+	size_t shared_bytes;
+	int64_t offset;       /* recorded -> replayed, for ranges not yet mapped */
+	uint64_t base_brk;    /* this process's break before any replay */
+	uint64_t page;
+	int multi;            /* several replayers: take turns */
+	int quiet_mismatch;   /* print no per-event messages (later loops) */
+	struct rp_pstate *ps; /* per process slot */
+	uint64_t (*rbuf)[2];  /* scratch for counting */
+	size_t rcap;
+};
+
+/* 0, or -1 with a message printed. */
+int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct rp_opts *o,
+                   const struct rp_backend *be, const struct standins *si);
+/* Replay the whole trace once, from a fresh address space. */
+int rp_engine_run_once(struct rp_engine *e);
+void rp_engine_free(struct rp_engine *e);
+
+/* Choose e->offset so every recorded range fits beside this process's own
+ * mappings: 0 when it can, else the first offset that does; -1 when none. */
+int rp_choose_offset(struct rp_engine *e, int64_t *offset);
+
+#endif

@@ -1,0 +1,227 @@
+/* The kernel back end: calls go to this kernel, in this process; outcomes
+ * are read back from the VMAs around the affected range. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "replay/backend.h"
+#include "replay/kernel.h"
+#include "replay/latency.h"
+#include "replay/vmaquery.h"
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#define MADV_POPULATE_WRITE 23
+#endif
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+struct rp_kernel_config rp_kernel = { .outcomes = 1 };
+
+struct rp_space { int unused; };
+static struct rp_space the_space;
+
+static struct rp_space *k_new(const struct vmt_map *map, const struct vmt_host *host)
+{
+	(void)map;
+	(void)host;
+	vq_open();
+	return &the_space;
+}
+
+static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
+{
+	(void)s;
+	size_t len = m->end - m->start;
+	void *p = mmap((void *)m->start, len, m->prot, m->flags | MAP_FIXED_NOREPLACE,
+	               m->fd, (off_t)m->offset);
+	if (p == MAP_FAILED)
+		return errno;
+	if ((uint64_t)p != m->start) {   /* a kernel that ignores NOREPLACE */
+		munmap(p, len);
+		return EEXIST;
+	}
+	return 0;
+}
+
+static int has_boundary(const struct vq_list *l, uint64_t x)
+{
+	for (size_t i = 0; i < l->n && i < VQ_MAX; i++)
+		if (l->v[i].start == x || l->v[i].end == x)
+			return 1;
+	return 0;
+}
+
+static const struct vq_vma *covering(const struct vq_list *l, uint64_t x)
+{
+	for (size_t i = 0; i < l->n && i < VQ_MAX; i++)
+		if (l->v[i].start <= x && x < l->v[i].end)
+			return &l->v[i];
+	return NULL;
+}
+
+static int same_list(const struct vq_list *a, const struct vq_list *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n && i < VQ_MAX; i++)
+		if (a->v[i].start != b->v[i].start || a->v[i].end != b->v[i].end)
+			return 0;
+	return 1;
+}
+
+int rp_derive_outcome(const struct rp_effect *fx, const struct vq_list *before,
+                      const struct vq_list *after)
+{
+	uint64_t lo = fx->lo, hi = fx->hi;
+	switch (fx->kind) {
+	case RP_FX_CREATE: {
+		const struct vq_vma *v = covering(after, lo);
+		if (!v)
+			return VR_UNCHANGED;
+		int left = v->start < lo, right = v->end > hi;
+		return left && right ? VR_MERGE_BOTH : left ? VR_EXPAND_PREV :
+		       right ? VR_EXPAND_NEXT : VR_NEW;
+	}
+	case RP_FX_REMOVE: {
+		int whole = 0, partial = 0;
+		for (size_t i = 0; i < before->n && i < VQ_MAX; i++) {
+			const struct vq_vma *v = &before->v[i];
+			if (v->start >= hi || v->end <= lo)
+				continue;
+			if (v->start < lo && v->end > hi)
+				return VR_SPLIT;
+			if (v->start >= lo && v->end <= hi)
+				whole++;
+			else
+				partial++;
+		}
+		return whole ? VR_REMOVE : partial ? VR_SHRINK : VR_UNCHANGED;
+	}
+	case RP_FX_MODIFY: {
+		if (same_list(before, after))
+			return VR_UNCHANGED;
+		int merged_l = has_boundary(before, lo) && !has_boundary(after, lo);
+		int merged_r = has_boundary(before, hi) && !has_boundary(after, hi);
+		if (merged_l && merged_r)
+			return VR_MERGE_BOTH;
+		if (merged_l)
+			return VR_EXPAND_PREV;
+		if (merged_r)
+			return VR_EXPAND_NEXT;
+		if (after->n > before->n || (!has_boundary(before, lo) && has_boundary(after, lo)) ||
+		    (!has_boundary(before, hi) && has_boundary(after, hi)))
+			return VR_SPLIT;
+		return after->n < before->n ? VR_MERGE_BOTH : VR_UNCHANGED;
+	}
+	}
+	return VR_UNCHANGED;
+}
+
+static void k_apply(struct rp_space *s, const struct vmt_event *ev, const struct vmt_file *file,
+                    struct rp_effect *fx, struct vr_result *out)
+{
+	(void)s;
+	(void)file;
+	static struct vq_list before, after;
+	long nr = vmt_sys_nr(ev->sys);
+	int want = rp_kernel.outcomes && fx->kind != RP_FX_NONE;
+	int placed_here = fx->kind == RP_FX_CREATE && fx->lo == 0; /* kernel placement */
+	fx->have_delta = 0;
+	before.n = 0;
+	if (want && !placed_here)
+		vq_around(fx->lo, fx->hi, &before);
+	uint64_t t0 = lat_now();
+	long ret = syscall(nr, ev->args[0], ev->args[1], ev->args[2], ev->args[3],
+	                   ev->args[4], ev->args[5]);
+	uint64_t t1 = lat_now();
+	int err = ret == -1 && ev->sys != VMT_SYS_BRK ? errno : 0;
+	uint64_t lat = t1 - t0;
+	out->latency_ns = lat > rp_kernel.clock_cost ? lat - rp_kernel.clock_cost : 0;
+	out->ret = ret;
+	out->err = err;
+	out->rule = NULL;
+	out->vma_count = -1;
+	if (err) {
+		out->outcome = VR_FAILED;
+	} else if (ev->sys == VMT_SYS_MREMAP && (uint64_t)ret != ev->args[0]) {
+		out->outcome = VR_MOVE;
+	} else if (want) {
+		if (placed_here) {
+			fx->lo = (uint64_t)ret;
+			fx->hi = (uint64_t)ret + ((ev->args[1] + rp_kernel.page_size - 1) & ~(rp_kernel.page_size - 1));
+		}
+		vq_around(fx->lo, fx->hi, &after);
+		out->outcome = rp_derive_outcome(fx, &before, &after);
+		fx->vma_delta = placed_here ? out->outcome == VR_NEW :
+		                (int64_t)after.n - (int64_t)before.n;
+		fx->have_delta = 1;
+	} else {
+		out->outcome = VR_UNCHANGED;
+	}
+}
+
+static void populate(uint64_t a, uint64_t b)
+{
+	struct vq_list l;
+	if (vq_around(a + 1, b - 1, &l) < 0)
+		return;
+	for (size_t i = 0; i < l.n && i < VQ_MAX; i++) {
+		const struct vq_vma *v = &l.v[i];
+		uint64_t s = v->start > a ? v->start : a, e = v->end < b ? v->end : b;
+		if (s >= e || !(v->prot & VMT_PROT_READ))
+			continue;
+		int write = (v->prot & VMT_PROT_WRITE) && !v->shared && !v->inode;
+		madvise((void *)s, e - s, write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+	}
+}
+
+static void k_touch(struct rp_space *s, const struct vmt_residency *res)
+{
+	(void)s;
+	uint64_t ps = rp_kernel.page_size;
+	for (uint64_t i = 0; i < res->npages; ) {
+		if (!(res->bits[i / 8] & (1u << (i % 8)))) {
+			i++;
+			continue;
+		}
+		uint64_t j = i;
+		while (j < res->npages && (res->bits[j / 8] & (1u << (j % 8))))
+			j++;
+		populate(res->start + i * ps, res->start + j * ps);
+		i = j;
+	}
+}
+
+static int64_t k_count(struct rp_space *s, const uint64_t (*ranges)[2], size_t n)
+{
+	(void)s;
+	return vq_count_in(ranges, n);
+}
+
+static int k_fork(struct rp_space *s, struct rp_space **child)
+{
+	vq_close();
+	pid_t pid = fork();
+	int e = errno;
+	vq_open();
+	*child = s;
+	return pid < 0 ? -e : pid;
+}
+
+static void k_free(struct rp_space *s) { (void)s; }
+
+const struct rp_backend rp_kernel_backend = {
+	.target = "kernel",
+	.space_new = k_new,
+	.standin = k_standin,
+	.apply = k_apply,
+	.touch = k_touch,
+	.count = k_count,
+	.fork = k_fork,
+	.space_free = k_free,
+	.per_process = 1,
+};

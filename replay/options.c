@@ -1,0 +1,119 @@
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "replay/options.h"
+
+static const char usage[] =
+"usage: vmreplay [options] TRACE\n"
+"  --placement recorded|kernel  where mappings go (default: recorded)\n"
+"  --real-files          map the recorded paths instead of stand-in files\n"
+"  --threads             replay each recorded thread in its own thread\n"
+"  --target kernel|sim   replay on this kernel (default) or in the simulator\n"
+"  --kernel VERSION      the simulator's kernel profile (6.1, 6.12, host, ...)\n"
+"  --repeat N            independent runs (one metric value per run)\n"
+"  --loop N              replay the trace N times per run\n"
+"  --duration SECONDS    loop the trace for this long per run\n"
+"  --json OUT            write results (docs/results-schema.md)\n"
+"  --per-event           per-event results in the JSON\n"
+"  --no-outcomes         skip merge-outcome queries (fastest replay)\n"
+"  --strict              exit 1 unless every checkpoint matched\n"
+"  -q, --quiet           no progress line, no summary\n"
+"  --vm KERNELS ...      replay inside QEMU guests (see vmreplay(1))\n";
+
+static int positive(const char *opt, const char *arg, int *out)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+	if (*end || v < 1 || v > 1000000000) {
+		fprintf(stderr, "vmreplay: %s: not a positive count: %s\n", opt, arg);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+int rp_parse_options(int argc, char **argv, struct rp_opts *o)
+{
+	enum { O_PLACEMENT = 256, O_REAL, O_THREADS, O_TARGET, O_KERNEL, O_REPEAT, O_LOOP,
+	       O_DURATION, O_JSON, O_PER_EVENT, O_NO_OUTCOMES, O_STRICT, O_HELP };
+	static const struct option longopts[] = {
+		{ "placement", required_argument, 0, O_PLACEMENT },
+		{ "real-files", no_argument, 0, O_REAL },
+		{ "threads", no_argument, 0, O_THREADS },
+		{ "target", required_argument, 0, O_TARGET },
+		{ "kernel", required_argument, 0, O_KERNEL },
+		{ "repeat", required_argument, 0, O_REPEAT },
+		{ "loop", required_argument, 0, O_LOOP },
+		{ "duration", required_argument, 0, O_DURATION },
+		{ "json", required_argument, 0, O_JSON },
+		{ "per-event", no_argument, 0, O_PER_EVENT },
+		{ "no-outcomes", no_argument, 0, O_NO_OUTCOMES },
+		{ "strict", no_argument, 0, O_STRICT },
+		{ "quiet", no_argument, 0, 'q' },
+		{ "help", no_argument, 0, O_HELP },
+		{ 0, 0, 0, 0 }
+	};
+	memset(o, 0, sizeof(*o));
+	o->target = "kernel";
+	o->repeat = o->loop = 1;
+	o->outcomes = 1;
+	o->argc = argc;
+	o->argv = argv;
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+q", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_PLACEMENT:
+			if (strcmp(optarg, "recorded") == 0)
+				o->placement = RP_PLACE_RECORDED;
+			else if (strcmp(optarg, "kernel") == 0)
+				o->placement = RP_PLACE_KERNEL;
+			else {
+				fprintf(stderr, "vmreplay: --placement: expected recorded or kernel, got %s\n", optarg);
+				return -1;
+			}
+			break;
+		case O_REAL: o->real_files = 1; break;
+		case O_THREADS: o->threads = 1; break;
+		case O_TARGET:
+			if (strcmp(optarg, "kernel") && strcmp(optarg, "sim")) {
+				fprintf(stderr, "vmreplay: --target: expected kernel or sim, got %s\n", optarg);
+				return -1;
+			}
+			o->target = optarg;
+			break;
+		case O_KERNEL: o->kernel = optarg; break;
+		case O_REPEAT: if (positive("--repeat", optarg, &o->repeat)) return -1; break;
+		case O_LOOP: if (positive("--loop", optarg, &o->loop)) return -1; break;
+		case O_DURATION: {
+			char *end;
+			o->duration = strtod(optarg, &end);
+			if (*end || !(o->duration > 0)) {
+				fprintf(stderr, "vmreplay: --duration: not a positive number of seconds: %s\n", optarg);
+				return -1;
+			}
+			break;
+		}
+		case O_JSON: o->json = optarg; break;
+		case O_PER_EVENT: o->per_event = 1; break;
+		case O_NO_OUTCOMES: o->outcomes = 0; break;
+		case O_STRICT: o->strict = 1; break;
+		case 'q': o->quiet = 1; break;
+		case O_HELP: fputs(usage, stdout); return 1;
+		default:
+			fprintf(stderr, "vmreplay: unknown option %s\n%s", argv[optind - 1], usage);
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "vmreplay: expected one TRACE argument\n%s", usage);
+		return -1;
+	}
+	o->trace = argv[optind];
+	if (o->kernel && strcmp(o->target, "sim")) {
+		fprintf(stderr, "vmreplay: --kernel needs --target sim (or --vm for real kernels)\n");
+		return -1;
+	}
+	return 0;
+}

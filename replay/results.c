@@ -1,0 +1,321 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/sysfmt.h"
+#include "replay/results.h"
+
+void rp_run_reset(struct rp_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (int s = 0; s < VMT_SYS_COUNT; s++)
+		lat_reset(&r->lat[s]);
+	r->vma_start = r->vma_final = r->vma_peak = -1;
+}
+
+/* The index of the last event of `slot` before step `s`, or -1. */
+static long event_before(const struct rp_trace *t, size_t s, uint32_t slot)
+{
+	while (s-- > 0)
+		if (t->steps[s].kind == RP_EVENT && t->steps[s].slot == slot)
+			return (long)t->steps[s].idx;
+	return -1;
+}
+
+void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
+{
+	const struct rp_trace *t = e->t;
+	const struct rp_shared *sh = e->sh;
+	for (size_t i = 0; i < t->nevents; i++) {
+		const struct rp_evres *v = &sh->ev[i];
+		if (!v->done || v->skipped)
+			continue;
+		r->events++;
+		lat_add(&r->lat[t->events[i].sys], v->latency_ns);
+		r->outcomes[v->outcome < VR_OUTCOME_COUNT ? v->outcome : VR_FAILED]++;
+		r->mismatches += v->mismatch;
+	}
+	for (size_t i = 0; i < t->nevents; i++)
+		r->skipped += sh->ev[i].skipped;
+	for (size_t s = 0; s < t->nsteps; s++) {
+		if (t->steps[s].kind != RP_CHECKPOINT)
+			continue;
+		const struct vmt_checkpoint *ck = &t->cks[t->steps[s].idx];
+		int64_t want = (int64_t)(ck->vma_count - ck->recorder_vmas);
+		int64_t got = sh->ck[t->steps[s].idx];
+		r->ck_total++;
+		if (got == want) {
+			r->ck_matched++;
+			continue;
+		}
+		if (report) {
+			long ev = event_before(t, s, t->steps[s].slot);
+			char where[48];
+			if (ev < 0)
+				snprintf(where, sizeof(where), "before the first event");
+			else
+				snprintf(where, sizeof(where), "after event %ld", ev);
+			if (got == INT64_MIN)
+				printf("fidelity: pid %d checkpoint %s: not reached (recorded %lld VMAs)\n",
+				       ck->pid, where, (long long)want);
+			else
+				printf("fidelity: pid %d checkpoint %s: %lld VMAs, recorded %lld\n",
+				       ck->pid, where, (long long)got, (long long)want);
+		}
+	}
+	r->unplaceable += sh->unplaceable;
+	uint64_t first = UINT64_MAX, last = 0;
+	int64_t peak = -1;
+	for (size_t s = 0; s < t->nprocs; s++) {
+		const struct rp_slot_state *st = &sh->slots[s];
+		if (st->t_first && st->t_first < first)
+			first = st->t_first;
+		if (st->t_last > last)
+			last = st->t_last;
+		if (st->peak > peak)
+			peak = st->peak;
+	}
+	if (last > first)
+		r->elapsed_ns += last - first;
+	if (r->vma_start < 0 && t->nprocs)
+		r->vma_start = sh->slots[0].start_count;
+	if (t->nprocs)
+		r->vma_final = sh->slots[0].end_count;
+	if (peak > r->vma_peak)
+		r->vma_peak = peak;
+	r->loops++;
+}
+
+/* ---- metrics --------------------------------------------------------- */
+
+typedef double (*metric_fn)(const struct rp_run *r, int sys);
+
+static double m_calls(const struct rp_run *r, int s) { return (double)r->lat[s].count; }
+static double m_ops(const struct rp_run *r, int s)
+{
+	return r->lat[s].time_ns ? (double)r->lat[s].count * 1e9 / (double)r->lat[s].time_ns : 0;
+}
+static double m_mean(const struct rp_run *r, int s) { return lat_mean(&r->lat[s]); }
+static double m_stddev(const struct rp_run *r, int s) { return lat_stddev(&r->lat[s]); }
+static double m_min(const struct rp_run *r, int s) { return r->lat[s].count ? (double)r->lat[s].min : 0; }
+static double m_p50(const struct rp_run *r, int s) { return (double)lat_percentile(&r->lat[s], 50); }
+static double m_p90(const struct rp_run *r, int s) { return (double)lat_percentile(&r->lat[s], 90); }
+static double m_p99(const struct rp_run *r, int s) { return (double)lat_percentile(&r->lat[s], 99); }
+static double m_max(const struct rp_run *r, int s) { return (double)r->lat[s].max; }
+
+static const struct { const char *suffix; metric_fn fn; } sys_metrics[] = {
+	{ "calls", m_calls }, { "ops_per_sec", m_ops },
+	{ "latency_ns.mean", m_mean }, { "latency_ns.stddev", m_stddev },
+	{ "latency_ns.min", m_min }, { "latency_ns.p50", m_p50 }, { "latency_ns.p90", m_p90 },
+	{ "latency_ns.p99", m_p99 }, { "latency_ns.max", m_max },
+};
+
+#define RUN_FIELD(name, expr) \
+	static double name(const struct rp_run *r, int s) { (void)s; return (double)(expr); }
+RUN_FIELD(g_events, r->events)
+RUN_FIELD(g_loops, r->loops)
+RUN_FIELD(g_elapsed, r->elapsed_ns)
+RUN_FIELD(g_eps, r->elapsed_ns ? (double)r->events * 1e9 / (double)r->elapsed_ns : 0)
+RUN_FIELD(g_start, r->vma_start)
+RUN_FIELD(g_final, r->vma_final)
+RUN_FIELD(g_peak, r->vma_peak)
+RUN_FIELD(g_ckm, r->ck_matched)
+RUN_FIELD(g_ckt, r->ck_total)
+RUN_FIELD(g_mism, r->mismatches)
+RUN_FIELD(g_skip, r->skipped)
+RUN_FIELD(g_unpl, r->unplaceable)
+
+static const struct { const char *name; metric_fn fn; } run_metrics[] = {
+	{ "vmreplay.events", g_events },
+	{ "vmreplay.loops", g_loops },
+	{ "vmreplay.elapsed_ns", g_elapsed },
+	{ "vmreplay.events_per_sec", g_eps },
+	{ "vmreplay.vma_count.start", g_start },
+	{ "vmreplay.vma_count.final", g_final },
+	{ "vmreplay.vma_count.peak", g_peak },
+	{ "vmreplay.fidelity.checkpoints_matched", g_ckm },
+	{ "vmreplay.fidelity.checkpoints_total", g_ckt },
+	{ "vmreplay.fidelity.result_mismatches", g_mism },
+	{ "vmreplay.skipped_events", g_skip },
+	{ "vmreplay.unplaceable_mappings", g_unpl },
+};
+
+/* ---- JSON ------------------------------------------------------------ */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+	if (v == (double)(int64_t)v)
+		fprintf(f, "%lld", (long long)v);
+	else
+		fprintf(f, "%.3f", v);
+}
+
+static void json_metric(FILE *f, int *first, const char *name, const struct rp_report *rep,
+                        metric_fn fn, int sys)
+{
+	fprintf(f, "%s\n    ", *first ? "" : ",");
+	*first = 0;
+	json_str(f, name);
+	fputs(": [", f);
+	for (int i = 0; i < rep->nruns; i++) {
+		if (i)
+			fputs(", ", f);
+		json_num(f, fn(&rep->runs[i], sys));
+	}
+	fputc(']', f);
+}
+
+static int sys_used(const struct rp_report *rep, int s)
+{
+	for (int i = 0; i < rep->nruns; i++)
+		if (rep->runs[i].lat[s].count)
+			return 1;
+	return 0;
+}
+
+static double clock_metric_value;
+static double g_clock(const struct rp_run *r, int s) { (void)r; (void)s; return clock_metric_value; }
+
+static int outcome_index;
+static double g_outcome(const struct rp_run *r, int s) { (void)s; return (double)r->outcomes[outcome_index]; }
+
+static void json_metrics(FILE *f, const struct rp_report *rep)
+{
+	int first = 1;
+	char name[128];
+	fputs("  \"metrics\": {", f);
+	for (int s = 1; s < VMT_SYS_COUNT; s++) {
+		if (!sys_used(rep, s))
+			continue;
+		for (size_t m = 0; m < sizeof(sys_metrics) / sizeof(*sys_metrics); m++) {
+			snprintf(name, sizeof(name), "vmreplay.%s.%s", vmt_sys_name(s), sys_metrics[m].suffix);
+			json_metric(f, &first, name, rep, sys_metrics[m].fn, s);
+		}
+	}
+	for (size_t m = 0; m < sizeof(run_metrics) / sizeof(*run_metrics); m++)
+		json_metric(f, &first, run_metrics[m].name, rep, run_metrics[m].fn, 0);
+	for (outcome_index = 0; outcome_index < VR_OUTCOME_COUNT; outcome_index++) {
+		snprintf(name, sizeof(name), "vmreplay.merge.%s", vr_outcome_name(outcome_index));
+		json_metric(f, &first, name, rep, g_outcome, 0);
+	}
+	clock_metric_value = (double)rep->clock_cost;
+	json_metric(f, &first, "vmreplay.clock_cost_ns", rep, g_clock, 0);
+	fputs("\n  }", f);
+}
+
+static void json_per_event(FILE *f, const struct rp_report *rep)
+{
+	const struct rp_trace *t = rep->t;
+	const struct rp_shared *sh = rep->e->sh;
+	char call[512];
+	fputs(",\n  \"per_event\": [", f);
+	for (size_t i = 0; i < t->nevents; i++) {
+		const struct rp_evres *v = &sh->ev[i];
+		const struct vmt_event *ev = &t->events[i];
+		sysfmt_call(call, sizeof(call), ev);
+		fprintf(f, "%s\n    {\"i\": %zu, \"pid\": %d, \"op\": ", i ? "," : "", i, ev->pid);
+		json_str(f, vmt_sys_name(ev->sys));
+		fputs(", \"outcome\": ", f);
+		json_str(f, !v->done ? "not_reached" : v->skipped ? "skipped" : vr_outcome_name(v->outcome));
+		fprintf(f, ", \"vma_count\": %lld, \"errno\": %d, \"recorded_errno\": %d, \"mismatch\": %s, \"latency_ns\": %llu, \"call\": ",
+		        (long long)v->vma_count, v->err, ev->err, v->mismatch ? "true" : "false",
+		        (unsigned long long)v->latency_ns);
+		json_str(f, call);
+		fputc('}', f);
+	}
+	fputs("\n  ]", f);
+}
+
+int rp_write_json(const char *path, const struct rp_report *rep)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "vmreplay: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	struct vmt_host h;
+	vmt_host_probe(&h);
+	fputs("{\n  \"vmrec_results\": 1,\n  \"trace\": ", f);
+	json_str(f, rep->t->path);
+	fputs(",\n  \"target\": ", f);
+	json_str(f, rep->target);
+	fputs(",\n  \"kernel\": ", f);
+	json_str(f, rep->kernel);
+	fputs(",\n  \"host\": {\"cpu\": ", f);
+	json_str(f, h.cpu);
+	fprintf(f, ", \"cores\": %u, \"memory\": %llu, \"page_size\": %u, \"machine\": ", h.cores,
+	        (unsigned long long)h.memory_bytes, h.page_size);
+	json_str(f, h.machine);
+	fputs(", \"kernel\": ", f);
+	json_str(f, h.kernel);
+	fputs(", \"thp_enabled\": ", f);
+	json_str(f, h.thp_enabled);
+	fputs(", \"thp_defrag\": ", f);
+	json_str(f, h.thp_defrag);
+	fputs("},\n  \"command\": ", f);
+	char cmd[4096];
+	size_t n = 0;
+	cmd[0] = 0;
+	for (int i = 0; i < rep->o->argc && n < sizeof(cmd) - 1; i++)
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, "%s%s", i ? " " : "", rep->o->argv[i]);
+	json_str(f, cmd);
+	fprintf(f, ",\n  \"runs\": %d,\n  \"complete\": %s,\n", rep->nruns, rep->t->incomplete ? "false" : "true");
+	json_metrics(f, rep);
+	if (rep->o->per_event)
+		json_per_event(f, rep);
+	fputs("\n}\n", f);
+	if (fclose(f) != 0) {
+		fprintf(stderr, "vmreplay: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- text ------------------------------------------------------------ */
+
+void rp_print_summary(FILE *f, const struct rp_report *rep)
+{
+	const struct rp_run *r = &rep->runs[rep->nruns - 1];
+	fprintf(f, "vmreplay: %s: target %s, kernel %s, %llu events replayed (%d run%s x %llu loop%s)\n",
+	        rep->t->path, rep->target, rep->kernel, (unsigned long long)r->events, rep->nruns,
+	        rep->nruns == 1 ? "" : "s", (unsigned long long)r->loops, r->loops == 1 ? "" : "s");
+	fprintf(f, "%-14s %10s %12s %9s %9s %8s %8s %8s %8s %9s\n", "syscall", "calls", "ops/s",
+	        "mean", "stddev", "min", "p50", "p90", "p99", "max");
+	for (int s = 1; s < VMT_SYS_COUNT; s++) {
+		const struct lat_stats *l = &r->lat[s];
+		if (!l->count)
+			continue;
+		fprintf(f, "%-14s %10llu %12.0f %9.0f %9.0f %8llu %8llu %8llu %8llu %9llu\n",
+		        vmt_sys_name(s), (unsigned long long)l->count, m_ops(r, s), lat_mean(l),
+		        lat_stddev(l), (unsigned long long)l->min,
+		        (unsigned long long)lat_percentile(l, 50), (unsigned long long)lat_percentile(l, 90),
+		        (unsigned long long)lat_percentile(l, 99), (unsigned long long)l->max);
+	}
+	fprintf(f, "latency in ns around each call, clock cost %llu ns subtracted; %.0f events/s overall\n",
+	        (unsigned long long)rep->clock_cost, g_eps(r, 0));
+	fprintf(f, "VMAs: start %lld, final %lld, peak %lld\n", (long long)r->vma_start,
+	        (long long)r->vma_final, (long long)r->vma_peak);
+	fputs("merge:", f);
+	for (int o = 0; o < VR_OUTCOME_COUNT; o++)
+		fprintf(f, " %s %llu", vr_outcome_name(o), (unsigned long long)r->outcomes[o]);
+	fputc('\n', f);
+	fprintf(f, "fidelity: checkpoints matched %llu/%llu, result mismatches %llu, skipped %llu, unplaceable %llu\n",
+	        (unsigned long long)r->ck_matched, (unsigned long long)r->ck_total,
+	        (unsigned long long)r->mismatches, (unsigned long long)r->skipped,
+	        (unsigned long long)r->unplaceable);
+}

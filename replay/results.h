@@ -1,0 +1,40 @@
+/* results.h - per-run aggregates of the replayed events, the text summary
+ * and the results JSON (docs/results-schema.md). */
+#ifndef VMREPLAY_RESULTS_H
+#define VMREPLAY_RESULTS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "vmt.h"
+#include "replay/engine.h"
+#include "replay/latency.h"
+#include "replay/outcome.h"
+
+struct rp_run {
+	struct lat_stats lat[VMT_SYS_COUNT];
+	uint64_t outcomes[VR_OUTCOME_COUNT];
+	uint64_t ck_matched, ck_total, mismatches, skipped, unplaceable;
+	int64_t vma_start, vma_final, vma_peak;
+	uint64_t events, elapsed_ns, loops;
+};
+
+void rp_run_reset(struct rp_run *r);
+/* Add one replay of the trace (the shared results just written); `report`
+ * prints each checkpoint mismatch. */
+void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report);
+
+struct rp_report {
+	const struct rp_trace *t;
+	const struct rp_opts *o;
+	const char *target, *kernel;    /* "kernel"/"sim"; uname -r or profile */
+	uint64_t clock_cost;
+	const struct rp_run *runs;
+	int nruns;
+	const struct rp_engine *e;      /* per-event results of the last loop */
+};
+
+void rp_print_summary(FILE *f, const struct rp_report *rep);
+/* 0, or -1 with a message printed. */
+int rp_write_json(const char *path, const struct rp_report *rep);
+
+#endif

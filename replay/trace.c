@@ -1,0 +1,248 @@
+/* Loading copies every record out of the reader (its pointers are only good
+ * until the next record) into typed arrays; strings and VMA tables are
+ * duplicated. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "replay/trace.h"
+
+#define GROW(arr, n, cap) do { \
+	if ((n) == (cap)) { \
+		size_t c_ = (cap) ? (cap) * 2 : 256; \
+		void *p_ = realloc((arr), c_ * sizeof(*(arr))); \
+		if (!p_) goto nomem; \
+		(arr) = p_; (cap) = c_; \
+	} \
+} while (0)
+
+static char *dupstr(const char *s) { return strdup(s ? s : ""); }
+
+struct caps { size_t steps, events, maps, cks, res, images, files, procs; };
+
+static int slot_of(struct rp_trace *t, struct caps *c, int32_t pid, uint32_t step)
+{
+	for (size_t i = t->nprocs; i-- > 0; )
+		if (t->procs[i].pid == pid)
+			return (int)i;
+	GROW(t->procs, t->nprocs, c->procs);
+	t->procs[t->nprocs] = (struct rp_proc_info){ .pid = pid, .parent_slot = -1,
+	                                            .first_step = step };
+	return (int)t->nprocs++;
+nomem:
+	return -1;
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+	const struct vmt_file *x = a, *y = b;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int32_t rec_pid(const struct vmt_record *r)
+{
+	switch (r->type) {
+	case VMT_REC_PROCESS: return r->u.process.pid;
+	case VMT_REC_MAP: return r->u.map.pid;
+	case VMT_REC_CHECKPOINT: return r->u.checkpoint.pid;
+	case VMT_REC_RESIDENCY: return r->u.residency.pid;
+	case VMT_REC_EVENT: return r->u.event.pid;
+	}
+	return 0;
+}
+
+int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen)
+{
+	memset(t, 0, sizeof(*t));
+	t->path = path;
+	int err = 0;
+	struct vmt_reader_prefs prefs = { .order = VMT_ORDER_SEQ };
+	struct vmt_reader *r = vmt_reader_open(path, &prefs, &err);
+	if (!r) {
+		snprintf(why, whylen, "%s", vmt_reader_open_error());
+		return -1;
+	}
+	const struct vmt_header *h = vmt_reader_header(r);
+	if (h) {
+		t->header = *h;
+		t->header.cmdline = dupstr(h->cmdline);
+	}
+	struct caps c = { 0 };
+	struct vmt_record rec;
+	int got;
+	while ((got = vmt_reader_next(r, &rec)) == 1) {
+		if (rec.type == VMT_REC_FILE) {
+			GROW(t->files, t->nfiles, c.files);
+			t->files[t->nfiles] = rec.u.file;
+			t->files[t->nfiles++].path = dupstr(rec.u.file.path);
+			continue;
+		}
+		if (rec.type < VMT_REC_PROCESS || rec.type > VMT_REC_EVENT ||
+		    rec.type == VMT_REC_MODULE || rec.type == VMT_REC_STACK)
+			continue;
+		int slot = slot_of(t, &c, rec_pid(&rec), (uint32_t)t->nsteps);
+		if (slot < 0)
+			goto nomem;
+		struct rp_step st = { .slot = (uint32_t)slot };
+		switch (rec.type) {
+		case VMT_REC_PROCESS: {
+			GROW(t->images, t->nimages, c.images);
+			struct vmt_process *p = &t->images[t->nimages];
+			*p = rec.u.process;
+			p->exe = dupstr(p->exe);
+			p->cmdline = dupstr(p->cmdline);
+			t->procs[slot].ppid = p->ppid;
+			st.kind = RP_PROCESS;
+			st.idx = (uint32_t)t->nimages++;
+			break;
+		}
+		case VMT_REC_MAP: {
+			GROW(t->maps, t->nmaps, c.maps);
+			struct vmt_map *m = &t->maps[t->nmaps];
+			*m = rec.u.map;
+			struct vmt_vma *v = calloc(m->nvma ? m->nvma : 1, sizeof(*v));
+			if (!v)
+				goto nomem;
+			for (uint32_t i = 0; i < m->nvma; i++) {
+				v[i] = rec.u.map.vmas[i];
+				v[i].name = dupstr(v[i].name);
+			}
+			m->vmas = v;
+			st.kind = RP_MAP;
+			st.idx = (uint32_t)t->nmaps++;
+			break;
+		}
+		case VMT_REC_CHECKPOINT:
+			GROW(t->cks, t->ncks, c.cks);
+			t->cks[t->ncks] = rec.u.checkpoint;
+			st.kind = RP_CHECKPOINT;
+			st.idx = (uint32_t)t->ncks++;
+			break;
+		case VMT_REC_RESIDENCY: {
+			GROW(t->res, t->nres, c.res);
+			struct vmt_residency *s = &t->res[t->nres];
+			*s = rec.u.residency;
+			size_t nb = (size_t)((s->npages + 7) / 8);
+			uint8_t *bits = malloc(nb ? nb : 1);
+			if (!bits)
+				goto nomem;
+			memcpy(bits, rec.u.residency.bits, nb);
+			s->bits = bits;
+			st.kind = RP_RESIDENCY;
+			st.idx = (uint32_t)t->nres++;
+			break;
+		}
+		case VMT_REC_EVENT:
+			GROW(t->events, t->nevents, c.events);
+			t->events[t->nevents] = rec.u.event;
+			st.kind = RP_EVENT;
+			st.idx = (uint32_t)t->nevents++;
+			break;
+		}
+		GROW(t->steps, t->nsteps, c.steps);
+		t->steps[t->nsteps++] = st;
+	}
+	if (got < 0) {
+		t->incomplete = 1;
+		snprintf(t->note, sizeof(t->note), "%s", vmt_reader_error(r));
+	}
+	vmt_reader_close(r);
+	r = NULL;
+
+	qsort(t->files, t->nfiles, sizeof(*t->files), cmp_file);
+	t->file_need = calloc(t->nfiles + 1, sizeof(*t->file_need));
+	t->step_of_event = malloc((t->nevents + 1) * sizeof(*t->step_of_event));
+	if (!t->file_need || !t->step_of_event)
+		goto nomem;
+	for (size_t i = 0; i < t->nfiles; i++)
+		t->file_need[i] = t->files[i].size;
+	for (size_t s = 0; s < t->nsteps; s++) {
+		const struct rp_step *st = &t->steps[s];
+		if (st->kind == RP_MAP) {
+			const struct vmt_map *m = &t->maps[st->idx];
+			for (uint32_t i = 0; i < m->nvma; i++) {
+				const struct vmt_vma *v = &m->vmas[i];
+				const struct vmt_file *f = rp_trace_file(t, m->pid, v->file_id);
+				if (f) {
+					size_t fi = rp_trace_file_index(t, f);
+					uint64_t need = v->offset + (v->end - v->start);
+					if (need > t->file_need[fi])
+						t->file_need[fi] = need;
+				}
+			}
+		}
+		if (st->kind != RP_EVENT)
+			continue;
+		t->step_of_event[st->idx] = (uint32_t)s;
+		const struct vmt_event *e = &t->events[st->idx];
+		if (e->sys == VMT_SYS_MMAP && e->file_id) {
+			const struct vmt_file *f = rp_trace_file(t, e->pid, e->file_id);
+			if (f) {
+				size_t fi = rp_trace_file_index(t, f);
+				uint64_t need = e->args[5] + e->args[1];
+				if (need > t->file_need[fi])
+					t->file_need[fi] = need;
+			}
+		}
+		int forks = e->sys == VMT_SYS_FORK || e->sys == VMT_SYS_VFORK ||
+		            ((e->sys == VMT_SYS_CLONE || e->sys == VMT_SYS_CLONE3) &&
+		             !(e->flags & VMT_EV_THREAD));
+		if (forks && e->err == 0 && e->result > 0)
+			for (size_t p = 0; p < t->nprocs; p++)
+				if (t->procs[p].pid == (int32_t)e->result && t->procs[p].parent_slot < 0)
+					t->procs[p].parent_slot = (int32_t)st->slot;
+	}
+	return 0;
+nomem:
+	if (r)
+		vmt_reader_close(r);
+	snprintf(why, whylen, "%s: out of memory loading the trace", path);
+	return -1;
+}
+
+void rp_trace_free(struct rp_trace *t)
+{
+	for (size_t i = 0; i < t->nmaps; i++) {
+		for (uint32_t j = 0; j < t->maps[i].nvma; j++)
+			free((char *)t->maps[i].vmas[j].name);
+		free((void *)t->maps[i].vmas);
+	}
+	for (size_t i = 0; i < t->nres; i++)
+		free((void *)t->res[i].bits);
+	for (size_t i = 0; i < t->nimages; i++) {
+		free((char *)t->images[i].exe);
+		free((char *)t->images[i].cmdline);
+	}
+	for (size_t i = 0; i < t->nfiles; i++)
+		free((char *)t->files[i].path);
+	free((char *)t->header.cmdline);
+	free(t->steps); free(t->events); free(t->maps); free(t->cks); free(t->res);
+	free(t->images); free(t->files); free(t->file_need); free(t->procs);
+	free(t->step_of_event);
+	memset(t, 0, sizeof(*t));
+}
+
+const struct vmt_file *rp_trace_file(const struct rp_trace *t, int32_t pid, uint32_t id)
+{
+	if (!id)
+		return NULL;
+	struct vmt_file key = { .pid = pid, .id = id };
+	return bsearch(&key, t->files, t->nfiles, sizeof(*t->files), cmp_file);
+}
+
+size_t rp_trace_file_index(const struct rp_trace *t, const struct vmt_file *f)
+{
+	return (size_t)(f - t->files);
+}
+
+int rp_is_special_vma(const struct vmt_vma *v)
+{
+	static const char *const special[] = {
+		"[vdso]", "[vvar]", "[vvar_vclock]", "[vsyscall]", "[uprobes]",
+	};
+	for (size_t i = 0; i < sizeof(special) / sizeof(*special); i++)
+		if (v->name && strcmp(v->name, special[i]) == 0)
+			return 1;
+	return 0;
+}

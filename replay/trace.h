@@ -1,0 +1,52 @@
+/* trace.h - a whole trace loaded into memory in global seq order, as the
+ * replay needs it: one step list, the records each step points at, the
+ * process tree and the file identities. */
+#ifndef VMREPLAY_TRACE_H
+#define VMREPLAY_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "vmt.h"
+
+enum rp_step_kind { RP_PROCESS, RP_MAP, RP_CHECKPOINT, RP_RESIDENCY, RP_EVENT };
+
+struct rp_step {
+	uint8_t kind;         /* enum rp_step_kind */
+	uint32_t slot;        /* the process (index into rp_trace.procs) */
+	uint32_t idx;         /* index into the array of its kind */
+};
+
+struct rp_proc_info {
+	int32_t pid, ppid;
+	int32_t parent_slot;  /* -1: a root, started by the driver */
+	uint32_t first_step;
+	uint32_t nthreads;    /* distinct tids seen */
+};
+
+struct rp_trace {
+	const char *path;
+	struct vmt_header header;
+	struct rp_step *steps;       size_t nsteps;
+	struct vmt_event *events;    size_t nevents;
+	struct vmt_map *maps;        size_t nmaps;
+	struct vmt_checkpoint *cks;  size_t ncks;
+	struct vmt_residency *res;   size_t nres;
+	struct vmt_process *images;  size_t nimages;
+	struct vmt_file *files;      size_t nfiles;   /* sorted by (pid, id) */
+	uint64_t *file_need;         /* bytes a stand-in must have, per file */
+	struct rp_proc_info *procs;  size_t nprocs;
+	uint32_t *step_of_event;     /* event index -> step index */
+	int incomplete;              /* the reader stopped at an error */
+	char note[512];              /* its message */
+};
+
+/* 0, or -1 with a one-line message in *why (trace unreadable). */
+int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen);
+void rp_trace_free(struct rp_trace *t);
+
+const struct vmt_file *rp_trace_file(const struct rp_trace *t, int32_t pid, uint32_t id);
+size_t rp_trace_file_index(const struct rp_trace *t, const struct vmt_file *f);
+
+int rp_is_special_vma(const struct vmt_vma *v);   /* [vdso] [vvar] ... */
+
+#endif
