@@ -127,10 +127,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		}
 	}
 	size_t nin = (size_t)(argc - optind);
-	if (nin < 2) {
-		usage(stderr);
-		return 2;
-	}
+	if (nin < 2)
+		return usage_error("%s", nin ? "one results file: give a base and at least one to compare"
+				   : "no results files: give a base and at least one to compare");
 	if (a->labels && a->nlabels != nin) {
 		fprintf(stderr, "vmreport: --label gives %zu label%s for %zu results files\n",
 			a->nlabels, a->nlabels == 1 ? "" : "s", nin);

@@ -53,7 +53,9 @@ void rep_explain_free(struct rep_explain *e)
 	memset(e, 0, sizeof(*e));
 }
 
-static void side_text(FILE *f, const char *label, const struct rep_event *ev, bool markdown)
+/* CALL: the side's own strace line, when it differs from the one above. */
+static void side_text(FILE *f, const char *label, const struct rep_event *ev, const char *call,
+		      bool markdown)
 {
 	fprintf(f, markdown ? "    - %s: " : "    %-16s ", label);
 	if (!ev) {
@@ -71,6 +73,8 @@ static void side_text(FILE *f, const char *label, const struct rep_event *ev, bo
 	if (ev->rule)
 		fprintf(f, "  rule: %s", ev->rule);
 	fputc('\n', f);
+	if (call)
+		fprintf(f, markdown ? "      - `%s`\n" : "                     %s\n", call);
 }
 
 void rep_explain_text(FILE *f, const struct rep_table *t, bool markdown)
@@ -101,8 +105,10 @@ void rep_explain_text(FILE *f, const struct rep_table *t, bool markdown)
 			const char *call = any->call ? any->call : any->op ? any->op : "?";
 			fprintf(f, markdown ? "  - event %lld: `%s`\n" : "  event %lld: %s\n",
 				any->i, call);
-			side_text(f, t->labels[0], d->base, markdown);
-			side_text(f, t->labels[i], d->other, markdown);
+			const char *own = d->base && d->other && d->other->call &&
+				(!d->base->call || strcmp(d->base->call, d->other->call)) ? d->other->call : NULL;
+			side_text(f, t->labels[0], d->base, NULL, markdown);
+			side_text(f, t->labels[i], d->other, own, markdown);
 		}
 		rep_explain_free(&e);
 	}

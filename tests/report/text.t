@@ -1,0 +1,44 @@
+#!/bin/sh
+# The text table, byte for byte against tests/report/expected/ (the strace
+# way: a failure shows the line that differs).  Fixtures: tests/report/data/.
+. "$(dirname "$0")/../lib.sh"
+cd "$S" || exit 1
+R=$B/bin/vmreport D=tests/report/data E=tests/report/expected
+
+# expect NAME ARGS... : exit status 0 and stdout equal to $E/NAME
+expect() {
+	name=$1; shift
+	"$R" "$@" >"$T/out" 2>"$T/err"
+	is "$?" 0 "$name: exit status 0"
+	is_file "$T/out" "$E/$name" "$name: exact output"
+}
+
+expect two-kernels.txt "$D/brk-6.1.json" "$D/brk-6.8.json"
+is "$(cat "$T/err")" "" "two kernels: nothing on stderr"
+expect three-kernels.txt "$D/brk-6.1.json" "$D/brk-6.8.json" "$D/brk-6.12.json"
+expect tcg-missing-ranges.txt --ranges "$D/brk-6.1.json" "$D/brk-6.8-tcg.json" "$D/brk-6.8-no-munmap.json"
+is_file "$T/err" "$E/tcg-missing-ranges.err" "missing metrics: one line naming the file and the metrics"
+expect all-labels.txt --all --label old,new "$D/sig-outlier-a.json" "$D/sig-outlier-b.json"
+expect sim-all.txt --all "$D/churn-sim-6.1.json" "$D/churn-sim-6.8.json"
+
+# LKP's layout: first column 16 wide, then 27, name after two blanks
+line=$(grep 'vmreplay.brk.ops_per_sec' "$E/three-kernels.txt")
+case $line in
+"    712148 ±  1%      -8.3%     653322 ±  1%      +7.2%     763180 ±  1%  vmreplay."*) ok 0 "columns at LKP's positions" ;;
+*) ok 1 "columns at LKP's positions"; diag "$line" ;;
+esac
+is "$(printf '%s\n' "$line" | awk '{print $4, $8}')" "-8.3% +7.2%" "%change of every column against the first"
+
+# stddev is printed even when below 2%
+grep -q 'vmreplay.mmap.ops_per_sec$' "$E/two-kernels.txt" &&
+grep 'vmreplay.mmap.ops_per_sec$' "$E/two-kernels.txt" | grep -q '±  0%'
+ok $? "a stddev under 2% is still printed"
+
+# the default hides unchanged non-headline metrics; --all shows them
+"$R" "$D/brk-6.1.json" "$D/brk-6.8.json" >"$T/def"
+"$R" --all "$D/brk-6.1.json" "$D/brk-6.8.json" >"$T/all"
+is "$(grep -c 'vmreplay.mmap.latency_ns.p50' "$T/def")" 0 "default: unchanged latency of mmap hidden"
+is "$(grep -c 'vmreplay.mmap.latency_ns.p50' "$T/all")" 1 "--all: shown"
+is "$(grep -c '^ .*vmreplay\.' "$T/all")" 36 "--all: every metric of the files"
+
+done_testing
