@@ -436,6 +436,7 @@ static int usage(void)
 	return 2;
 }
 
+/* 0: fine; 1: wrong, and said why; -1: wrong, print the usage */
 static int parse_args(int argc, char **argv, struct top_opts *o)
 {
 	static const struct option longopts[] = {
@@ -459,7 +460,7 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 					break;
 			if (i == sizeof(by_names) / sizeof(*by_names)) {
 				fprintf(stderr, "vmtrace top: --by %s: want events, vmas, latency or outcome=new\n", optarg);
-				return -1;
+				return 1;
 			}
 			o->by = by_names[i].by;
 			break;
@@ -468,7 +469,7 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 
 			if (*end || !*optarg || d < 1 || d > 4096) {
 				fprintf(stderr, "vmtrace top: --depth %s: want a number from 1 to 4096\n", optarg);
-				return -1;
+				return 1;
 			}
 			o->depth = (uint32_t)d;
 			break;
@@ -488,7 +489,7 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 	o->trace = argv[optind];
 	if (o->by == BY_NEW && !o->results) {
 		fprintf(stderr, "vmtrace top: --by outcome=new needs --results R.json (vmreplay --per-event)\n");
-		return -1;
+		return 1;
 	}
 	return 0;
 }
@@ -501,8 +502,14 @@ int vmtrace_top_main(int argc, char **argv)
 	char err[512];
 	int status = 1;
 
-	if (parse_args(argc, argv, &t.o) < 0)
+	switch (parse_args(argc, argv, &t.o)) {
+	case 0:
+		break;
+	case 1:
+		return 2;
+	default:
 		return usage();
+	}
 	if (t.o.results && outcome_set_load(&t.news, t.o.results, "new", err, sizeof(err)) < 0) {
 		fprintf(stderr, "vmtrace top: %s\n", err);
 		return 1;

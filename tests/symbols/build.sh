@@ -18,3 +18,14 @@ case $? in
 77) skip_all "seccomp filters not allowed here" ;;
 *) echo "Bail out! callpaths could not record itself"; exit 1 ;;
 esac
+
+# site NAME: "file.c:LINE" of the line marked /* site: NAME */
+site() {
+	for f in callpaths.c plugin.c; do
+		l=$(grep -n "/\* site: $1 \*/" "$S/tests/symbols/src/$f" | cut -d: -f1)
+		[ -n "$l" ] && { echo "$f:$l"; return; }
+	done
+	echo "Bail out! no site $1"; exit 1
+}
+# top ARGS...: vmtrace top without the latency and new columns
+top_nolat() { "$B/bin/vmtrace" top "$@" | cut -c1-15,36-; }

@@ -18,14 +18,14 @@ static void *volatile sink;
 
 __attribute__((noinline)) static void map_unmap(void)
 {
-	void *p = mmap(0, 2 * 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p = mmap(0, 2 * 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0); /* site: map_unmap.mmap */
 
-	munmap(p, 2 * 4096);
+	munmap(p, 2 * 4096); /* site: map_unmap.munmap */
 }
 
 __attribute__((noinline)) static void alloc_big(void)
 {
-	sink = malloc(1 << 20);
+	sink = malloc(1 << 20); /* site: alloc_big */
 }
 
 static void *thread_body(void *arg)
@@ -37,13 +37,13 @@ __attribute__((noinline)) static void start_thread(void)
 {
 	pthread_t t;
 
-	if (pthread_create(&t, NULL, thread_body, NULL) == 0)
+	if (pthread_create(&t, NULL, thread_body, NULL) == 0) /* site: start_thread */
 		pthread_join(t, NULL);
 }
 
 __attribute__((noinline)) static void load_plugin(const char *path)
 {
-	if (!dlopen(path, RTLD_NOW)) {
+	if (!dlopen(path, RTLD_NOW)) { /* site: load_plugin */
 		fprintf(stderr, "callpaths: %s\n", dlerror());
 		exit(1);
 	}
@@ -56,9 +56,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	selfrec_start();
-	sink = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	sink = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0); /* site: main */
 	map_unmap();
-	alloc_big();
+	alloc_big(); /* site: main.alloc_big */
 	start_thread();
 	load_plugin(argv[2]);
 	return selfrec_write(argv[1], argc, argv) ? 1 : 0;

@@ -6,6 +6,6 @@ void *plugin_area;
 
 __attribute__((constructor, noinline)) static void plugin_ctor(void)
 {
-	plugin_area = mmap(0, 3 * 4096, PROT_READ | PROT_WRITE,
+	plugin_area = mmap(0, 3 * 4096, PROT_READ | PROT_WRITE, /* site: plugin_ctor */
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 }
