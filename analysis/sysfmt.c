@@ -1,9 +1,330 @@
-/* placeholder until the strace-style formatter lands */
+/* sysfmt.c - one event as strace 6.1 prints it.  Each system call is a row
+ * of argument kinds; only mremap, clone and clone3, whose printing depends
+ * on their flags, have code of their own. */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include "analysis/sysfmt.h"
+
+/* An snprintf-style accumulator: keeps counting past the end of buf. */
+struct out {
+	char *buf;
+	size_t size, len;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room = o->len < o->size ? o->size - o->len : 0;
+	va_start(ap, fmt);
+	int n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += (size_t)n;
+}
+
+enum result_kind { R_DEC, R_HEX };
+
+struct call_fmt;
+typedef void custom_fn(struct out *o, const struct vmt_event *ev);
+
+struct call_fmt {
+	uint8_t args[6];
+	uint8_t result;
+	custom_fn *custom;
+};
+
+static void put_addr(struct out *o, uint64_t v)
+{
+	if (v)
+		put(o, "%#" PRIx64, v);
+	else
+		put(o, "NULL");
+}
+
+static void put_hex(struct out *o, uint64_t v)
+{
+	put(o, "%#" PRIx64, v);
+}
+
+/* strace's printflags: names in table order, leftovers in hex. */
+static void put_flags(struct out *o, const struct sysfmt_table *t, uint64_t v,
+                      int comment)
+{
+	if (v == 0) {
+		if (t->count && t->names[0].value == 0)
+			put(o, "%s", t->names[0].name);
+		else
+			put(o, "0");
+		return;
+	}
+	int n = 0;
+	for (size_t i = 0; i < t->count; i++) {
+		uint64_t f = t->names[i].value;
+		if (f && (v & f) == f) {
+			put(o, "%s%s", n++ ? "|" : "", t->names[i].name);
+			v &= ~f;
+		}
+	}
+	if (v && n)
+		put(o, "|%#" PRIx64, v);
+	else if (v)
+		put(o, comment ? "%#" PRIx64 " /* %s */" : "%#" PRIx64, v, t->unknown);
+}
+
+/* strace's printxval: one name or the number with a comment. */
+static void put_enum(struct out *o, const struct sysfmt_table *t, uint64_t v)
+{
+	for (size_t i = 0; i < t->count; i++)
+		if (t->names[i].value == v) {
+			put(o, "%s", t->names[i].name);
+			return;
+		}
+	put(o, v ? "%#" PRIx64 " /* %s */" : "%" PRIu64 " /* %s */", v, t->unknown);
+}
+
+#define MAP_TYPE_MASK   0x0fu
+#define MAP_HUGE_SHIFT  26
+#define MAP_HUGE_MASK   (0x3full << MAP_HUGE_SHIFT)
+
+static void put_map_flags(struct out *o, uint64_t v)
+{
+	put_enum(o, &sysfmt_map_type, v & MAP_TYPE_MASK);
+	uint64_t rest = v & ~(uint64_t)MAP_TYPE_MASK & ~MAP_HUGE_MASK;
+	if (rest) {
+		put(o, "|");
+		put_flags(o, &sysfmt_map_flags, rest, 0);
+	}
+	if (v & MAP_HUGE_MASK)
+		put(o, "|%u<<MAP_HUGE_SHIFT", (unsigned)((v & MAP_HUGE_MASK) >> MAP_HUGE_SHIFT));
+}
+
+static void put_arg(struct out *o, enum sysfmt_arg k, uint64_t v)
+{
+	switch (k) {
+	case SYSFMT_ADDR: put_addr(o, v); break;
+	case SYSFMT_ULEN: put(o, "%" PRIu64, v); break;
+	case SYSFMT_INT: put(o, "%d", (int)v); break;
+	case SYSFMT_HEX: put_hex(o, v); break;
+	case SYSFMT_PROT: put_flags(o, &sysfmt_prot, v, 1); break;
+	case SYSFMT_MAPFLAGS: put_map_flags(o, v); break;
+	case SYSFMT_MADV: put_enum(o, &sysfmt_madvise, v); break;
+	case SYSFMT_MLOCK: put_flags(o, &sysfmt_mlock, v, 1); break;
+	case SYSFMT_MCL: put_flags(o, &sysfmt_mcl, v, 1); break;
+	case SYSFMT_SHMFLG: put_flags(o, &sysfmt_shmat, v, 1); break;
+	case SYSFMT_END: break;
+	}
+}
+
+static void put_signal(struct out *o, int sig)
+{
+	char buf[16];
+	put(o, "%s", sysfmt_signal_name(sig, buf, sizeof(buf)));
+}
+
+#define MREMAP_MAYMOVE 0x1u
+#define MREMAP_FIXED   0x2u
+
+static void fmt_mremap(struct out *o, const struct vmt_event *ev)
+{
+	put_addr(o, ev->args[0]);
+	put(o, ", %" PRIu64 ", %" PRIu64 ", ", ev->args[1], ev->args[2]);
+	put_flags(o, &sysfmt_mremap, ev->args[3], 1);
+	if ((ev->args[3] & (MREMAP_MAYMOVE | MREMAP_FIXED)) == (MREMAP_MAYMOVE | MREMAP_FIXED)) {
+		put(o, ", ");
+		put_addr(o, ev->args[4]);
+	}
+}
+
+#define CSIGNAL              0xffull
+#define CLONE_PIDFD          0x00001000ull
+#define CLONE_THREAD         0x00010000ull
+#define CLONE_SETTLS         0x00080000ull
+#define CLONE_PARENT_SETTID  0x00100000ull
+#define CLONE_CHILD_CLEARTID 0x00200000ull
+#define CLONE_CHILD_SETTID   0x01000000ull
+
+/* The child's tid as strace reads it back from parent_tid after the call. */
+static void put_parent_tid(struct out *o, const struct vmt_event *ev, uint64_t addr)
+{
+	if (ev->err == 0 && !(ev->flags & VMT_EV_NORETURN))
+		put(o, "[%" PRId64 "]", ev->result);
+	else
+		put_addr(o, addr);
+}
+
+/* x86-64 clone(flags, stack, parent_tid, child_tid, tls). */
+static void fmt_clone(struct out *o, const struct vmt_event *ev)
+{
+	uint64_t flags = ev->args[0] & ~CSIGNAL;
+	int sig = (int)(ev->args[0] & CSIGNAL);
+	put(o, "child_stack=");
+	put_addr(o, ev->args[1]);
+	put(o, ", flags=");
+	if (flags) {
+		put_flags(o, &sysfmt_clone, flags, 1);
+		if (sig) {
+			put(o, "|");
+			put_signal(o, sig);
+		}
+	} else {
+		put_signal(o, sig);
+	}
+	if (flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
+		put(o, ", parent_tid=");
+		put_parent_tid(o, ev, ev->args[2]);
+	}
+	if (flags & CLONE_SETTLS) {
+		put(o, ", tls=");
+		put_addr(o, ev->args[4]);
+	}
+	if (flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+		put(o, ", child_tidptr=");
+		put_addr(o, ev->args[3]);
+	}
+}
+
+/* clone3 as the trace keeps it: args[0] flags, [1] stack, [2] stack_size,
+ * [3] child_tid, [4] parent_tid, [5] tls.  The exit signal is not kept:
+ * threads have 0, everything else glibc starts has SIGCHLD. */
+static void fmt_clone3(struct out *o, const struct vmt_event *ev)
+{
+	uint64_t flags = ev->args[0];
+	put(o, "{flags=");
+	put_flags(o, &sysfmt_clone, flags, 1);
+	if (flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+		put(o, ", child_tid=");
+		put_addr(o, ev->args[3]);
+	}
+	if (flags & CLONE_PARENT_SETTID) {
+		put(o, ", parent_tid=");
+		put_addr(o, ev->args[4]);
+	}
+	put(o, ", exit_signal=");
+	put_signal(o, (flags & CLONE_THREAD) ? 0 : SIGCHLD);
+	put(o, ", stack=");
+	put_addr(o, ev->args[1]);
+	put(o, ", stack_size=%#" PRIx64, ev->args[2]);
+	if (flags & CLONE_SETTLS) {
+		put(o, ", tls=");
+		put_addr(o, ev->args[5]);
+	}
+	put(o, "}");
+	if ((flags & CLONE_PARENT_SETTID) && ev->err == 0 &&
+	    !(ev->flags & VMT_EV_NORETURN))
+		put(o, " => {parent_tid=[%" PRId64 "]}", ev->result);
+	put(o, ", %d", SYSFMT_CLONE3_SIZE);
+}
+
+static const struct call_fmt calls[VMT_SYS_COUNT] = {
+	[VMT_SYS_BRK]           = { { SYSFMT_ADDR }, R_HEX, NULL },
+	[VMT_SYS_MMAP]          = { { SYSFMT_ADDR, SYSFMT_ULEN, SYSFMT_PROT, SYSFMT_MAPFLAGS, SYSFMT_INT, SYSFMT_HEX }, R_HEX, NULL },
+	[VMT_SYS_MUNMAP]        = { { SYSFMT_ADDR, SYSFMT_ULEN }, R_DEC, NULL },
+	[VMT_SYS_MREMAP]        = { { 0 }, R_HEX, fmt_mremap },
+	[VMT_SYS_MPROTECT]      = { { SYSFMT_ADDR, SYSFMT_ULEN, SYSFMT_PROT }, R_DEC, NULL },
+	[VMT_SYS_PKEY_MPROTECT] = { { SYSFMT_ADDR, SYSFMT_ULEN, SYSFMT_PROT, SYSFMT_INT }, R_DEC, NULL },
+	[VMT_SYS_MADVISE]       = { { SYSFMT_ADDR, SYSFMT_ULEN, SYSFMT_MADV }, R_DEC, NULL },
+	[VMT_SYS_MLOCK]         = { { SYSFMT_ADDR, SYSFMT_ULEN }, R_DEC, NULL },
+	[VMT_SYS_MLOCK2]        = { { SYSFMT_ADDR, SYSFMT_ULEN, SYSFMT_MLOCK }, R_DEC, NULL },
+	[VMT_SYS_MUNLOCK]       = { { SYSFMT_ADDR, SYSFMT_ULEN }, R_DEC, NULL },
+	[VMT_SYS_MLOCKALL]      = { { SYSFMT_MCL }, R_DEC, NULL },
+	[VMT_SYS_MUNLOCKALL]    = { { 0 }, R_DEC, NULL },
+	[VMT_SYS_MSEAL]         = { { SYSFMT_ADDR, SYSFMT_ULEN, SYSFMT_HEX }, R_DEC, NULL },
+	[VMT_SYS_SHMAT]         = { { SYSFMT_INT, SYSFMT_ADDR, SYSFMT_SHMFLG }, R_HEX, NULL },
+	[VMT_SYS_SHMDT]         = { { SYSFMT_ADDR }, R_DEC, NULL },
+	[VMT_SYS_FORK]          = { { 0 }, R_DEC, NULL },
+	[VMT_SYS_VFORK]         = { { 0 }, R_DEC, NULL },
+	[VMT_SYS_CLONE]         = { { 0 }, R_DEC, fmt_clone },
+	[VMT_SYS_CLONE3]        = { { 0 }, R_DEC, fmt_clone3 },
+	/* the trace keeps no strings: execve's arguments are addresses */
+	[VMT_SYS_EXECVE]        = { { SYSFMT_ADDR, SYSFMT_ADDR, SYSFMT_ADDR }, R_DEC, NULL },
+	[VMT_SYS_EXECVEAT]      = { { SYSFMT_INT, SYSFMT_ADDR, SYSFMT_ADDR, SYSFMT_ADDR, SYSFMT_HEX }, R_DEC, NULL },
+	[VMT_SYS_EXIT]          = { { SYSFMT_INT }, R_DEC, NULL },
+	[VMT_SYS_EXIT_GROUP]    = { { SYSFMT_INT }, R_DEC, NULL },
+};
+
+const uint8_t *sysfmt_arg_kinds(int sys)
+{
+	if (sys <= VMT_SYS_NONE || sys >= VMT_SYS_COUNT || calls[sys].custom)
+		return NULL;
+	return calls[sys].args;
+}
+
+int sysfmt_result_hex(int sys)
+{
+	return sys > VMT_SYS_NONE && sys < VMT_SYS_COUNT && calls[sys].result == R_HEX;
+}
+
+static void fmt_args(struct out *o, const struct vmt_event *ev)
+{
+	const char *name = ev->sys < VMT_SYS_COUNT ? vmt_sys_name(ev->sys) : NULL;
+	if (!name || ev->sys == VMT_SYS_NONE) {
+		/* like strace for a call it does not know */
+		put(o, "syscall_%u(", ev->sys);
+		for (int i = 0; i < 6; i++)
+			put(o, "%s%#" PRIx64, i ? ", " : "", ev->args[i]);
+		put(o, ")");
+		return;
+	}
+	const struct call_fmt *c = &calls[ev->sys];
+	put(o, "%s(", name);
+	if (c->custom) {
+		c->custom(o, ev);
+	} else {
+		for (int i = 0; i < 6 && c->args[i] != SYSFMT_END; i++) {
+			if (i)
+				put(o, ", ");
+			put_arg(o, c->args[i], ev->args[i]);
+		}
+	}
+	put(o, ")");
+}
+
+static void fmt_result(struct out *o, const struct vmt_event *ev)
+{
+	if (ev->flags & VMT_EV_NORETURN) {
+		put(o, "?");
+	} else if (ev->err) {
+		const char *name = sysfmt_errno_name(ev->err);
+		if (name)
+			put(o, "-1 %s (%s)", name, strerror(ev->err));
+		else
+			put(o, "-1 E??? (errno %d)", ev->err);
+	} else if (ev->sys < VMT_SYS_COUNT && calls[ev->sys].result == R_HEX) {
+		put_hex(o, (uint64_t)ev->result);
+	} else {
+		put(o, "%" PRId64, ev->result);
+	}
+}
+
+size_t sysfmt_args(char *buf, size_t size, const struct vmt_event *ev)
+{
+	struct out o = { buf, size, 0 };
+	if (size)
+		buf[0] = '\0';
+	fmt_args(&o, ev);
+	return o.len;
+}
+
+size_t sysfmt_result(char *buf, size_t size, const struct vmt_event *ev)
+{
+	struct out o = { buf, size, 0 };
+	if (size)
+		buf[0] = '\0';
+	fmt_result(&o, ev);
+	return o.len;
+}
 
 size_t sysfmt_call(char *buf, size_t size, const struct vmt_event *ev)
 {
-	return (size_t)snprintf(buf, size, "syscall_%u(...) = %lld", ev->sys,
-	                        (long long)ev->result);
+	struct out o = { buf, size, 0 };
+	if (size)
+		buf[0] = '\0';
+	fmt_args(&o, ev);
+	put(&o, " = ");
+	fmt_result(&o, ev);
+	return o.len;
 }

@@ -1,0 +1,416 @@
+/* vmtrace import-strace: an `strace -f -ttt -T -e trace=%memory,%process`
+ * log as a trace.
+ *
+ * Order: seq follows the lines where calls complete (a call split into
+ * "<unfinished ...>" and "<... resumed>" takes the resumed line's place),
+ * because that is when its effect on the address space is known.  time_ns
+ * is the call's entry timestamp minus the log's first timestamp, and the
+ * header's start_realtime_ns is that first timestamp (-ttt: since the
+ * epoch; -t/-tt: since midnight; none: time_ns = 1 us per call).
+ *
+ * Processes: the log shows thread ids.  A first pass learns from clone,
+ * clone3, fork and vfork results which ids are threads of which process;
+ * the second writes the records.  A process record (image 0) is written
+ * before a process's first event, another (image + 1) after each
+ * successful execve.  Calls the trace format has no number for are
+ * skipped and counted. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/vmtrace.h"
+#include "analysis/vmtrace_strace.h"
+
+/* A call whose line ended in "<unfinished ...>". */
+struct pending {
+	int32_t tid;
+	char name[32];
+	char *args;
+	uint64_t time_ns;
+	int has_time;
+};
+
+/* One thread or process id seen in the log. */
+struct task {
+	int32_t tid;
+	int32_t tgid;         /* its process */
+	int32_t parent;       /* the thread that created it, 0 if unknown */
+	int is_thread;
+	int announced;        /* process record written (processes only) */
+	uint32_t image;
+	char exe[256];
+};
+
+struct import {
+	const char *log_path;
+	FILE *log;
+	unsigned long lineno;
+	struct pending *pend;
+	size_t npend;
+	struct task *tasks;
+	size_t ntasks, task_cap;
+	/* second pass */
+	struct vmt_writer *w;
+	uint64_t seq, first_ns, calls_without_time;
+	int have_first;
+	uint64_t events, unknown, exits, signals;
+	char first_exe[256], cmdline[512];
+};
+
+/* A complete call: what both passes consume. */
+struct call {
+	int32_t tid;
+	const char *name;
+	char *args;
+	const char *result;
+	int has_time, has_latency;
+	uint64_t time_ns, latency_ns;
+};
+
+typedef int call_fn(struct import *im, struct call *c);
+
+static struct task *task_find(struct import *im, int32_t tid)
+{
+	for (size_t i = im->ntasks; i-- > 0;)
+		if (im->tasks[i].tid == tid)
+			return &im->tasks[i];
+	return NULL;
+}
+
+static struct task *task_get(struct import *im, int32_t tid)
+{
+	struct task *t = task_find(im, tid);
+	if (t)
+		return t;
+	if (im->ntasks == im->task_cap) {
+		size_t cap = im->task_cap ? im->task_cap * 2 : 16;
+		struct task *v = realloc(im->tasks, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		im->tasks = v;
+		im->task_cap = cap;
+	}
+	t = &im->tasks[im->ntasks++];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->tgid = tid;
+	return t;
+}
+
+static int pending_put(struct import *im, int32_t tid, const struct strace_line *l)
+{
+	struct pending *v = realloc(im->pend, (im->npend + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	im->pend = v;
+	struct pending *p = &v[im->npend];
+	p->args = strdup(l->args);
+	if (!p->args)
+		return -1;
+	im->npend++;
+	p->tid = tid;
+	memcpy(p->name, l->name, sizeof(p->name));
+	p->time_ns = l->time_ns;
+	p->has_time = l->has_time;
+	return 0;
+}
+
+static struct pending *pending_take(struct import *im, int32_t tid, const char *name)
+{
+	for (size_t i = 0; i < im->npend; i++)
+		if (im->pend[i].tid == tid && !strcmp(im->pend[i].name, name)) {
+			struct pending *p = malloc(sizeof(*p));
+			if (p)
+				*p = im->pend[i];
+			im->pend[i] = im->pend[--im->npend];
+			return p;
+		}
+	return NULL;
+}
+
+static void pending_clear(struct import *im)
+{
+	for (size_t i = 0; i < im->npend; i++)
+		free(im->pend[i].args);
+	im->npend = 0;
+}
+
+static int fail(struct import *im, const char *what)
+{
+	fprintf(stderr, "vmtrace: %s:%lu: %s\n", im->log_path, im->lineno, what);
+	return -1;
+}
+
+/* Read the whole log once, calling fn for each completed call. */
+static int read_log(struct import *im, call_fn *fn)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = 0;
+	rewind(im->log);
+	im->lineno = 0;
+	pending_clear(im);
+	while (ret == 0 && getline(&line, &cap, im->log) > 0) {
+		struct strace_line l;
+		im->lineno++;
+		if (strace_parse_line(line, &l) < 0) {
+			ret = fail(im, "not a line of strace output");
+			break;
+		}
+		struct call c = { l.pid, l.name, l.args, l.result, l.has_time, l.has_latency,
+		                  l.time_ns, l.latency_ns };
+		switch (l.kind) {
+		case STRACE_CALL:
+			ret = fn(im, &c);
+			break;
+		case STRACE_UNFINISHED:
+			if (pending_put(im, l.pid, &l) < 0)
+				ret = fail(im, "out of memory");
+			break;
+		case STRACE_RESUMED: {
+			struct pending *p = pending_take(im, l.pid, l.name);
+			if (!p) {
+				ret = fail(im, "resumed call that never started");
+				break;
+			}
+			size_t n = strlen(p->args) + strlen(l.args) + 1;
+			char *args = malloc(n);
+			if (!args) {
+				ret = fail(im, "out of memory");
+			} else {
+				snprintf(args, n, "%s%s", p->args, l.args);
+				c.args = args;
+				c.has_time = p->has_time;
+				c.time_ns = p->time_ns;
+				ret = fn(im, &c);
+				free(args);
+			}
+			free(p->args);
+			free(p);
+			break;
+		}
+		case STRACE_EXITED:
+			im->exits++;
+			break;
+		case STRACE_SIGNAL:
+			im->signals++;
+			break;
+		}
+	}
+	free(line);
+	if (ret == 0 && ferror(im->log)) {
+		fprintf(stderr, "vmtrace: %s: read error\n", im->log_path);
+		ret = -1;
+	}
+	return ret;
+}
+
+#define CLONE_THREAD 0x00010000ull
+
+static int is_creation(int sys)
+{
+	return sys == VMT_SYS_CLONE || sys == VMT_SYS_CLONE3 || sys == VMT_SYS_FORK ||
+	       sys == VMT_SYS_VFORK;
+}
+
+/* Pass 1: who created whom, and the first program's name. */
+static int learn_tasks(struct import *im, struct call *c)
+{
+	struct vmt_event ev = { 0 };
+	struct strace_exec exec;
+	char *args = strdup(c->args);
+	if (!args)
+		return fail(im, "out of memory");
+	int ret = strace_decode_call(c->name, args, c->result, &ev, &exec);
+	free(args);
+	if (ret == -2)
+		return fail(im, "arguments or result that do not parse");
+	if (ret < 0)
+		return 0;
+	if (exec.exe[0] && !im->first_exe[0] && !ev.err) {
+		snprintf(im->first_exe, sizeof(im->first_exe), "%s", exec.exe);
+		snprintf(im->cmdline, sizeof(im->cmdline), "%s", exec.cmdline);
+	}
+	if (is_creation(ev.sys) && !ev.err && ev.result > 0) {
+		struct task *t = task_get(im, (int32_t)ev.result);
+		if (!t)
+			return fail(im, "out of memory");
+		t->parent = c->tid;
+		t->is_thread = (ev.flags & VMT_EV_THREAD) != 0;
+	}
+	return 0;
+}
+
+static int32_t tgid_of(struct import *im, int32_t tid)
+{
+	/* a thread's creator may itself be a thread: follow to the process */
+	for (int depth = 0; depth < 64; depth++) {
+		struct task *t = task_find(im, tid);
+		if (!t || !t->is_thread || !t->parent)
+			return tid;
+		tid = t->parent;
+	}
+	return tid;
+}
+
+static int write_rec(struct import *im, const struct vmt_record *rec)
+{
+	int err = vmt_write(im->w, rec);
+	if (err < 0) {
+		fprintf(stderr, "vmtrace: %s\n", vmt_writer_error(im->w));
+		return -1;
+	}
+	return 0;
+}
+
+static int announce(struct import *im, struct task *proc, int32_t ppid, uint64_t time_ns)
+{
+	struct vmt_record rec = { .type = VMT_REC_PROCESS };
+	rec.u.process = (struct vmt_process){
+		.seq = im->seq + 1, .time_ns = time_ns, .pid = proc->tid, .ppid = ppid,
+		.image = proc->image, .exe = proc->exe, .cmdline = im->cmdline,
+	};
+	proc->announced = 1;
+	return write_rec(im, &rec);
+}
+
+/* The process record of tid's process, if it has none yet. */
+static int ensure_process(struct import *im, int32_t tid, uint64_t time_ns)
+{
+	int32_t pid = tgid_of(im, tid);
+	struct task *proc = task_get(im, pid);
+	if (!proc)
+		return fail(im, "out of memory");
+	if (proc->announced)
+		return 0;
+	struct task *self = task_find(im, pid);
+	int32_t ppid = self && self->parent ? tgid_of(im, self->parent) : 0;
+	struct task *parent = ppid ? task_find(im, ppid) : NULL;
+	const char *exe = parent && parent->exe[0] ? parent->exe : im->first_exe;
+	snprintf(proc->exe, sizeof(proc->exe), "%s", exe);
+	/* the first process starts the trace: the header's start time */
+	return announce(im, proc, ppid, im->seq == 0 ? 0 : time_ns);
+}
+
+static uint64_t call_time(struct import *im, const struct call *c)
+{
+	if (!c->has_time)
+		return ++im->calls_without_time * 1000u;
+	return c->time_ns - im->first_ns;
+}
+
+/* Pass 2: the records. */
+static int write_call(struct import *im, struct call *c)
+{
+	struct vmt_event ev = { 0 };
+	struct strace_exec exec;
+	int ret = strace_decode_call(c->name, c->args, c->result, &ev, &exec);
+	if (ret == -2)
+		return fail(im, "arguments or result that do not parse");
+	if (ret < 0) {
+		im->unknown++;
+		return 0;
+	}
+	uint64_t t = call_time(im, c);
+	if (ensure_process(im, c->tid, t) < 0)
+		return -1;
+	ev.seq = ++im->seq;
+	ev.time_ns = t;
+	ev.latency_ns = c->has_latency ? c->latency_ns : 0;
+	ev.tid = c->tid;
+	ev.pid = tgid_of(im, c->tid);
+	struct vmt_record rec = { .type = VMT_REC_EVENT };
+	rec.u.event = ev;
+	if (write_rec(im, &rec) < 0)
+		return -1;
+	im->events++;
+	if (exec.exe[0] && !ev.err && !(ev.flags & VMT_EV_NORETURN)) {
+		struct task *proc = task_get(im, ev.pid);
+		if (!proc)
+			return fail(im, "out of memory");
+		proc->image++;
+		snprintf(proc->exe, sizeof(proc->exe), "%s", exec.exe);
+		struct task *self = task_find(im, ev.pid);
+		return announce(im, proc, self && self->parent ? tgid_of(im, self->parent) : 0,
+		                t + ev.latency_ns);
+	}
+	if (is_creation(ev.sys) && !ev.err && ev.result > 0 && !(ev.flags & VMT_EV_THREAD))
+		return ensure_process(im, (int32_t)ev.result, t + ev.latency_ns);
+	return 0;
+}
+
+/* The earliest entry time of the log: the header's start, time 0. */
+static int first_time(struct import *im, struct call *c)
+{
+	if (c->has_time && (!im->have_first || c->time_ns < im->first_ns)) {
+		im->first_ns = c->time_ns;
+		im->have_first = 1;
+	}
+	return 0;
+}
+
+static int import_usage(void)
+{
+	fprintf(stderr, "usage: vmtrace import-strace LOG -o TRACE\n");
+	return 2;
+}
+
+int vmtrace_import_strace_main(int argc, char **argv)
+{
+	const char *out = NULL;
+	int c;
+	optind = 1;
+	while ((c = getopt(argc, argv, "o:")) != -1) {
+		if (c != 'o')
+			return import_usage();
+		out = optarg;
+	}
+	if (!out || optind + 1 != argc)
+		return import_usage();
+	struct import im = { .log_path = argv[optind] };
+	im.log = fopen(im.log_path, "r");
+	if (!im.log) {
+		fprintf(stderr, "vmtrace: %s: %m\n", im.log_path);
+		return 1;
+	}
+	int status = 1;
+	if (read_log(&im, learn_tasks) < 0 || read_log(&im, first_time) < 0)
+		goto out;
+	int err;
+	im.w = vmt_writer_open(out, NULL, &err);
+	if (!im.w) {
+		fprintf(stderr, "vmtrace: %s: %s\n", out, vmt_strerror(err));
+		goto out;
+	}
+	struct vmt_record hdr = { .type = VMT_REC_HEADER };
+	hdr.u.header.version = VMT_FORMAT_VERSION;
+	hdr.u.header.start_realtime_ns = im.first_ns;
+	hdr.u.header.cmdline = im.cmdline[0] ? im.cmdline : im.first_exe;
+	/* the log says nothing of the machine it came from */
+	snprintf(hdr.u.header.host.kernel, sizeof(hdr.u.header.host.kernel), "unknown");
+	snprintf(hdr.u.header.host.machine, sizeof(hdr.u.header.host.machine), "x86_64");
+	hdr.u.header.host.page_size = 4096;
+	im.exits = im.signals = 0;
+	if (write_rec(&im, &hdr) < 0 || read_log(&im, write_call) < 0) {
+		vmt_writer_close(im.w);
+		goto out;
+	}
+	if (vmt_writer_close(im.w) < 0) {
+		fprintf(stderr, "vmtrace: %s: write failed\n", out);
+		goto out;
+	}
+	if (im.events == 0) {
+		fprintf(stderr, "vmtrace: %s: no memory or process calls in the log\n", im.log_path);
+		goto out;
+	}
+	printf("%s: %" PRIu64 " events, %" PRIu64 " other calls skipped, %" PRIu64
+	       " signals, %" PRIu64 " exits\n", out, im.events, im.unknown, im.signals, im.exits);
+	status = 0;
+out:
+	pending_clear(&im);
+	free(im.pend);
+	free(im.tasks);
+	fclose(im.log);
+	return status;
+}

@@ -1,0 +1,297 @@
+/* vmtrace stats: what a trace holds, per system call, process and thread. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/vmtrace.h"
+
+struct call_stats {
+	uint64_t count, errors, latency_ns, max_latency_ns;
+};
+
+struct task_stats {
+	int32_t pid, tid;
+	uint64_t events;
+};
+
+/* Threads by (pid, tid): an open-addressing index into a growing array. */
+struct tasks {
+	struct task_stats *v;
+	size_t n, cap;
+	uint32_t *index;   /* slot -> position + 1, 0 = empty */
+	size_t slots;
+};
+
+static size_t task_hash(int32_t pid, int32_t tid, size_t slots)
+{
+	uint64_t k = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
+	return (size_t)((k * 0x9e3779b97f4a7c15ull) >> 20) & (slots - 1);
+}
+
+static int tasks_grow(struct tasks *t)
+{
+	size_t slots = t->slots ? t->slots * 2 : 1024;
+	uint32_t *index = calloc(slots, sizeof(*index));
+	struct task_stats *v = realloc(t->v, slots / 2 * sizeof(*v));
+	if (!index || !v) {
+		free(index);
+		if (v)
+			t->v = v;
+		return -1;
+	}
+	t->v = v;
+	t->cap = slots / 2;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t s = task_hash(v[i].pid, v[i].tid, slots);
+		while (index[s])
+			s = (s + 1) & (slots - 1);
+		index[s] = (uint32_t)i + 1;
+	}
+	free(t->index);
+	t->index = index;
+	t->slots = slots;
+	return 0;
+}
+
+static struct task_stats *task_get(struct tasks *t, int32_t pid, int32_t tid)
+{
+	if (t->n + 1 > t->cap && tasks_grow(t) < 0)
+		return NULL;
+	size_t s = task_hash(pid, tid, t->slots);
+	while (t->index[s]) {
+		struct task_stats *ts = &t->v[t->index[s] - 1];
+		if (ts->pid == pid && ts->tid == tid)
+			return ts;
+		s = (s + 1) & (t->slots - 1);
+	}
+	t->v[t->n] = (struct task_stats){ pid, tid, 0 };
+	t->index[s] = (uint32_t)++t->n;
+	return &t->v[t->n - 1];
+}
+
+static int by_pid_tid(const void *a, const void *b)
+{
+	const struct task_stats *x = a, *y = b;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+struct stats {
+	struct call_stats calls[VMT_SYS_COUNT];
+	struct tasks tasks;
+	uint64_t events, errors, first_ns, end_ns;
+	uint64_t processes, checkpoints[VMT_CK_FORK + 1], residency, stacks;
+	uint64_t vma_min, vma_max;
+};
+
+static const char *const reason_names[] = {
+	[VMT_CK_START] = "start", [VMT_CK_EXEC] = "exec", [VMT_CK_EXIT] = "exit",
+	[VMT_CK_REQUEST] = "request", [VMT_CK_FORK] = "fork",
+};
+
+static int add_record(struct stats *s, const struct vmt_record *rec)
+{
+	switch (rec->type) {
+	case VMT_REC_EVENT: {
+		const struct vmt_event *ev = &rec->u.event;
+		struct task_stats *t = task_get(&s->tasks, ev->pid, ev->tid);
+		if (!t)
+			return -1;
+		t->events++;
+		if (s->events++ == 0 || ev->time_ns < s->first_ns)
+			s->first_ns = ev->time_ns;
+		if (ev->time_ns + ev->latency_ns > s->end_ns)
+			s->end_ns = ev->time_ns + ev->latency_ns;
+		struct call_stats *c = &s->calls[ev->sys < VMT_SYS_COUNT ? ev->sys : VMT_SYS_NONE];
+		c->count++;
+		c->latency_ns += ev->latency_ns;
+		if (ev->latency_ns > c->max_latency_ns)
+			c->max_latency_ns = ev->latency_ns;
+		if (ev->err) {
+			c->errors++;
+			s->errors++;
+		}
+		break;
+	}
+	case VMT_REC_PROCESS:
+		if (rec->u.process.image == 0)
+			s->processes++;
+		break;
+	case VMT_REC_CHECKPOINT: {
+		const struct vmt_checkpoint *ck = &rec->u.checkpoint;
+		if (ck->reason <= VMT_CK_FORK)
+			s->checkpoints[ck->reason]++;
+		if (s->vma_max == 0 || ck->vma_count < s->vma_min)
+			s->vma_min = ck->vma_count;
+		if (ck->vma_count > s->vma_max)
+			s->vma_max = ck->vma_count;
+		break;
+	}
+	case VMT_REC_RESIDENCY: s->residency++; break;
+	case VMT_REC_STACK: s->stacks++; break;
+	}
+	return 0;
+}
+
+static const char *call_name(int sys)
+{
+	const char *n = sys ? vmt_sys_name(sys) : NULL;
+	return n ? n : "unknown";
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void print_json(FILE *f, const char *path, const struct vmt_header *h,
+                       const struct stats *s, const struct vmt_reader_stats *st, int truncated)
+{
+	fprintf(f, "{\n  \"trace\": ");
+	json_string(f, path);
+	fprintf(f, ",\n  \"cmdline\": ");
+	json_string(f, h->cmdline);
+	fprintf(f, ",\n  \"kernel\": ");
+	json_string(f, h->host.kernel);
+	fprintf(f, ",\n  \"events\": %" PRIu64 ",\n  \"errors\": %" PRIu64
+	        ",\n  \"duration_ns\": %" PRIu64 ",\n  \"file_bytes\": %" PRIu64
+	        ",\n  \"bytes_per_event\": %.3f,\n  \"chunks\": %" PRIu64
+	        ",\n  \"truncated\": %s,\n  \"lost_bytes\": %" PRIu64
+	        ",\n  \"processes\": %" PRIu64 ",\n  \"threads\": %zu"
+	        ",\n  \"residency_records\": %" PRIu64 ",\n  \"stacks\": %" PRIu64 ",\n",
+	        s->events, s->errors, s->events ? s->end_ns - s->first_ns : 0,
+	        st->file_bytes, s->events ? (double)st->file_bytes / (double)s->events : 0.0,
+	        st->chunks, truncated ? "true" : "false", st->lost_bytes, s->processes,
+	        s->tasks.n, s->residency, s->stacks);
+	fprintf(f, "  \"checkpoints\": {");
+	const char *sep = "";
+	for (int r = VMT_CK_START; r <= VMT_CK_FORK; r++) {
+		fprintf(f, "%s\"%s\": %" PRIu64, sep, reason_names[r], s->checkpoints[r]);
+		sep = ", ";
+	}
+	fprintf(f, "},\n  \"calls\": {");
+	sep = "\n";
+	for (int i = 0; i < VMT_SYS_COUNT; i++) {
+		const struct call_stats *c = &s->calls[i];
+		if (!c->count)
+			continue;
+		fprintf(f, "%s    \"%s\": {\"count\": %" PRIu64 ", \"errors\": %" PRIu64
+		        ", \"latency_ns\": %" PRIu64 ", \"max_latency_ns\": %" PRIu64 "}",
+		        sep, call_name(i), c->count, c->errors, c->latency_ns, c->max_latency_ns);
+		sep = ",\n";
+	}
+	fprintf(f, "\n  },\n  \"tasks\": [");
+	sep = "\n";
+	for (size_t i = 0; i < s->tasks.n; i++) {
+		fprintf(f, "%s    {\"pid\": %d, \"tid\": %d, \"events\": %" PRIu64 "}", sep,
+		        s->tasks.v[i].pid, s->tasks.v[i].tid, s->tasks.v[i].events);
+		sep = ",\n";
+	}
+	fprintf(f, "\n  ]\n}\n");
+}
+
+/* At most this many threads are listed one per line in the text form. */
+#define TEXT_TASKS 20
+
+static void print_text(FILE *f, const char *path, const struct vmt_header *h,
+                       const struct stats *s, const struct vmt_reader_stats *st, int truncated)
+{
+	uint64_t dur = s->events ? s->end_ns - s->first_ns : 0;
+	fprintf(f, "trace:       %s\n", path);
+	fprintf(f, "command:     %s\n", h->cmdline ? h->cmdline : "");
+	fprintf(f, "host:        %s %s, glibc %s, page size %u\n", h->host.kernel,
+	        h->host.machine, h->host.glibc, h->host.page_size);
+	fprintf(f, "events:      %" PRIu64 " (%" PRIu64 " failed) in %" PRIu64 ".%06" PRIu64 " s\n",
+	        s->events, s->errors, dur / 1000000000u, dur % 1000000000u / 1000u);
+	fprintf(f, "size:        %" PRIu64 " bytes in %" PRIu64 " chunks, %.2f bytes/event\n",
+	        st->file_bytes, st->chunks,
+	        s->events ? (double)st->file_bytes / (double)s->events : 0.0);
+	if (truncated)
+		fprintf(f, "truncated:   %" PRIu64 " bytes lost after the last complete chunk\n",
+		        st->lost_bytes);
+	fprintf(f, "processes:   %" PRIu64 ", threads: %zu\n", s->processes, s->tasks.n);
+	fprintf(f, "checkpoints:");
+	for (int r = VMT_CK_START; r <= VMT_CK_FORK; r++)
+		if (s->checkpoints[r])
+			fprintf(f, " %s %" PRIu64, reason_names[r], s->checkpoints[r]);
+	if (s->vma_max)
+		fprintf(f, " (VMAs %" PRIu64 "..%" PRIu64 ")", s->vma_min, s->vma_max);
+	fprintf(f, "\n");
+	if (s->residency || s->stacks)
+		fprintf(f, "residency:   %" PRIu64 " records, stacks: %" PRIu64 "\n",
+		        s->residency, s->stacks);
+	fprintf(f, "\n%-16s %10s %8s %12s %12s\n", "call", "count", "errors", "mean_ns", "max_ns");
+	for (int i = 0; i < VMT_SYS_COUNT; i++) {
+		const struct call_stats *c = &s->calls[i];
+		if (c->count)
+			fprintf(f, "%-16s %10" PRIu64 " %8" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
+			        call_name(i), c->count, c->errors, c->latency_ns / c->count,
+			        c->max_latency_ns);
+	}
+	fprintf(f, "\n%-8s %-8s %10s\n", "pid", "tid", "events");
+	for (size_t i = 0; i < s->tasks.n && i < TEXT_TASKS; i++)
+		fprintf(f, "%-8d %-8d %10" PRIu64 "\n", s->tasks.v[i].pid, s->tasks.v[i].tid,
+		        s->tasks.v[i].events);
+	if (s->tasks.n > TEXT_TASKS)
+		fprintf(f, "... %zu more threads (--json lists all)\n", s->tasks.n - TEXT_TASKS);
+}
+
+int vmtrace_stats_main(int argc, char **argv)
+{
+	const char *path = NULL;
+	int json = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (!path && argv[i][0] != '-')
+			path = argv[i];
+		else
+			path = NULL, i = argc;
+	}
+	if (!path) {
+		fprintf(stderr, "usage: vmtrace stats [--json] TRACE\n");
+		return 2;
+	}
+	struct vmt_reader *r = vmtrace_open(path, VMT_ORDER_FILE);
+	if (!r)
+		return 1;
+	struct stats *s = calloc(1, sizeof(*s));
+	struct vmt_record rec;
+	int ret = 0, status = 0;
+	while (s && (ret = vmt_reader_next(r, &rec)) > 0)
+		if (add_record(s, &rec) < 0) {
+			ret = VMT_ENOMEM;
+			break;
+		}
+	if (!s || ret == VMT_ENOMEM) {
+		fprintf(stderr, "vmtrace: %s: out of memory\n", path);
+		status = 1;
+	} else if (ret < 0 && ret != VMT_ETRUNCATED) {
+		fprintf(stderr, "vmtrace: %s\n", vmt_reader_error(r));
+		status = 1;
+	} else {
+		struct vmt_reader_stats st;
+		vmt_reader_stats(r, &st);
+		qsort(s->tasks.v, s->tasks.n, sizeof(*s->tasks.v), by_pid_tid);
+		(json ? print_json : print_text)(stdout, path, vmt_reader_header(r), s, &st,
+		                                 ret == VMT_ETRUNCATED);
+	}
+	if (s) {
+		free(s->tasks.v);
+		free(s->tasks.index);
+		free(s);
+	}
+	vmt_reader_close(r);
+	return status;
+}

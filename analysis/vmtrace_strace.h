@@ -1,0 +1,47 @@
+/* vmtrace_strace.h - reading `strace -f [-ttt] [-T]` logs, line by line. */
+#ifndef VMREC_VMTRACE_STRACE_H
+#define VMREC_VMTRACE_STRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "vmt.h"
+
+enum strace_kind {
+	STRACE_SKIP,        /* blank, "strace: ..." messages */
+	STRACE_CALL,        /* NAME(ARGS) = RESULT */
+	STRACE_UNFINISHED,  /* NAME(ARGS <unfinished ...> */
+	STRACE_RESUMED,     /* <... NAME resumed>ARGS) = RESULT */
+	STRACE_EXITED,      /* +++ exited with N +++ / +++ killed by SIG +++ */
+	STRACE_SIGNAL,      /* --- SIGCHLD {...} --- */
+	STRACE_BAD,
+};
+
+/* One line, split in place: the text pointers point into the line. */
+struct strace_line {
+	int kind;            /* enum strace_kind */
+	int32_t pid;         /* 0 when the log has no pid column */
+	int has_time;
+	uint64_t time_ns;    /* -ttt: since the epoch; -t/-tt: since midnight */
+	int has_latency;
+	uint64_t latency_ns; /* -T */
+	char name[32];
+	char *args;          /* CALL: whole list; UNFINISHED: head; RESUMED: tail */
+	char *result;        /* "0x7f..", "-1 ENOMEM (...)", "?" */
+};
+
+/* 0 on success; -1 with kind STRACE_BAD. */
+int strace_parse_line(char *line, struct strace_line *out);
+
+/* What execve's strings said (the trace's events keep no strings). */
+struct strace_exec {
+	char exe[256];       /* "" when the call was not execve/execveat */
+	char cmdline[512];   /* argv joined by single spaces */
+};
+
+/* The decoded call: ev's sys, args, result, err and flags.  0, or -1 for a
+ * call the trace format has no number for, or -2 for arguments or a result
+ * that do not parse.  args is split in place. */
+int strace_decode_call(const char *name, char *args, const char *result,
+                       struct vmt_event *ev, struct strace_exec *exec);
+
+#endif

@@ -1,0 +1,272 @@
+/* vmtrace_strace_call.c - one strace-printed call back into the raw
+ * register values a trace keeps.  Plain calls read sysfmt's argument rows
+ * backwards; mremap, clone, clone3 and execve have their own readers. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/sysfmt.h"
+#include "analysis/vmtrace_strace.h"
+
+#define MAX_ARGS 8
+
+/* Split ARGS at top-level ", " (outside quotes, brackets and comments). */
+static int split_args(char *s, char **argv, int max)
+{
+	int n = 0, depth = 0;
+	char quote = 0;
+	while (*s == ' ')
+		s++;
+	if (*s == '\0')
+		return 0;
+	argv[n++] = s;
+	for (; *s; s++) {
+		if (quote) {
+			if (*s == '\\' && s[1])
+				s++;
+			else if (*s == quote)
+				quote = 0;
+		} else if (*s == '"') {
+			quote = '"';
+		} else if (s[0] == '/' && s[1] == '*') {
+			char *end = strstr(s + 2, "*/");
+			if (!end)
+				return -1;
+			s = end + 1;
+		} else if (strchr("([{", *s)) {
+			depth++;
+		} else if (strchr(")]}", *s)) {
+			depth--;
+		} else if (*s == ',' && depth == 0) {
+			*s = '\0';
+			if (n == max)
+				return -1;
+			while (s[1] == ' ')
+				s++;
+			argv[n++] = s + 1;
+		}
+	}
+	return quote || depth ? -1 : n;
+}
+
+static int parse_number(const char *s, uint64_t *out)
+{
+	char *end;
+	if (!strcmp(s, "NULL")) {
+		*out = 0;
+		return 0;
+	}
+	errno = 0;
+	if (s[0] == '-')
+		*out = (uint64_t)strtoll(s, &end, 0);
+	else
+		*out = strtoull(s, &end, 0);
+	while (*end == ' ')
+		end++;
+	/* "0x7ffd706d3fc8 /- 41 vars -/" */
+	return errno || end == s || (*end && strncmp(end, "/*", 2)) ? -1 : 0;
+}
+
+static const struct sysfmt_table *const kind_table[] = {
+	[SYSFMT_PROT] = &sysfmt_prot, [SYSFMT_MAPFLAGS] = &sysfmt_map_flags,
+	[SYSFMT_MADV] = &sysfmt_madvise, [SYSFMT_MLOCK] = &sysfmt_mlock,
+	[SYSFMT_MCL] = &sysfmt_mcl, [SYSFMT_SHMFLG] = &sysfmt_shmat,
+};
+
+static int parse_kind(int kind, const char *s, uint64_t *out)
+{
+	if (kind < (int)(sizeof(kind_table) / sizeof(kind_table[0])) && kind_table[kind])
+		return sysfmt_parse_value(kind_table[kind], s, out);
+	return parse_number(s, out);
+}
+
+static int decode_plain(const uint8_t *kinds, char **argv, int argc, struct vmt_event *ev)
+{
+	int i;
+	for (i = 0; i < 6 && kinds[i] != SYSFMT_END; i++)
+		if (i >= argc || parse_kind(kinds[i], argv[i], &ev->args[i]) < 0)
+			return -2;
+	return i == argc ? 0 : -2;
+}
+
+static int decode_mremap(char **argv, int argc, struct vmt_event *ev)
+{
+	static const uint8_t kinds[] = { SYSFMT_ADDR, SYSFMT_ULEN, SYSFMT_ULEN };
+	if (argc < 4 || argc > 5)
+		return -2;
+	for (int i = 0; i < 3; i++)
+		if (parse_kind(kinds[i], argv[i], &ev->args[i]) < 0)
+			return -2;
+	if (sysfmt_parse_value(&sysfmt_mremap, argv[3], &ev->args[3]) < 0)
+		return -2;
+	return argc == 5 && parse_number(argv[4], &ev->args[4]) < 0 ? -2 : 0;
+}
+
+/* "parent_tid=[9298]" keeps the child's tid, not the address: 0. */
+static int parse_tid_field(const char *v, uint64_t *out)
+{
+	if (v[0] == '[') {
+		*out = 0;
+		return 0;
+	}
+	return parse_number(v, out);
+}
+
+struct field {
+	const char *name;
+	int index;       /* into args[]; -1: ignored */
+	int is_flags;
+};
+
+/* key=value lists: clone's arguments, clone3's struct. */
+static int decode_fields(char **argv, int argc, const struct field *fields, struct vmt_event *ev)
+{
+	for (int i = 0; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		if (!eq)
+			return -2;
+		*eq = '\0';
+		const struct field *f = fields;
+		while (f->name && strcmp(f->name, argv[i]))
+			f++;
+		if (!f->name)
+			return -2;
+		if (f->index < 0)
+			continue;
+		int bad = f->is_flags ? sysfmt_parse_value(&sysfmt_clone, eq + 1, &ev->args[f->index])
+		                      : parse_tid_field(eq + 1, &ev->args[f->index]);
+		if (bad < 0)
+			return -2;
+	}
+	return 0;
+}
+
+/* x86-64 clone(flags, stack, parent_tid, child_tid, tls) */
+static const struct field clone_fields[] = {
+	{ "child_stack", 1, 0 }, { "flags", 0, 1 }, { "parent_tid", 2, 0 },
+	{ "child_tidptr", 3, 0 }, { "tls", 4, 0 }, { NULL, 0, 0 },
+};
+
+/* clone3 as sysfmt prints it: [0] flags [1] stack [2] stack_size
+ * [3] child_tid [4] parent_tid [5] tls */
+static const struct field clone3_fields[] = {
+	{ "flags", 0, 1 }, { "stack", 1, 0 }, { "stack_size", 2, 0 },
+	{ "child_tid", 3, 0 }, { "parent_tid", 4, 0 }, { "tls", 5, 0 },
+	{ "exit_signal", -1, 0 }, { "pidfd", -1, 0 }, { "set_tid", -1, 0 },
+	{ "set_tid_size", -1, 0 }, { "cgroup", -1, 0 }, { NULL, 0, 0 },
+};
+
+static int decode_clone3(char **argv, int argc, struct vmt_event *ev)
+{
+	if (argc != 2 || argv[0][0] != '{')
+		return -2;
+	char *body = argv[0] + 1;
+	char *end = strchr(body, '}');   /* before " => {parent_tid=[N]}" */
+	if (!end)
+		return -2;
+	*end = '\0';
+	char *fields[12];
+	int n = split_args(body, fields, 12);
+	return n < 0 ? -2 : decode_fields(fields, n, clone3_fields, ev);
+}
+
+/* Copy a quoted string's text (escapes kept as printed). */
+static void unquote(const char *s, size_t n, char *out, size_t out_size, size_t *len)
+{
+	if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+		s++;
+		n -= 2;
+	}
+	if (*len + n >= out_size)
+		n = out_size - *len - 1;
+	memcpy(out + *len, s, n);
+	*len += n;
+	out[*len] = '\0';
+}
+
+/* execve("PATH", ["ARG0", "ARG1"], ...) */
+static int decode_exec(char *path, char *argv_list, struct strace_exec *exec)
+{
+	size_t len = 0;
+	unquote(path, strlen(path), exec->exe, sizeof(exec->exe), &len);
+	len = 0;
+	if (!argv_list || argv_list[0] != '[')
+		return 0;
+	char *end = strrchr(argv_list, ']');
+	if (!end)
+		return -2;
+	*end = '\0';
+	char *items[64];
+	int n = split_args(argv_list + 1, items, 64);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			unquote(" ", 1, exec->cmdline, sizeof(exec->cmdline), &len);
+		unquote(items[i], strlen(items[i]), exec->cmdline, sizeof(exec->cmdline), &len);
+	}
+	return 0;
+}
+
+static int decode_result(const char *s, int sys, struct vmt_event *ev)
+{
+	if (s[0] == '?') {
+		ev->flags |= VMT_EV_NORETURN;
+		return 0;
+	}
+	if (!strncmp(s, "-1 E", 4)) {
+		char name[32];
+		size_t n = strcspn(s + 3, " ");
+		if (n >= sizeof(name))
+			return -2;
+		memcpy(name, s + 3, n);
+		name[n] = '\0';
+		ev->err = sysfmt_errno_from_name(name);
+		ev->result = -1;
+		return ev->err ? 0 : -2;
+	}
+	uint64_t v;
+	char word[32];
+	size_t n = strcspn(s, " ");
+	if (n >= sizeof(word))
+		return -2;
+	memcpy(word, s, n);
+	word[n] = '\0';
+	if (parse_number(word, &v) < 0)
+		return -2;
+	(void)sys;
+	ev->result = (int64_t)v;
+	return 0;
+}
+
+#define CLONE_THREAD 0x00010000ull
+
+int strace_decode_call(const char *name, char *args, const char *result,
+                       struct vmt_event *ev, struct strace_exec *exec)
+{
+	int sys = vmt_sys_from_name(name);
+	exec->exe[0] = exec->cmdline[0] = '\0';
+	if (sys == VMT_SYS_NONE)
+		return -1;
+	ev->sys = (uint16_t)sys;
+	memset(ev->args, 0, sizeof(ev->args));
+	char *argv[MAX_ARGS];
+	int argc = split_args(args, argv, MAX_ARGS), ret;
+	if (argc < 0)
+		return -2;
+	const uint8_t *kinds = sysfmt_arg_kinds(sys);
+	if (sys == VMT_SYS_EXECVE || sys == VMT_SYS_EXECVEAT)
+		ret = argc >= 3 + (sys == VMT_SYS_EXECVEAT)
+		      ? decode_exec(argv[sys == VMT_SYS_EXECVEAT], argv[1 + (sys == VMT_SYS_EXECVEAT)], exec)
+		      : -2;
+	else if (sys == VMT_SYS_MREMAP)
+		ret = decode_mremap(argv, argc, ev);
+	else if (sys == VMT_SYS_CLONE)
+		ret = decode_fields(argv, argc, clone_fields, ev);
+	else if (sys == VMT_SYS_CLONE3)
+		ret = decode_clone3(argv, argc, ev);
+	else
+		ret = kinds ? decode_plain(kinds, argv, argc, ev) : -2;
+	if (ret < 0)
+		return ret;
+	if ((sys == VMT_SYS_CLONE || sys == VMT_SYS_CLONE3) && (ev->args[0] & CLONE_THREAD))
+		ev->flags |= VMT_EV_THREAD;
+	return decode_result(result, sys, ev);
+}
