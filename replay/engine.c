@@ -711,6 +711,12 @@ static int do_step(struct rp_engine *e, size_t s)
 			build_image(e, s, st->slot, p, NULL);
 		p->count = full_count(e, p);
 		e->sh->ck[st->idx] = p->count;
+		if (getenv("VMREPLAY_DUMP_MAPS") && e->be->per_process) {
+			char cmd[64];   /* debugging aid: the replayer's whole map */
+			snprintf(cmd, sizeof(cmd), "cat /proc/%d/maps >&2", getpid());
+			if (system(cmd) != 0)
+				fprintf(stderr, "vmreplay: cannot show the map\n");
+		}
 		note_count(e, st->slot, p);
 		break;
 	case RP_RESIDENCY:
@@ -726,8 +732,6 @@ static int do_step(struct rp_engine *e, size_t s)
 			return STEP_FORK_CHILD;
 		break;
 	}
-	if (st->kind == RP_EVENT)
-		ss->t_last = lat_now();
 	return STEP_DONE;
 }
 
@@ -744,8 +748,10 @@ static void replayer(struct rp_engine *e, size_t from)
 		if (e->multi)
 			pass_turn(e, (uint32_t)s);
 	}
+	uint64_t end = lat_now();
 	for (size_t s = 0; s < e->t->nprocs; s++)
 		if (e->ps[s].owned) {
+			e->sh->slots[s].t_last = end;
 			atomic_store(&e->sh->slots[s].finished, 1);
 			advance_turn_past_finished(e);
 		}
@@ -771,6 +777,7 @@ int rp_engine_run_once(struct rp_engine *e)
 			}
 		replayer(e, 0);
 		for (size_t s = 0; s < t->nprocs; s++) {
+			e->ps[s].owned = 0;
 			if (e->ps[s].space)
 				e->be->space_free(e->ps[s].space);
 			am_free(&e->ps[s].am);

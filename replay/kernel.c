@@ -32,6 +32,29 @@ static struct rp_space *k_new(const struct vmt_map *map, const struct vmt_host *
 	return &the_space;
 }
 
+/* The recorded map had this VMA apart from the one before it, but a fresh
+ * stand-in merged with it: the original differed in what a mapping does not
+ * show (VM_ACCOUNT of a RELRO part, its own anon_vma).  Make it the same way
+ * a program does: map it writable elsewhere, write a page (own anon_vma),
+ * restore the protection and move it in place; a faulted VMA keeps its
+ * pgoff when moved and does not merge. */
+static int keep_apart(const struct rp_standin_map *m, size_t len)
+{
+	munmap((void *)m->start, len);
+	int flags = m->flags & ~MAP_GROWSDOWN;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, m->fd, (off_t)m->offset);
+	if (p == MAP_FAILED)
+		return errno;
+	*(volatile char *)p = *(volatile char *)p;
+	if (mprotect(p, len, m->prot) < 0 ||
+	    mremap(p, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)m->start) == MAP_FAILED) {
+		int e = errno;
+		munmap(p, len);
+		return e;
+	}
+	return 0;
+}
+
 static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
 {
 	(void)s;
@@ -44,6 +67,9 @@ static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
 		munmap(p, len);
 		return EEXIST;
 	}
+	struct vq_vma v;
+	if (vq_covering(m->start, &v) == 1 && v.start < m->start && !(m->flags & MAP_SHARED))
+		return keep_apart(m, len);
 	return 0;
 }
 

@@ -12,3 +12,5 @@ $(BUILD)/bin/vmreplay: $(call objs,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_OBJS) $(SYSFM
 # trace library.
 $(BUILD)/tests/replay/progs/mktrace: TEST_PROG_LIBS += $(LIBVMT) $(LIBVMT_LIBS)
 $(BUILD)/tests/replay/progs/mktrace: $(LIBVMT)
+$(BUILD)/tests/replay/progs/brk_loop: TEST_PROG_LIBS += $(LIBVMT) $(LIBVMT_LIBS)
+$(BUILD)/tests/replay/progs/brk_loop: $(LIBVMT)

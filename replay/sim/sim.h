@@ -55,4 +55,17 @@ struct sim_vma_view {
 };
 int sim_vma_at(const struct sim_mm *mm, size_t i, struct sim_vma_view *v);
 
+/* Additions (replay/sim/): what a recorded map cannot say. */
+/* The program break: start_brk and the current break (brk(0)'s answer).
+ * Default: the [heap] VMA of the map, else 0 (brk then only fails). */
+void sim_mm_set_brk(struct sim_mm *mm, uint64_t start_brk, uint64_t brk);
+/* Where top-down placement starts.  Default: the end of the highest
+ * mapping at least 128 MiB below [stack] (the loader or the vDSO, which the
+ * kernel maps first from mmap_base), else TASK_SIZE - 128 MiB. */
+void sim_mm_set_mmap_base(struct sim_mm *mm, uint64_t base);
+uint64_t sim_mm_mmap_base(const struct sim_mm *mm);
+/* Whether the VMA containing addr has an anon_vma (was written).  Default
+ * for a map: private writable VMAs have one. */
+void sim_mm_set_faulted(struct sim_mm *mm, uint64_t addr, int faulted);
+
 #endif
