@@ -1,0 +1,305 @@
+/* merge.c - when two VMAs may become one (mm/vma.c's is_mergeable_vma and
+ * is_mergeable_anon_vma as each release has them), and the three shapes of
+ * change built on it: map a new range, unmap a range, modify a range. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "replay/sim/sim_int.h"
+
+/* what is about to sit next to a target VMA */
+struct src {
+	uint64_t flags;
+	uint32_t file_id, anon_vma;
+	bool fork_child;   /* only for an existing VMA (vma_modify) */
+	bool special;
+};
+
+static bool anon_ok(const struct sim_mm *mm, const struct sim_vma *tgt, const struct src *s)
+{
+	if (sim_has(mm->prof, R_M4_ANON_MERGE)) {
+		if (!tgt->anon_vma && s->anon_vma)
+			return !s->fork_child;
+		if (tgt->anon_vma && !s->anon_vma)
+			return !tgt->fork_child;
+		return tgt->anon_vma == s->anon_vma;
+	}
+	/* before 6.16: one side without anon_vma is fine only if the target
+	 * has a singular anon_vma chain (faulted, not a fork child) */
+	if ((!s->anon_vma || !tgt->anon_vma) && tgt->anon_vma && !tgt->fork_child)
+		return true;
+	return s->anon_vma == tgt->anon_vma;
+}
+
+/* NULL when tgt and s may merge (pgoff contiguity given as pgoff_ok), else
+ * the reason, written into buf */
+static const char *why_not(const struct sim_mm *mm, const struct sim_vma *tgt, const struct src *s,
+                           bool pgoff_ok, char *buf, size_t n)
+{
+	uint64_t diff = (tgt->flags ^ s->flags) & ~VM_SOFTDIRTY;
+	char c[64];
+
+	if (tgt->special || s->special || ((tgt->flags | s->flags) & VM_SPECIAL))
+		return "VM_SPECIAL never merges";
+	if (diff) {
+		uint64_t bit = diff & -diff;
+		const char *why = "";
+
+		if (bit == VM_NOHUGEPAGE && sim_has(mm->prof, R_T4_STACK_NOHUGE))
+			why = " (MAP_STACK";
+		else if (bit == VM_SEALED)
+			why = " (mseal";
+		if (*why)
+			snprintf(buf, n, "%s differs%s, %s)", sim_flag_name(bit), why,
+			         sim_rule_cite(bit == VM_SEALED ? R_X1_MSEAL : R_T4_STACK_NOHUGE, c, sizeof c));
+		else
+			snprintf(buf, n, "%s differs", sim_flag_name(bit));
+		return buf;
+	}
+	if (tgt->file_id != s->file_id)
+		return "different file";
+	if (!pgoff_ok)
+		return "pgoff not contiguous";
+	if (!anon_ok(mm, tgt, s)) {
+		bool m4 = sim_has(mm->prof, R_M4_ANON_MERGE);
+		if (m4)
+			snprintf(buf, n, "anon_vma incompatible (fork child; %s M4)",
+			         sim_rule_cite(R_M4_ANON_MERGE, c, sizeof c));
+		else if (!tgt->anon_vma || !s->anon_vma)
+			snprintf(buf, n, "anon_vma incompatible (unfaulted next to faulted or fork child; "
+			         "allowed from %s M4)", sim_rule_cite(R_M4_ANON_MERGE, c, sizeof c));
+		else
+			snprintf(buf, n, "anon_vma differs");
+		return buf;
+	}
+	return NULL;
+}
+
+static bool both_anon_ok(const struct sim_vma *p, const struct sim_vma *n)
+{
+	return !p->anon_vma || !n->anon_vma || p->anon_vma == n->anon_vma;
+}
+
+static void take_anon(struct sim_vma *dst, uint32_t av, bool fork_child)
+{
+	if (!dst->anon_vma && av) {
+		dst->anon_vma = av;
+		dst->fork_child = fork_child;
+	}
+}
+
+static struct sim_vma *adjacent_prev(struct sim_mm *mm, uint64_t start)
+{
+	struct sim_vma *p = start ? tree_find(&mm->tree, start - 1) : NULL;
+	return p && p->end == start ? p : NULL;
+}
+
+static struct sim_vma *adjacent_next(struct sim_mm *mm, uint64_t end)
+{
+	struct sim_vma *n = tree_find(&mm->tree, end);
+	return n && n->start == end ? n : NULL;
+}
+
+struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, int *how)
+{
+	struct sim_vma *prev = adjacent_prev(mm, nr->start), *next = adjacent_next(mm, nr->end), *v;
+	struct src s = { nr->flags, nr->file_id, nr->anon_vma, false, nr->special };
+	uint64_t pages = (nr->end - nr->start) / SIM_PAGE;
+	const char *wp = NULL, *wn = NULL;
+	char bp[120], bn[120];
+
+	(void)nr->fork_child;
+	if (prev)
+		wp = why_not(mm, prev, &s, prev->pgoff + vma_pages(prev) == nr->pgoff, bp, sizeof bp);
+	if (next)
+		wn = why_not(mm, next, &s, next->pgoff == nr->pgoff + pages, bn, sizeof bn);
+	if (prev && next && !wp && !wn && !both_anon_ok(prev, next))
+		wn = "prev and next anon_vma differ";
+	if (prev && !wp && next && !wn) {
+		prev->end = next->end;
+		take_anon(prev, nr->anon_vma, nr->fork_child);
+		take_anon(prev, next->anon_vma, next->fork_child);
+		tree_erase(&mm->tree, next);
+		vma_free(next);
+		tree_changed(&mm->tree, prev);
+		sim_rule(mm, "merged with prev and next");
+		mm->how = *how = VR_MERGE_BOTH;
+		return prev;
+	}
+	if (prev && !wp) {
+		prev->end = nr->end;
+		take_anon(prev, nr->anon_vma, nr->fork_child);
+		tree_changed(&mm->tree, prev);
+		if (next)
+			sim_rule(mm, "merged with prev; not next: %s", wn);
+		else
+			sim_rule(mm, "merged with prev");
+		mm->how = *how = VR_EXPAND_PREV;
+		return prev;
+	}
+	if (next && !wn) {
+		next->start = nr->start;
+		next->pgoff = nr->pgoff;
+		take_anon(next, nr->anon_vma, nr->fork_child);
+		tree_changed(&mm->tree, next);
+		if (prev)
+			sim_rule(mm, "merged with next; not prev: %s", wp);
+		else
+			sim_rule(mm, "merged with next");
+		mm->how = *how = VR_EXPAND_NEXT;
+		return next;
+	}
+	if (!(v = vma_new(mm)))
+		return NULL;
+	v->start = nr->start;
+	v->end = nr->end;
+	v->pgoff = nr->pgoff;
+	v->flags = nr->flags;
+	v->file_id = nr->file_id;
+	v->anon_vma = nr->anon_vma;
+	v->fork_child = nr->fork_child;
+	v->special = nr->special;
+	tree_insert(&mm->tree, v);
+	if (prev && next)
+		sim_rule(mm, "no merge: prev: %s; next: %s", wp, wn);
+	else if (prev)
+		sim_rule(mm, "no merge with prev: %s", wp);
+	else if (next)
+		sim_rule(mm, "no merge with next: %s", wn);
+	else
+		sim_rule(mm, "no adjacent VMA");
+	mm->how = *how = VR_NEW;
+	return v;
+}
+
+struct sim_vma *sim_split(struct sim_mm *mm, struct sim_vma *v, uint64_t addr)
+{
+	struct sim_vma *u = vma_new(mm);
+
+	if (!u)
+		return NULL;
+	*u = *v;
+	u->start = addr;
+	u->pgoff = v->pgoff + (addr - v->start) / SIM_PAGE;
+	v->end = addr;
+	tree_changed(&mm->tree, v);
+	tree_insert(&mm->tree, u);
+	return u;
+}
+
+int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *changed)
+{
+	struct sim_vma *v = tree_find(&mm->tree, start);
+
+	*changed = false;
+	if (!v || v->start >= end)
+		return 0;
+	if (v->start < start) {
+		if (end < v->end && mm->tree.count >= mm->max_map_count) {
+			sim_rule(mm, "split refused: vm.max_map_count (%llu) reached",
+			         (unsigned long long)mm->max_map_count);
+			return -ENOMEM;
+		}
+		if (!(v = sim_split(mm, v, start)))
+			return -ENOMEM;
+	}
+	*changed = true;
+	while (v && v->start < end) {
+		struct sim_vma *nx;
+
+		if (v->end > end && !sim_split(mm, v, end))
+			return -ENOMEM;
+		nx = tree_next(&mm->tree, v);
+		tree_erase(&mm->tree, v);
+		vma_free(v);
+		v = nx;
+	}
+	return 0;
+}
+
+static int split_checked(struct sim_mm *mm, struct sim_vma *v, uint64_t addr, struct sim_vma **upper)
+{
+	if (mm->tree.count >= mm->max_map_count) {
+		sim_rule(mm, "split refused: vm.max_map_count (%llu) reached",
+		         (unsigned long long)mm->max_map_count);
+		return -ENOMEM;
+	}
+	*upper = sim_split(mm, v, addr);
+	return *upper ? 0 : -ENOMEM;
+}
+
+struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start, uint64_t end,
+                           uint64_t nf, int *err)
+{
+	struct sim_vma *prev = start == v->start ? adjacent_prev(mm, start) : NULL;
+	struct sim_vma *next = end == v->end ? adjacent_next(mm, end) : NULL;
+	struct src s = { nf, v->file_id, v->anon_vma, v->fork_child, v->special };
+	uint64_t pg = v->pgoff + (start - v->start) / SIM_PAGE;
+	const char *wp = NULL, *wn = NULL;
+	char bp[120], bn[120];
+	struct sim_vma *u;
+
+	*err = 0;
+	if (nf == v->flags)
+		return v;
+	if (prev)
+		wp = why_not(mm, prev, &s, prev->pgoff + vma_pages(prev) == pg, bp, sizeof bp);
+	if (next)
+		wn = why_not(mm, next, &s, next->pgoff == pg + (end - start) / SIM_PAGE, bn, sizeof bn);
+	if (prev && next && !wp && !wn && !both_anon_ok(prev, next))
+		wn = "prev and next anon_vma differ";
+	if (prev && !wp && next && !wn) {          /* whole v, both sides */
+		prev->end = next->end;
+		take_anon(prev, v->anon_vma, v->fork_child);
+		take_anon(prev, next->anon_vma, next->fork_child);
+		tree_erase(&mm->tree, v);
+		tree_erase(&mm->tree, next);
+		vma_free(v);
+		vma_free(next);
+		tree_changed(&mm->tree, prev);
+		sim_rule(mm, "merged with prev and next");
+		return prev;
+	}
+	if (prev && !wp) {
+		take_anon(prev, v->anon_vma, v->fork_child);
+		prev->end = end;
+		if (end == v->end) {
+			tree_erase(&mm->tree, v);
+			vma_free(v);
+		} else {
+			v->pgoff += (end - v->start) / SIM_PAGE;
+			v->start = end;
+			tree_changed(&mm->tree, v);
+		}
+		tree_changed(&mm->tree, prev);
+		sim_rule(mm, "merged with prev");
+		return prev;
+	}
+	if (next && !wn) {
+		take_anon(next, v->anon_vma, v->fork_child);
+		next->start = start;
+		next->pgoff = pg;
+		if (start == v->start) {
+			tree_erase(&mm->tree, v);
+			vma_free(v);
+		} else {
+			v->end = start;
+			tree_changed(&mm->tree, v);
+		}
+		tree_changed(&mm->tree, next);
+		sim_rule(mm, "merged with next");
+		return next;
+	}
+	if (prev)
+		sim_rule(mm, "no merge with prev: %s", wp);
+	if (next)
+		sim_rule(mm, "no merge with next: %s", wn);
+	if (start > v->start) {
+		if ((*err = split_checked(mm, v, start, &u)))
+			return NULL;
+		v = u;
+	}
+	if (end < v->end && (*err = split_checked(mm, v, end, &u)))
+		return NULL;
+	v->flags = nf;
+	return v;
+}

@@ -1,0 +1,283 @@
+/* mm.c - simulated address spaces: creation from a recorded map, fork,
+ * iteration, page touches. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "replay/sim/sim_int.h"
+
+struct sim_vma *vma_new(struct sim_mm *mm)
+{
+	struct sim_vma *v = calloc(1, sizeof *v);
+	(void)mm;
+	return v;
+}
+
+void vma_free(struct sim_vma *v)
+{
+	free(v);
+}
+
+void sim_rule(struct sim_mm *mm, const char *fmt, ...)
+{
+	size_t n = strlen(mm->rule);
+	va_list ap;
+
+	if (n && n + 2 < sizeof mm->rule) {
+		memcpy(mm->rule + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(mm->rule + n, sizeof mm->rule - n, fmt, ap);
+	va_end(ap);
+}
+
+void sim_rule_force(struct sim_mm *mm, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(mm->rule, sizeof mm->rule, fmt, ap);
+	va_end(ap);
+}
+
+static bool is_special_name(const char *name)
+{
+	static const char *const names[] = { "[vdso]", "[vvar]", "[vvar_vclock]", "[vsyscall]", "[uprobes]" };
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (name && strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* vm_flags of a VMA found in a recorded map, as the kernel would have set
+ * them when it created it (private writable memory is accounted). */
+static uint64_t flags_of_map_vma(const struct vmt_vma *m)
+{
+	uint64_t f = VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_SOFTDIRTY;
+
+	if (m->prot & VMT_PROT_READ)
+		f |= VM_READ;
+	if (m->prot & VMT_PROT_WRITE)
+		f |= VM_WRITE;
+	if (m->prot & VMT_PROT_EXEC)
+		f |= VM_EXEC;
+	if (m->flags & VMT_VMA_SHARED)
+		f |= VM_SHARED | VM_MAYSHARE;
+	else if (m->prot & VMT_PROT_WRITE)
+		f |= VM_ACCOUNT;
+	if (m->name && strcmp(m->name, "[stack]") == 0)
+		f |= VM_GROWSDOWN;
+	if (is_special_name(m->name))
+		f = (f & VM_ACCESS_FLAGS) | VM_DONTEXPAND | VM_MAYREAD | VM_MAYEXEC;
+	return f;
+}
+
+/* mmap_base: the top-down allocator starts just above the highest mapping
+ * below the stack's reserved gap (the dynamic loader or the vDSO is the
+ * first thing the kernel maps top-down from mmap_base).  The kernel's own
+ * formula needs the random offset, which a map does not record. */
+static uint64_t derive_mmap_base(struct sim_mm *mm, uint64_t stack_start)
+{
+	const uint64_t min_gap = 128ull << 20;
+	uint64_t limit = stack_start ? stack_start - min_gap : SIM_TASK_SIZE - min_gap;
+	uint64_t base = 0;
+
+	for (size_t i = 0; i < mm->tree.count; i++) {
+		const struct sim_vma *v = tree_at(&mm->tree, i);
+		if (v->end <= limit && v->end > base)
+			base = v->end;
+	}
+	return base ? base : SIM_TASK_SIZE - min_gap;
+}
+
+struct sim_mm *sim_mm_new(const struct sim_profile *p, const struct vmt_map *map,
+                          const struct vmt_host *host)
+{
+	struct sim_mm *mm = calloc(1, sizeof *mm);
+	uint64_t stack_start = 0;
+
+	if (!mm || !p) {
+		free(mm);
+		return NULL;
+	}
+	mm->prof = p;
+	mm->page = host && host->page_size ? host->page_size : SIM_PAGE;
+	mm->mmap_min_addr = host && host->mmap_min_addr ? host->mmap_min_addr : 4096;
+	mm->max_map_count = host && host->max_map_count ? host->max_map_count : 65530;
+	mm->next_anon_vma = 1;
+	mm->next_shmem = SIM_SHMEM_ID;
+	mm->tree.seed = 0x9e3779b9u;
+	for (uint32_t i = 0; map && i < map->nvma; i++) {
+		const struct vmt_vma *m = &map->vmas[i];
+		struct sim_vma *v;
+
+		struct sim_vma *o = tree_find(&mm->tree, m->start);
+
+		if (m->start >= m->end || m->end > SIM_TASK_SIZE || (o && o->start < m->end))
+			continue;  /* gate VMA above TASK_SIZE, or overlapping garbage */
+		if (!(v = vma_new(mm)))
+			break;
+		v->start = m->start;
+		v->end = m->end;
+		v->flags = flags_of_map_vma(m);
+		v->special = is_special_name(m->name);
+		v->file_id = m->file_id;
+		if (m->file_id)
+			v->pgoff = m->offset / SIM_PAGE;
+		else if (m->flags & VMT_VMA_SHARED)
+			v->file_id = mm->next_shmem++;
+		else
+			v->pgoff = m->start / SIM_PAGE;
+		/* private writable memory of a running image has been written */
+		if ((v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE && !v->special)
+			v->anon_vma = mm->next_anon_vma++;
+		if (m->name && strcmp(m->name, "[stack]") == 0)
+			stack_start = m->start;
+		if (m->name && strcmp(m->name, "[heap]") == 0) {
+			mm->start_brk = m->start;
+			mm->brk = m->end;
+		}
+		tree_insert(&mm->tree, v);
+	}
+	mm->mmap_base = derive_mmap_base(mm, stack_start);
+	return mm;
+}
+
+void sim_mm_set_brk(struct sim_mm *mm, uint64_t start_brk, uint64_t brk)
+{
+	mm->start_brk = start_brk;
+	mm->brk = brk;
+}
+
+void sim_mm_set_mmap_base(struct sim_mm *mm, uint64_t base)
+{
+	mm->mmap_base = base;
+}
+
+uint64_t sim_mm_mmap_base(const struct sim_mm *mm)
+{
+	return mm->mmap_base;
+}
+
+void sim_mm_set_faulted(struct sim_mm *mm, uint64_t addr, int faulted)
+{
+	struct sim_vma *v = tree_find(&mm->tree, addr);
+
+	if (!v || v->start > addr)
+		return;
+	if (!faulted)
+		v->anon_vma = 0, v->fork_child = false;
+	else if (!v->anon_vma)
+		v->anon_vma = mm->next_anon_vma++;
+}
+
+struct sim_mm *sim_mm_fork(const struct sim_mm *parent)
+{
+	struct sim_mm *mm = malloc(sizeof *mm);
+
+	if (!mm)
+		return NULL;
+	*mm = *parent;
+	memset(&mm->tree, 0, sizeof mm->tree);
+	mm->tree.seed = parent->tree.seed ^ 0x5bd1e995u;
+	mm->def_flags = parent->def_flags & VM_NOHUGEPAGE;
+	for (size_t i = 0; i < parent->tree.count; i++) {
+		const struct sim_vma *pv = tree_at(&parent->tree, i);
+		struct sim_vma *v;
+
+		if (pv->flags & VM_DONTCOPY)
+			continue;
+		if (!(v = vma_new(mm))) {
+			sim_mm_free(mm);
+			return NULL;
+		}
+		*v = *pv;
+		v->flags &= ~VM_LOCKED_MASK;
+		if (pv->anon_vma && !(pv->flags & VM_WIPEONFORK)) {
+			/* anon_vma_fork: a fresh anon_vma chained to the parent's */
+			v->anon_vma = mm->next_anon_vma++;
+			v->fork_child = true;
+		} else {
+			v->anon_vma = 0;
+			v->fork_child = false;
+		}
+		tree_insert(&mm->tree, v);
+	}
+	return mm;
+}
+
+void sim_mm_free(struct sim_mm *mm)
+{
+	if (!mm)
+		return;
+	tree_free(&mm->tree);
+	free(mm);
+}
+
+size_t sim_vma_count(const struct sim_mm *mm)
+{
+	return mm ? mm->tree.count : 0;
+}
+
+int sim_vma_at(const struct sim_mm *mm, size_t i, struct sim_vma_view *out)
+{
+	const struct sim_vma *v = mm ? tree_at(&mm->tree, i) : NULL;
+
+	if (!v)
+		return -1;
+	out->start = v->start;
+	out->end = v->end;
+	out->pgoff = v->pgoff;
+	out->vm_flags = v->flags;
+	out->file_id = v->file_id >= SIM_SHMEM_ID ? 0 : v->file_id;
+	out->anon_faulted = v->anon_vma != 0;
+	return 0;
+}
+
+static bool anon_compatible(const struct sim_vma *a, const struct sim_vma *b)
+{
+	return a->end == b->start && a->file_id == b->file_id &&
+	       !((a->flags ^ b->flags) & ~(VM_ACCESS_FLAGS | VM_SOFTDIRTY)) &&
+	       b->pgoff == a->pgoff + vma_pages(a);
+}
+
+/* anon_vma_prepare: reuse the anon_vma of a compatible neighbour that is
+ * not a fork child (find_mergeable_anon_vma, next first), else a new one */
+void sim_fault(struct sim_mm *mm, struct sim_vma *v)
+{
+	struct sim_vma *n = tree_next(&mm->tree, v), *p = tree_prev(&mm->tree, v);
+
+	if (v->anon_vma)
+		return;
+	if (n && n->anon_vma && !n->fork_child && anon_compatible(v, n))
+		v->anon_vma = n->anon_vma;
+	else if (p && p->anon_vma && !p->fork_child && anon_compatible(p, v))
+		v->anon_vma = p->anon_vma;
+	else
+		v->anon_vma = mm->next_anon_vma++;
+	v->fork_child = false;
+}
+
+/* Write-faultable (private and writable) VMAs get an anon_vma when a page
+ * of theirs is found resident. */
+void sim_touch(struct sim_mm *mm, const struct vmt_residency *res)
+{
+	if (!mm || !res || !res->bits)
+		return;
+	for (uint64_t i = 0; i < res->npages; i++) {
+		uint64_t a = res->start + i * SIM_PAGE;
+		struct sim_vma *v;
+
+		if (!(res->bits[i / 8] & (1u << (i % 8))))
+			continue;
+		v = tree_find(&mm->tree, a);
+		if (!v || v->start > a)
+			continue;
+		if ((v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE && !v->special)
+			sim_fault(mm, v);
+		/* skip the rest of this VMA */
+		i = (v->end - res->start) / SIM_PAGE - 1;
+	}
+}

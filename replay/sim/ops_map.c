@@ -1,0 +1,215 @@
+/* ops_map.c - mmap, munmap and brk (mm/mmap.c do_mmap, mmap_region,
+ * do_vmi_munmap, brk/do_brk_flags). */
+#include <errno.h>
+#include <sys/mman.h>
+#include "replay/sim/sim_int.h"
+
+#define PAGE_ALIGN(x) (((x) + SIM_PAGE - 1) & ~(SIM_PAGE - 1))
+
+static bool range_sealed(struct sim_mm *mm, uint64_t start, uint64_t end)
+{
+	for (struct sim_vma *v = tree_find(&mm->tree, start); v && v->start < end; v = tree_next(&mm->tree, v))
+		if (v->flags & VM_SEALED)
+			return true;
+	return false;
+}
+
+static uint64_t prot_flags(uint64_t prot)
+{
+	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
+	       (prot & PROT_EXEC ? VM_EXEC : 0);
+}
+
+/* populate as MAP_POPULATE / VM_LOCKED do: writes fault private memory */
+static void populate(struct sim_mm *mm, uint64_t start, uint64_t end)
+{
+	for (struct sim_vma *v = tree_find(&mm->tree, start); v && v->start < end; v = tree_next(&mm->tree, v))
+		if ((v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE && !v->special)
+			sim_fault(mm, v);
+}
+
+int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
+{
+	uint64_t addr = c->a[0], len = c->a[1], prot = c->a[2], flags = c->a[3], off = c->a[5];
+	bool anon = flags & MAP_ANONYMOUS, shared, fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
+	struct sim_place pl = { 0 };
+	struct sim_newrange nr = { 0 };
+	struct sim_vma *v;
+	uint64_t vf, pgoff;
+	int64_t r;
+	int how, e;
+	char cite[64];
+
+	*changed = false;
+	if (!len)
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	if (!len)
+		return -ENOMEM;
+	if (off & (SIM_PAGE - 1))
+		return -EINVAL;
+	pgoff = off / SIM_PAGE;
+	switch (flags & MAP_TYPE) {
+	case MAP_SHARED: case MAP_SHARED_VALIDATE: shared = true; break;
+	case MAP_PRIVATE: shared = false; break;
+	default: return -EINVAL;
+	}
+	if (!anon && !c->file_id && !c->file)
+		return -EBADF;
+	if (!fixed && addr && addr < mm->mmap_min_addr)
+		addr = PAGE_ALIGN(mm->mmap_min_addr);   /* round_hint_to_min */
+	if (fixed && (addr & (SIM_PAGE - 1)))
+		return -EINVAL;
+	if (mm->tree.count > mm->max_map_count)
+		return -ENOMEM;
+	vf = prot_flags(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | mm->def_flags;
+	if (flags & MAP_GROWSDOWN)
+		vf |= VM_GROWSDOWN;
+	if (flags & MAP_LOCKED)
+		vf |= VM_LOCKED;
+	if ((flags & MAP_STACK) && sim_has(mm->prof, R_T4_STACK_NOHUGE)) {
+		vf |= VM_NOHUGEPAGE;
+		sim_rule(mm, "MAP_STACK sets VM_NOHUGEPAGE (%s T4)",
+		         sim_rule_cite(R_T4_STACK_NOHUGE, cite, sizeof cite));
+	}
+	if (shared)
+		vf |= VM_SHARED | VM_MAYSHARE;
+	if (flags & MAP_NORESERVE)
+		vf |= VM_NORESERVE;
+
+	pl.addr = addr;
+	pl.len = len;
+	pl.pgoff = pgoff;
+	pl.mflags = flags;
+	pl.file = !anon;
+	pl.shared = shared;
+	pl.vm_flags = vf;
+	r = sim_get_unmapped_area(mm, &pl);
+	if (r < 0)
+		return r;
+	addr = (uint64_t)r;
+	if (flags & MAP_FIXED_NOREPLACE) {
+		v = tree_find(&mm->tree, addr);
+		if (v && v->start < addr + len)
+			return -EEXIST;
+	}
+	if (sim_has(mm->prof, R_X1_MSEAL) && range_sealed(mm, addr, addr + len)) {
+		sim_rule(mm, "sealed VMA in the way");
+		return -EPERM;
+	}
+	if ((e = sim_unmap_range(mm, addr, addr + len, changed)))
+		return e;
+	if ((vf & (VM_NORESERVE | VM_SHARED | VM_WRITE)) == VM_WRITE)
+		vf |= VM_ACCOUNT;
+	nr.start = addr;
+	nr.end = addr + len;
+	nr.flags = vf | VM_SOFTDIRTY;
+	if (!anon) {
+		nr.file_id = c->file_id ? c->file_id : c->file->id;
+		nr.pgoff = pgoff;
+	} else if (shared) {
+		nr.file_id = mm->next_shmem++;
+		nr.pgoff = 0;
+	} else {
+		nr.pgoff = addr / SIM_PAGE;
+	}
+	if (!(v = sim_map_range(mm, &nr, &how)))
+		return -ENOMEM;
+	*changed = true;
+	if (((vf & VM_LOCKED) && !(vf & VM_LOCKONFAULT)) ||
+	    ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK)))
+		populate(mm, addr, addr + len);
+	return (int64_t)addr;
+}
+
+int64_t sim_do_munmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
+{
+	uint64_t addr = c->a[0], len = PAGE_ALIGN(c->a[1]);
+
+	*changed = false;
+	if ((addr & (SIM_PAGE - 1)) || !len || addr > SIM_TASK_SIZE || len > SIM_TASK_SIZE - addr)
+		return -EINVAL;
+	if (sim_has(mm->prof, R_X1_MSEAL) && range_sealed(mm, addr, addr + len)) {
+		sim_rule(mm, "sealed VMA in the range");
+		return -EPERM;
+	}
+	return sim_unmap_range(mm, addr, addr + len, changed);
+}
+
+static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *changed)
+{
+	struct sim_vma *prev = oldbrk ? tree_find(&mm->tree, oldbrk - 1) : NULL, *v;
+	uint64_t f = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_ACCOUNT |
+	             VM_SOFTDIRTY | mm->def_flags;
+	char cite[64];
+	const char *why = NULL;
+
+	sim_rule_cite(R_B1_BRK_EXPAND, cite, sizeof cite);
+	if (prev && (prev->end != oldbrk || prev->start < mm->start_brk))
+		prev = NULL;
+	if (!prev)
+		why = "no VMA ends at the old break";
+	else if (prev->special || ((prev->flags ^ f) & ~VM_SOFTDIRTY))
+		why = "flags differ";
+	else if (prev->file_id)
+		why = "heap VMA is file-backed";
+	else if (prev->pgoff + vma_pages(prev) != oldbrk / SIM_PAGE)
+		why = "pgoff not contiguous";
+	else if (prev->anon_vma && prev->fork_child)
+		why = "heap VMA is a faulted fork child (anon_vma chain > 1)";
+	*changed = true;
+	if (!why) {
+		prev->end = newbrk;
+		tree_changed(&mm->tree, prev);
+		mm->how = VR_EXPAND_PREV;
+		sim_rule(mm, "brk expanded the heap VMA (%s B1)", cite);
+		return;
+	}
+	if (!(v = vma_new(mm)))
+		return;
+	v->start = oldbrk;
+	v->end = newbrk;
+	v->pgoff = oldbrk / SIM_PAGE;
+	v->flags = f;
+	tree_insert(&mm->tree, v);
+	mm->how = VR_NEW;
+	sim_rule(mm, "brk made a new VMA: %s (%s B1)", why, cite);
+}
+
+int64_t sim_do_brk(struct sim_mm *mm, const struct sim_call *c, bool *changed)
+{
+	uint64_t brk = c->a[0], newbrk = PAGE_ALIGN(brk), oldbrk = PAGE_ALIGN(mm->brk);
+	struct sim_vma *next;
+	int e;
+
+	*changed = false;
+	if (brk < mm->start_brk)
+		return (int64_t)mm->brk;
+	if (oldbrk == newbrk) {
+		mm->brk = brk;
+		return (int64_t)brk;
+	}
+	if (brk <= mm->brk) {
+		next = tree_find(&mm->tree, newbrk);
+		if (!next || next->start >= oldbrk)
+			return (int64_t)mm->brk;
+		if ((e = sim_unmap_range(mm, newbrk, oldbrk, changed)))
+			return (int64_t)mm->brk;
+		mm->brk = brk;
+		sim_rule(mm, "brk shrink unmaps the released pages");
+		return (int64_t)brk;
+	}
+	next = tree_find(&mm->tree, oldbrk);
+	if (next && next->start < newbrk + SIM_PAGE + SIM_GUARD_GAP &&
+	    newbrk + SIM_PAGE > sim_start_gap(next)) {
+		sim_rule(mm, "brk refused: the next VMA is within a page (or its guard gap)");
+		return (int64_t)mm->brk;
+	}
+	if (mm->tree.count > mm->max_map_count)
+		return (int64_t)mm->brk;
+	brk_grow(mm, oldbrk, newbrk, changed);
+	mm->brk = brk;
+	if (mm->def_flags & VM_LOCKED)
+		populate(mm, oldbrk, newbrk);
+	return (int64_t)brk;
+}

@@ -1,0 +1,360 @@
+/* ops_modify.c - calls that change the flags of a range: mprotect,
+ * pkey_mprotect, madvise, the mlock family and mseal.  Each goes through
+ * sim_modify (vma_modify: merge at an edge, else split). */
+#include <errno.h>
+#include <sys/mman.h>
+#include "replay/sim/sim_int.h"
+
+#define PAGE_ALIGN(x) (((x) + SIM_PAGE - 1) & ~(SIM_PAGE - 1))
+
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
+#define MADV_GUARD_REMOVE 103
+#endif
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+#ifndef MADV_DONTNEED_LOCKED
+#define MADV_DONTNEED_LOCKED 24
+#endif
+#ifndef PROT_SEM
+#define PROT_SEM 0x8
+#endif
+#ifndef MLOCK_ONFAULT
+#define MLOCK_ONFAULT 1
+#endif
+
+/* give [s, e) of v the flags nf; returns the VMA covering s or NULL */
+static struct sim_vma *apply(struct sim_mm *mm, struct sim_vma *v, uint64_t s, uint64_t e,
+                             uint64_t nf, int *err, bool *changed)
+{
+	struct sim_vma *r;
+
+	if (nf == v->flags)
+		return v;
+	r = sim_modify(mm, v, s, e, nf, err);
+	if (r)
+		*changed = true;
+	return r;
+}
+
+static bool any_sealed(struct sim_mm *mm, uint64_t start, uint64_t end)
+{
+	for (struct sim_vma *v = tree_find(&mm->tree, start); v && v->start < end; v = tree_next(&mm->tree, v))
+		if (v->flags & VM_SEALED)
+			return true;
+	return false;
+}
+
+static int64_t do_mprotect(struct sim_mm *mm, uint64_t start, uint64_t len, uint64_t prot, bool *changed)
+{
+	uint64_t end, tmp, e;
+	struct sim_vma *v;
+	int err = 0;
+
+	*changed = false;
+	prot &= ~(uint64_t)(PROT_GROWSDOWN | PROT_GROWSUP);
+	if (start & (SIM_PAGE - 1))
+		return -EINVAL;
+	if (!len)
+		return 0;
+	len = PAGE_ALIGN(len);
+	end = start + len;
+	if (end <= start)
+		return -ENOMEM;
+	if (prot & ~(uint64_t)(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
+		return -EINVAL;
+	if (sim_has(mm->prof, R_X1_MSEAL) && any_sealed(mm, start, end))
+		return -EPERM;
+	for (tmp = start; tmp < end; tmp = e) {
+		uint64_t nf, old;
+
+		v = tree_find(&mm->tree, tmp);
+		if (!v || v->start > tmp)
+			return -ENOMEM;
+		old = v->flags;
+		nf = (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
+		     (prot & PROT_EXEC ? VM_EXEC : 0) | (old & ~VM_ACCESS_FLAGS);
+		if ((nf & ~(nf >> 4)) & VM_ACCESS_FLAGS)
+			return -EACCES;
+		/* private memory made writable is charged; unfaulted anonymous
+		 * memory made read-only is uncharged again */
+		if (nf & VM_WRITE) {
+			if (!(old & (VM_ACCOUNT | VM_WRITE | VM_HUGETLB | VM_SHARED | VM_NORESERVE)))
+				nf |= VM_ACCOUNT;
+		} else if ((old & VM_ACCOUNT) && vma_is_anon(v) && !v->anon_vma) {
+			nf &= ~VM_ACCOUNT;
+		}
+		e = v->end < end ? v->end : end;
+		if (!apply(mm, v, tmp, e, nf, &err, changed))
+			return err;
+	}
+	return 0;
+}
+
+int64_t sim_do_mprotect(struct sim_mm *mm, const struct sim_call *c, bool *changed)
+{
+	return do_mprotect(mm, c->a[0], c->a[1], c->a[2], changed);
+}
+
+int64_t sim_do_pkey_mprotect(struct sim_mm *mm, const struct sim_call *c, bool *changed)
+{
+	int64_t pkey = (int64_t)c->a[3];
+
+	*changed = false;
+	if (pkey != -1 && pkey != 0)
+		return -EINVAL;  /* keys are not modelled: only the default key exists */
+	return do_mprotect(mm, c->a[0], c->a[1], c->a[2], changed);
+}
+
+/* madvise: how each advice changes vm_flags (set, clear), or changes none */
+struct advice {
+	int adv;
+	uint64_t set, clear;
+	bool flags;          /* changes vm_flags */
+};
+
+static const struct advice advices[] = {
+	{ MADV_NORMAL, 0, VM_SEQ_READ | VM_RAND_READ, true },
+	{ MADV_RANDOM, VM_RAND_READ, VM_SEQ_READ, true },
+	{ MADV_SEQUENTIAL, VM_SEQ_READ, VM_RAND_READ, true },
+	{ MADV_DONTFORK, VM_DONTCOPY, 0, true },
+	{ MADV_DOFORK, 0, VM_DONTCOPY, true },
+	{ MADV_WIPEONFORK, VM_WIPEONFORK, 0, true },
+	{ MADV_KEEPONFORK, 0, VM_WIPEONFORK, true },
+	{ MADV_DONTDUMP, VM_DONTDUMP, 0, true },
+	{ MADV_DODUMP, 0, VM_DONTDUMP, true },
+	{ MADV_HUGEPAGE, VM_HUGEPAGE, VM_NOHUGEPAGE, true },
+	{ MADV_NOHUGEPAGE, VM_NOHUGEPAGE, VM_HUGEPAGE, true },
+	{ MADV_MERGEABLE, VM_MERGEABLE, 0, true },
+	{ MADV_UNMERGEABLE, 0, VM_MERGEABLE, true },
+	{ MADV_WILLNEED, 0, 0, false },
+	{ MADV_DONTNEED, 0, 0, false },
+	{ MADV_FREE, 0, 0, false },
+	{ MADV_REMOVE, 0, 0, false },
+	{ MADV_COLD, 0, 0, false },
+	{ MADV_PAGEOUT, 0, 0, false },
+	{ MADV_POPULATE_READ, 0, 0, false },
+	{ MADV_POPULATE_WRITE, 0, 0, false },
+	{ MADV_DONTNEED_LOCKED, 0, 0, false },
+	{ MADV_COLLAPSE, 0, 0, false },
+	{ MADV_GUARD_INSTALL, 0, 0, false },
+	{ MADV_GUARD_REMOVE, 0, 0, false },
+};
+
+static const struct advice *find_advice(struct sim_mm *mm, int adv)
+{
+	if ((adv == MADV_GUARD_INSTALL || adv == MADV_GUARD_REMOVE) &&
+	    !sim_has(mm->prof, R_X3_GUARD_REGIONS))
+		return NULL;
+	for (size_t i = 0; i < sizeof advices / sizeof advices[0]; i++)
+		if (advices[i].adv == adv)
+			return &advices[i];
+	return NULL;
+}
+
+/* per-VMA refusal of an advice, 0 if fine */
+static int advice_refused(const struct advice *a, const struct sim_vma *v)
+{
+	switch (a->adv) {
+	case MADV_DOFORK:
+		return v->flags & VM_IO ? -EINVAL : 0;
+	case MADV_WIPEONFORK:
+		return v->file_id || (v->flags & VM_SHARED) ? -EINVAL : 0;
+	case MADV_DODUMP:
+		return v->special || (v->flags & VM_SPECIAL) ? -EINVAL : 0;
+	case MADV_DONTNEED:
+		return v->flags & (VM_LOCKED | VM_PFNMAP) ? -EINVAL : 0;
+	case MADV_FREE:
+		return !vma_is_anon(v) || (v->flags & VM_SHARED) ? -EINVAL : 0;
+	case MADV_REMOVE:
+		return !(v->flags & VM_SHARED) ? -EINVAL : 0;
+	case MADV_GUARD_INSTALL:
+		return v->special || (v->flags & (VM_SPECIAL | VM_LOCKED | VM_HUGETLB)) ? -EINVAL : 0;
+	}
+	return 0;
+}
+
+static uint64_t advice_flags(const struct advice *a, const struct sim_vma *v)
+{
+	const uint64_t ksm_no = VM_SHARED | VM_MAYSHARE | VM_PFNMAP | VM_IO | VM_DONTEXPAND |
+	                        VM_HUGETLB | VM_MIXEDMAP;
+
+	if (a->adv == MADV_MERGEABLE && ((v->flags & ksm_no) || v->special))
+		return v->flags;   /* KSM silently ignores what it cannot merge */
+	return (v->flags & ~a->clear) | a->set;
+}
+
+int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *changed)
+{
+	uint64_t start = c->a[0], len = c->a[1], end;
+	const struct advice *a = find_advice(mm, (int)c->a[2]);
+	struct sim_vma *v;
+	int64_t unmapped = 0;
+	int err = 0;
+
+	*changed = false;
+	if (!a || (start & (SIM_PAGE - 1)))
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	end = start + len;
+	if (end < start)
+		return -EINVAL;
+	if (end == start)
+		return 0;
+	if (!a->flags)
+		sim_rule(mm, "this advice changes no VMA");
+	v = tree_find(&mm->tree, start);
+	if (!v)
+		return -ENOMEM;
+	while (v && start < end) {
+		uint64_t e;
+
+		if (start < v->start) {
+			unmapped = -ENOMEM;
+			start = v->start;
+			if (start >= end)
+				break;
+		}
+		if ((err = advice_refused(a, v)))
+			return err;
+		e = v->end < end ? v->end : end;
+		if (a->flags && !(v = apply(mm, v, start, e, advice_flags(a, v), &err, changed)))
+			return err;
+		if (a->adv == MADV_POPULATE_WRITE && (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)
+			sim_fault(mm, v);
+		start = e;
+		v = tree_find(&mm->tree, start);
+	}
+	if (start < end)
+		unmapped = -ENOMEM;
+	return unmapped;
+}
+
+static void populate_locked(struct sim_mm *mm, uint64_t start, uint64_t end)
+{
+	for (struct sim_vma *v = tree_find(&mm->tree, start); v && v->start < end; v = tree_next(&mm->tree, v))
+		if ((v->flags & VM_LOCKED) && !(v->flags & VM_LOCKONFAULT) &&
+		    (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE && !v->special)
+			sim_fault(mm, v);
+}
+
+static bool lock_skips(const struct sim_vma *v)
+{
+	return v->special || (v->flags & (VM_SPECIAL | VM_HUGETLB));
+}
+
+static int64_t lock_range(struct sim_mm *mm, uint64_t start, uint64_t len, uint64_t lf, bool *changed)
+{
+	uint64_t end, tmp, e;
+	struct sim_vma *v;
+	int err = 0;
+
+	len = PAGE_ALIGN(len + (start & (SIM_PAGE - 1)));
+	start &= ~(SIM_PAGE - 1);
+	end = start + len;
+	if (end < start)
+		return -EINVAL;
+	if (end == start)
+		return 0;
+	for (tmp = start; tmp < end; tmp = e) {
+		v = tree_find(&mm->tree, tmp);
+		if (!v || v->start > tmp)
+			return -ENOMEM;
+		e = v->end < end ? v->end : end;
+		if (!lock_skips(v) &&
+		    !apply(mm, v, tmp, e, (v->flags & ~VM_LOCKED_MASK) | lf, &err, changed))
+			return err;
+	}
+	if (lf & VM_LOCKED)
+		populate_locked(mm, start, end);
+	return 0;
+}
+
+static int64_t lock_all(struct sim_mm *mm, uint64_t flags, bool *changed)
+{
+	uint64_t add = 0;
+	int err;
+
+	if (flags) {
+		if (flags & ~(uint64_t)(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) || flags == MCL_ONFAULT)
+			return -EINVAL;
+	}
+	mm->def_flags &= ~VM_LOCKED_MASK;
+	if (flags & MCL_FUTURE) {
+		mm->def_flags |= VM_LOCKED | (flags & MCL_ONFAULT ? VM_LOCKONFAULT : 0);
+		if (!(flags & MCL_CURRENT))
+			return 0;
+	}
+	if (flags & MCL_CURRENT)
+		add = VM_LOCKED | (flags & MCL_ONFAULT ? VM_LOCKONFAULT : 0);
+	for (struct sim_vma *v = tree_first(&mm->tree); v; ) {
+		uint64_t end = v->end;
+		struct sim_vma *r = v;
+
+		if (!lock_skips(v))
+			r = apply(mm, v, v->start, v->end, (v->flags & ~VM_LOCKED_MASK) | add, &err, changed);
+		v = r ? tree_find(&mm->tree, end) : NULL;
+	}
+	if (add & VM_LOCKED)
+		populate_locked(mm, 0, SIM_TASK_SIZE);
+	return 0;
+}
+
+int64_t sim_do_mlock(struct sim_mm *mm, const struct sim_call *c, int sys, bool *changed)
+{
+	*changed = false;
+	switch (sys) {
+	case VMT_SYS_MLOCK:
+		return lock_range(mm, c->a[0], c->a[1], VM_LOCKED, changed);
+	case VMT_SYS_MLOCK2:
+		if (c->a[2] & ~(uint64_t)MLOCK_ONFAULT)
+			return -EINVAL;
+		return lock_range(mm, c->a[0], c->a[1],
+		                  VM_LOCKED | (c->a[2] & MLOCK_ONFAULT ? VM_LOCKONFAULT : 0), changed);
+	case VMT_SYS_MUNLOCK:
+		return lock_range(mm, c->a[0], c->a[1], 0, changed);
+	case VMT_SYS_MLOCKALL:
+		if (!c->a[0])
+			return -EINVAL;
+		return lock_all(mm, c->a[0], changed);
+	default: /* munlockall */
+		return lock_all(mm, 0, changed);
+	}
+}
+
+int64_t sim_do_mseal(struct sim_mm *mm, const struct sim_call *c, bool *changed)
+{
+	uint64_t start = c->a[0], len = PAGE_ALIGN(c->a[1]), end = start + len, tmp;
+	struct sim_vma *v;
+	int err = 0;
+
+	*changed = false;
+	if (!sim_has(mm->prof, R_X1_MSEAL))
+		return -ENOSYS;
+	if (c->a[2] || (start & (SIM_PAGE - 1)))
+		return -EINVAL;
+	if (len < c->a[1])
+		return -ENOMEM;
+	if (end < start)
+		return -EINVAL;
+	if (end == start)
+		return 0;
+	/* the whole range must be mapped before anything is sealed */
+	v = tree_find(&mm->tree, start);
+	for (tmp = start; tmp < end; v = tree_next(&mm->tree, v)) {
+		if (!v || v->start > tmp)
+			return -ENOMEM;
+		tmp = v->end;
+	}
+	v = tree_find(&mm->tree, start);
+	for (tmp = start; v && tmp < end; ) {
+		uint64_t e = v->end < end ? v->end : end;
+
+		if (!(v = apply(mm, v, tmp, e, v->flags | VM_SEALED, &err, changed)))
+			return err;
+		tmp = e;
+		v = tree_find(&mm->tree, tmp);
+	}
+	return 0;
+}

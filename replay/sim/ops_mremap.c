@@ -1,0 +1,184 @@
+/* ops_mremap.c - mremap: shrink, grow in place, move (copy_vma's pgoff
+ * rule: an unfaulted anonymous VMA takes pgoff = new_addr >> PAGE_SHIFT and
+ * so can merge at its destination). */
+#include <errno.h>
+#include <sys/mman.h>
+#include "replay/sim/sim_int.h"
+
+#define PAGE_ALIGN(x) (((x) + SIM_PAGE - 1) & ~(SIM_PAGE - 1))
+#ifndef MREMAP_DONTUNMAP
+#define MREMAP_DONTUNMAP 4
+#endif
+
+struct remap {
+	uint64_t addr, old_len, new_len, flags, new_addr;
+};
+
+/* the source range must sit inside one VMA */
+static struct sim_vma *source_vma(struct sim_mm *mm, const struct remap *r, int *err)
+{
+	struct sim_vma *v = tree_find(&mm->tree, r->addr);
+
+	*err = -EFAULT;
+	if (!v || v->start > r->addr || r->old_len > v->end - r->addr)
+		return NULL;
+	if (r->new_len > r->old_len && (v->flags & (VM_DONTEXPAND | VM_PFNMAP)))
+		return NULL;
+	*err = 0;
+	return v;
+}
+
+static int64_t move(struct sim_mm *mm, struct sim_vma *v, const struct remap *r, uint64_t dst, bool *changed)
+{
+	struct sim_newrange nr = { 0 };
+	struct sim_vma *nv;
+	bool ch;
+	int how, e;
+	uint64_t pgoff = v->pgoff + (r->addr - v->start) / SIM_PAGE;
+
+	if (mm->tree.count + 3 >= mm->max_map_count)
+		return -ENOMEM;
+	if (vma_is_anon(v) && !(v->flags & VM_SHARED) && !v->anon_vma) {
+		pgoff = dst / SIM_PAGE;
+		sim_rule(mm, "unfaulted anonymous source takes pgoff of its new address (copy_vma)");
+	} else if (vma_is_anon(v) && !(v->flags & VM_SHARED)) {
+		sim_rule(mm, "faulted source keeps its pgoff (copy_vma)");
+	}
+	nr.start = dst;
+	nr.end = dst + r->new_len;
+	nr.pgoff = pgoff;
+	nr.flags = v->flags;
+	nr.file_id = v->file_id;
+	nr.anon_vma = v->anon_vma;
+	nr.fork_child = v->fork_child;
+	nr.special = v->special;
+	if (!(nv = sim_map_range(mm, &nr, &how)))
+		return -ENOMEM;
+	*changed = true;
+	if ((nv->flags & VM_LOCKED) && r->new_len > r->old_len &&
+	    (nv->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)
+		sim_fault(mm, nv);
+	if (r->flags & MREMAP_DONTUNMAP) {
+		struct sim_vma *o = tree_find(&mm->tree, r->addr);
+		if (o && o->start < r->addr)
+			o = sim_split(mm, o, r->addr);
+		if (o && o->end > r->addr + r->old_len)
+			sim_split(mm, o, r->addr + r->old_len);
+		if (o) {
+			o->flags &= ~(VM_LOCKED_MASK | VM_ACCOUNT);
+			o->anon_vma = 0;
+			o->fork_child = false;
+		}
+	} else if ((e = sim_unmap_range(mm, r->addr, r->addr + r->old_len, &ch))) {
+		return e;
+	}
+	mm->how = VR_MOVE;
+	return (int64_t)dst;
+}
+
+static int64_t remap_to(struct sim_mm *mm, struct remap *r, bool *changed)
+{
+	struct sim_place pl = { 0 };
+	struct sim_vma *v;
+	int64_t dst;
+	int e;
+	bool ch;
+
+	if (r->new_addr & (SIM_PAGE - 1))
+		return -EINVAL;
+	if (r->new_len > SIM_TASK_SIZE || r->new_addr > SIM_TASK_SIZE - r->new_len)
+		return -EINVAL;
+	if (r->addr + r->old_len > r->new_addr && r->new_addr + r->new_len > r->addr)
+		return -EINVAL;
+	if (r->flags & MREMAP_FIXED) {
+		if ((e = sim_unmap_range(mm, r->new_addr, r->new_addr + r->new_len, &ch)))
+			return e;
+		*changed |= ch;
+	}
+	if (r->old_len > r->new_len) {
+		if ((e = sim_unmap_range(mm, r->addr + r->new_len, r->addr + r->old_len, &ch)))
+			return e;
+		*changed |= ch;
+		r->old_len = r->new_len;
+	}
+	if (!(v = source_vma(mm, r, &e)))
+		return e;
+	pl.addr = r->new_addr;
+	pl.len = r->new_len;
+	pl.pgoff = v->pgoff + (r->addr - v->start) / SIM_PAGE;
+	pl.mflags = (r->flags & MREMAP_FIXED) ? MAP_FIXED : 0;
+	pl.file = v->file_id != 0;
+	pl.shared = v->flags & VM_MAYSHARE;
+	dst = sim_get_unmapped_area(mm, &pl);
+	if (dst < 0)
+		return dst;
+	return move(mm, v, r, (uint64_t)dst, changed);
+}
+
+int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
+{
+	struct remap r = { c->a[0], PAGE_ALIGN(c->a[1]), PAGE_ALIGN(c->a[2]), c->a[3], c->a[4] };
+	struct sim_newrange nr = { 0 };
+	struct sim_place pl = { 0 };
+	struct sim_vma *v, *nx;
+	int64_t dst;
+	int e, how;
+
+	*changed = false;
+	if (r.flags & ~(uint64_t)(MREMAP_FIXED | MREMAP_MAYMOVE | MREMAP_DONTUNMAP))
+		return -EINVAL;
+	if ((r.flags & MREMAP_FIXED) && !(r.flags & MREMAP_MAYMOVE))
+		return -EINVAL;
+	if ((r.flags & MREMAP_DONTUNMAP) && (!(r.flags & MREMAP_MAYMOVE) || r.old_len != r.new_len))
+		return -EINVAL;
+	if ((r.addr & (SIM_PAGE - 1)) || !r.new_len)
+		return -EINVAL;
+	v = tree_find(&mm->tree, r.addr);
+	if (!v || v->start > r.addr)
+		return -EFAULT;
+	if (v->flags & VM_SEALED)
+		return -EPERM;
+	if (r.flags & (MREMAP_FIXED | MREMAP_DONTUNMAP))
+		return remap_to(mm, &r, changed);
+	if (r.old_len >= r.new_len) {
+		if (r.old_len > r.new_len &&
+		    (e = sim_unmap_range(mm, r.addr + r.new_len, r.addr + r.old_len, changed)))
+			return e;
+		return (int64_t)r.addr;
+	}
+	if (!(v = source_vma(mm, &r, &e)))
+		return e;
+	if (r.addr + r.old_len == v->end) {
+		uint64_t end = v->end + (r.new_len - r.old_len);
+
+		nx = tree_next(&mm->tree, v);
+		if (end > v->end && end <= SIM_TASK_SIZE && (!nx || nx->start >= end)) {
+			nr.start = v->end;
+			nr.end = end;
+			nr.pgoff = v->pgoff + vma_pages(v);
+			nr.flags = v->flags;
+			nr.file_id = v->file_id;
+			nr.anon_vma = v->anon_vma;
+			nr.fork_child = v->fork_child;
+			nr.special = v->special;
+			if (!sim_map_range(mm, &nr, &how))
+				return -ENOMEM;
+			*changed = true;
+			mm->how = how;
+			sim_rule(mm, "grown in place");
+			if ((nr.flags & VM_LOCKED) && (nr.flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)
+				sim_fault(mm, tree_find(&mm->tree, r.addr));
+			return (int64_t)r.addr;
+		}
+	}
+	if (!(r.flags & MREMAP_MAYMOVE))
+		return -ENOMEM;
+	pl.len = r.new_len;
+	pl.pgoff = v->pgoff + (r.addr - v->start) / SIM_PAGE;
+	pl.file = v->file_id != 0;
+	pl.shared = v->flags & VM_MAYSHARE;
+	dst = sim_get_unmapped_area(mm, &pl);
+	if (dst < 0)
+		return dst;
+	return move(mm, v, &r, (uint64_t)dst, changed);
+}

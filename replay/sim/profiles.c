@@ -1,0 +1,90 @@
+/* profiles.c - the rules that differ between kernel releases, each stated
+ * once beside the commit that introduced it.  A profile is a release: a
+ * rule applies from its first release on.  docs/kernel-profiles.md says
+ * how sure we are of each. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include "replay/sim/sim_int.h"
+
+const struct sim_rule sim_rules[R_COUNT] = {
+	[R_B1_BRK_EXPAND]    = { R_B1_BRK_EXPAND, "B1", "6c28ca6485dd", 6, 1,
+		"brk expands only a heap VMA that ends at the old break and can merge after; never the next VMA" },
+	[R_T1_THP_ALIGN]     = { R_T1_THP_ALIGN, "T1", "efa7df3e3bb5", 6, 7,
+		"anonymous mmaps of at least PMD size are placed PMD-aligned" },
+	[R_T3_THP_TOPDOWN]   = { R_T3_THP_TOPDOWN, "T3", "96204e15310c", 6, 8,
+		"PMD-aligned search keeps top-down order (already aligned: top of the padded gap)" },
+	[R_T4_STACK_NOHUGE]  = { R_T4_STACK_NOHUGE, "T4", "c4608d1bf7c6", 6, 8,
+		"MAP_STACK sets VM_NOHUGEPAGE" },
+	[R_X1_MSEAL]         = { R_X1_MSEAL, "X1", "8be7258aad44", 6, 10,
+		"mseal(2): VM_SEALED, part of flag equality" },
+	[R_M1_MERGE_REWRITE] = { R_M1_MERGE_REWRITE, "M1", "cacded5e42b9", 6, 12,
+		"merge rewrite (vma_merge_struct); same outcomes for VMAs without vm_ops" },
+	[R_T5_THP_MULTIPLE]  = { R_T5_THP_MULTIPLE, "T5", "d4148aeab412", 6, 12,
+		"only lengths that are a multiple of PMD size are aligned" },
+	[R_T6_THP_NO_HINT]   = { R_T6_THP_NO_HINT, "T6", "249608ee4713", 6, 13,
+		"no PMD alignment when an address hint is given" },
+	[R_X3_GUARD_REGIONS] = { R_X3_GUARD_REGIONS, "X3", "662df3e5c376", 6, 13,
+		"MADV_GUARD_INSTALL/REMOVE (page-table markers, no VMA change)" },
+	[R_M4_ANON_MERGE]    = { R_M4_ANON_MERGE, "M4", "879bca0a2c4f", 6, 16,
+		"unfaulted VMA may merge with a faulted one unless the faulted one is a fork child" },
+};
+
+static const struct sim_profile profiles[] = {
+	{ "6.1", 6, 1 }, { "6.6", 6, 6 }, { "6.8", 6, 8 }, { "6.12", 6, 12 },
+	{ "6.13", 6, 13 }, { "6.16", 6, 16 }, { "6.18", 6, 18 },
+};
+#define NPROFILES (sizeof profiles / sizeof profiles[0])
+
+bool sim_has(const struct sim_profile *p, int rule)
+{
+	const struct sim_rule *r = &sim_rules[rule];
+	return p->major > r->major || (p->major == r->major && p->minor >= r->minor);
+}
+
+const char *sim_rule_cite(int rule, char *buf, size_t n)
+{
+	const struct sim_rule *r = &sim_rules[rule];
+	snprintf(buf, n, "%d.%d %s", r->major, r->minor, r->commit);
+	return buf;
+}
+
+/* the newest profile not newer than major.minor; NULL if older than all */
+static const struct sim_profile *at_most(int major, int minor)
+{
+	const struct sim_profile *best = NULL;
+
+	for (size_t i = 0; i < NPROFILES; i++)
+		if (profiles[i].major < major ||
+		    (profiles[i].major == major && profiles[i].minor <= minor))
+			best = &profiles[i];
+	return best;
+}
+
+const struct sim_profile *sim_profile_find(const char *version)
+{
+	int major, minor;
+	struct utsname u;
+
+	if (!version)
+		return NULL;
+	if (strcmp(version, "host") == 0) {
+		if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+			return NULL;
+		return at_most(major, minor);
+	}
+	for (size_t i = 0; i < NPROFILES; i++)
+		if (strcmp(version, profiles[i].name) == 0)
+			return &profiles[i];
+	return NULL;
+}
+
+const char *sim_profile_name(const struct sim_profile *p)
+{
+	return p ? p->name : "?";
+}
+
+const char *sim_profile_names(void)
+{
+	return "6.1,6.6,6.8,6.12,6.13,6.16,6.18,host";
+}

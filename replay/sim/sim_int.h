@@ -1,0 +1,157 @@
+/* sim_int.h - the simulator's internals, shared by the files of replay/sim/.
+ * Only sim.h is the public contract. */
+#ifndef VMREC_SIM_INT_H
+#define VMREC_SIM_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "replay/sim/sim.h"
+#include "replay/sim/vm_flags.h"
+
+#define SIM_PAGE        4096ull
+#define SIM_PMD         (2ull << 20)
+#define SIM_TASK_SIZE   0x7ffffffff000ull  /* x86-64, 4-level paging */
+#define SIM_GUARD_GAP   (256 * SIM_PAGE)   /* stack_guard_gap default */
+
+/* ---- profiles (profiles.c) ---- */
+enum sim_rule_id {
+	R_B1_BRK_EXPAND,     /* brk expands only the VMA ending at the old break */
+	R_T1_THP_ALIGN,      /* anonymous mmaps >= PMD placed PMD-aligned */
+	R_T3_THP_TOPDOWN,    /* aligned search keeps top-down order */
+	R_T4_STACK_NOHUGE,   /* MAP_STACK sets VM_NOHUGEPAGE */
+	R_X1_MSEAL,          /* mseal(2), VM_SEALED */
+	R_M1_MERGE_REWRITE,  /* vma_merge_struct */
+	R_T5_THP_MULTIPLE,   /* only PMD-multiple lengths are aligned */
+	R_T6_THP_NO_HINT,    /* no alignment with an address hint */
+	R_X3_GUARD_REGIONS,  /* MADV_GUARD_INSTALL/REMOVE */
+	R_M4_ANON_MERGE,     /* unfaulted/faulted anon merges allowed */
+	R_COUNT
+};
+
+struct sim_rule {
+	int id;
+	const char *tag;      /* "T4" */
+	const char *commit;   /* "c4608d1bf7c6" */
+	int major, minor;     /* first release */
+	const char *what;
+};
+extern const struct sim_rule sim_rules[R_COUNT];
+
+struct sim_profile {
+	const char *name;
+	int major, minor;
+};
+bool sim_has(const struct sim_profile *p, int rule);
+/* "6.8 c4608d1bf7c6" for a rule */
+const char *sim_rule_cite(int rule, char *buf, size_t n);
+
+/* ---- VMAs and the tree (tree.c) ---- */
+struct sim_vma {
+	uint64_t start, end, pgoff;
+	uint64_t flags;
+	uint32_t file_id;      /* 0 anonymous; shmem files get ids >= SIM_SHMEM_ID */
+	uint32_t anon_vma;     /* 0: not faulted; else identity of the anon_vma */
+	bool fork_child;       /* anon_vma chain longer than one (inherited) */
+	bool special;          /* VM_SPECIAL-like kernel mappings ([vdso], ...) */
+	/* treap */
+	struct sim_vma *l, *r;
+	uint32_t prio, cnt;
+	uint64_t gap_lo;       /* end of the previous VMA (0 for the first) */
+	uint64_t max_gap;      /* max over the subtree of gap_hi - gap_lo */
+};
+#define SIM_SHMEM_ID 0x80000000u
+
+struct sim_tree {
+	struct sim_vma *root;
+	size_t count;
+	uint32_t seed;
+};
+
+uint64_t sim_start_gap(const struct sim_vma *v);
+void tree_insert(struct sim_tree *t, struct sim_vma *v);
+void tree_erase(struct sim_tree *t, struct sim_vma *v);
+/* after changing v->start/end in place (order kept): fix gaps/aggregates */
+void tree_changed(struct sim_tree *t, struct sim_vma *v);
+struct sim_vma *tree_find(const struct sim_tree *t, uint64_t addr);  /* first with end > addr */
+struct sim_vma *tree_prev(const struct sim_tree *t, const struct sim_vma *v);
+struct sim_vma *tree_next(const struct sim_tree *t, const struct sim_vma *v);
+struct sim_vma *tree_first(const struct sim_tree *t);
+struct sim_vma *tree_last(const struct sim_tree *t);
+struct sim_vma *tree_at(const struct sim_tree *t, size_t i);
+/* highest start in [low, high - len] of a free gap of len bytes, 0 if none */
+uint64_t tree_gap_topdown(const struct sim_tree *t, uint64_t len, uint64_t low, uint64_t high);
+void tree_free(struct sim_tree *t);
+
+/* ---- the address space ---- */
+struct sim_mm {
+	const struct sim_profile *prof;
+	struct sim_tree tree;
+	uint64_t page, mmap_min_addr, max_map_count;
+	uint64_t mmap_base;
+	uint64_t start_brk, brk;
+	uint64_t def_flags;          /* mlockall(MCL_FUTURE) */
+	uint32_t next_anon_vma;      /* identities */
+	uint32_t next_shmem;
+	int how;                     /* outcome of the last sim_map_range */
+	char rule[200];              /* the last call's rule */
+};
+
+struct sim_vma *vma_new(struct sim_mm *mm);
+void vma_free(struct sim_vma *v);
+static inline uint64_t vma_pages(const struct sim_vma *v) { return (v->end - v->start) / SIM_PAGE; }
+static inline bool vma_is_anon(const struct sim_vma *v) { return v->file_id == 0 && !v->special; }
+
+/* rule text for this call: sim_rule appends ("; "), _force replaces */
+void sim_rule(struct sim_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sim_rule_force(struct sim_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- placement (place.c) ---- */
+struct sim_place {
+	uint64_t addr, len, pgoff;
+	uint64_t mflags;       /* MAP_* */
+	bool file, shared;
+	uint64_t vm_flags;
+};
+/* returns the address or a negative errno */
+int64_t sim_get_unmapped_area(struct sim_mm *mm, const struct sim_place *pl);
+
+/* ---- merging and modification (merge.c) ---- */
+/* Attributes of a range about to be mapped at [start, end). */
+struct sim_newrange {
+	uint64_t start, end, pgoff, flags;
+	uint32_t file_id, anon_vma;
+	bool fork_child;
+	bool special;
+};
+/* Insert a new range into a hole, merging as the profile allows.  Returns
+ * the VMA now covering it and sets *how to VR_NEW/EXPAND_PREV/... */
+struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, int *how);
+/* Remove [start, end); -errno (ENOMEM at max_map_count). *changed set. */
+int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *changed);
+/* vma_modify: give [start, end) of v the flags nf (merge or split). Returns
+ * the VMA now covering start or NULL with *err set. */
+struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start, uint64_t end,
+                           uint64_t nf, int *err);
+/* split v at addr (v keeps the lower part); returns the upper part */
+struct sim_vma *sim_split(struct sim_mm *mm, struct sim_vma *v, uint64_t addr);
+/* give v an anon_vma as a write fault would (reusing a neighbour's) */
+void sim_fault(struct sim_mm *mm, struct sim_vma *v);
+
+/* ---- operations (ops_*.c) ---- */
+struct sim_call {
+	uint64_t a[6];
+	const struct vmt_file *file;
+	uint32_t file_id;
+};
+/* each returns the syscall result or -errno, and sets *changed */
+int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_munmap(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_brk(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_mprotect(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_pkey_mprotect(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_mlock(struct sim_mm *mm, const struct sim_call *c, int sys, bool *changed);
+int64_t sim_do_mseal(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+
+#endif

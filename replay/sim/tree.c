@@ -1,0 +1,292 @@
+/* tree.c - the VMAs of one address space in a treap ordered by start.
+ * Each node carries its subtree size (for sim_vma_at) and the largest free
+ * gap below any VMA of the subtree (for top-down placement), so find,
+ * insert, erase, index and gap search are all O(log n) expected. */
+#include <stdlib.h>
+#include "replay/sim/sim_int.h"
+
+uint64_t sim_start_gap(const struct sim_vma *v)
+{
+	uint64_t s = v->start;
+
+	if (v->flags & VM_GROWSDOWN)
+		s = s > SIM_GUARD_GAP ? s - SIM_GUARD_GAP : 0;
+	return s;
+}
+
+static uint64_t own_gap(const struct sim_vma *v)
+{
+	uint64_t hi = sim_start_gap(v);
+	return hi > v->gap_lo ? hi - v->gap_lo : 0;
+}
+
+static void pull(struct sim_vma *n)
+{
+	uint64_t g = own_gap(n);
+
+	n->cnt = 1;
+	if (n->l) {
+		n->cnt += n->l->cnt;
+		if (n->l->max_gap > g)
+			g = n->l->max_gap;
+	}
+	if (n->r) {
+		n->cnt += n->r->cnt;
+		if (n->r->max_gap > g)
+			g = n->r->max_gap;
+	}
+	n->max_gap = g;
+}
+
+static struct sim_vma *rot_right(struct sim_vma *n)
+{
+	struct sim_vma *l = n->l;
+	n->l = l->r;
+	l->r = n;
+	pull(n);
+	pull(l);
+	return l;
+}
+
+static struct sim_vma *rot_left(struct sim_vma *n)
+{
+	struct sim_vma *r = n->r;
+	n->r = r->l;
+	r->l = n;
+	pull(n);
+	pull(r);
+	return r;
+}
+
+static struct sim_vma *ins(struct sim_vma *n, struct sim_vma *v)
+{
+	if (!n)
+		return v;
+	if (v->start < n->start) {
+		n->l = ins(n->l, v);
+		if (n->l->prio > n->prio)
+			return rot_right(n);
+	} else {
+		n->r = ins(n->r, v);
+		if (n->r->prio > n->prio)
+			return rot_left(n);
+	}
+	pull(n);
+	return n;
+}
+
+static struct sim_vma *join(struct sim_vma *a, struct sim_vma *b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	if (a->prio > b->prio) {
+		a->r = join(a->r, b);
+		pull(a);
+		return a;
+	}
+	b->l = join(a, b->l);
+	pull(b);
+	return b;
+}
+
+static struct sim_vma *del(struct sim_vma *n, uint64_t key)
+{
+	if (!n)
+		return NULL;
+	if (n->start == key)
+		return join(n->l, n->r);
+	if (key < n->start)
+		n->l = del(n->l, key);
+	else
+		n->r = del(n->r, key);
+	pull(n);
+	return n;
+}
+
+static void refresh(struct sim_vma *n, uint64_t key)
+{
+	if (!n)
+		return;
+	if (key < n->start)
+		refresh(n->l, key);
+	else if (key > n->start)
+		refresh(n->r, key);
+	pull(n);
+}
+
+static uint32_t rnd(struct sim_tree *t)
+{
+	uint32_t x = t->seed ? t->seed : 2463534242u;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return t->seed = x;
+}
+
+void tree_changed(struct sim_tree *t, struct sim_vma *v)
+{
+	struct sim_vma *p = tree_prev(t, v), *nx = tree_next(t, v);
+
+	v->gap_lo = p ? p->end : 0;
+	refresh(t->root, v->start);
+	if (nx) {
+		nx->gap_lo = v->end;
+		refresh(t->root, nx->start);
+	}
+}
+
+void tree_insert(struct sim_tree *t, struct sim_vma *v)
+{
+	v->l = v->r = NULL;
+	v->prio = rnd(t);
+	v->gap_lo = 0;
+	pull(v);
+	t->root = ins(t->root, v);
+	t->count++;
+	tree_changed(t, v);
+}
+
+void tree_erase(struct sim_tree *t, struct sim_vma *v)
+{
+	struct sim_vma *p = tree_prev(t, v), *nx = tree_next(t, v);
+
+	t->root = del(t->root, v->start);
+	t->count--;
+	if (nx) {
+		nx->gap_lo = p ? p->end : 0;
+		refresh(t->root, nx->start);
+	}
+}
+
+struct sim_vma *tree_find(const struct sim_tree *t, uint64_t addr)
+{
+	struct sim_vma *n = t->root, *best = NULL;
+
+	while (n) {
+		if (n->end > addr) {
+			best = n;
+			n = n->l;
+		} else {
+			n = n->r;
+		}
+	}
+	return best;
+}
+
+struct sim_vma *tree_prev(const struct sim_tree *t, const struct sim_vma *v)
+{
+	struct sim_vma *n = t->root, *best = NULL;
+
+	while (n) {
+		if (n->start < v->start) {
+			best = n;
+			n = n->r;
+		} else {
+			n = n->l;
+		}
+	}
+	return best;
+}
+
+struct sim_vma *tree_next(const struct sim_tree *t, const struct sim_vma *v)
+{
+	struct sim_vma *n = t->root, *best = NULL;
+
+	while (n) {
+		if (n->start > v->start) {
+			best = n;
+			n = n->l;
+		} else {
+			n = n->r;
+		}
+	}
+	return best;
+}
+
+struct sim_vma *tree_first(const struct sim_tree *t)
+{
+	struct sim_vma *n = t->root;
+	while (n && n->l)
+		n = n->l;
+	return n;
+}
+
+struct sim_vma *tree_last(const struct sim_tree *t)
+{
+	struct sim_vma *n = t->root;
+	while (n && n->r)
+		n = n->r;
+	return n;
+}
+
+struct sim_vma *tree_at(const struct sim_tree *t, size_t i)
+{
+	struct sim_vma *n = t->root;
+
+	while (n) {
+		size_t lc = n->l ? n->l->cnt : 0;
+		if (i < lc) {
+			n = n->l;
+		} else if (i == lc) {
+			return n;
+		} else {
+			i -= lc + 1;
+			n = n->r;
+		}
+	}
+	return NULL;
+}
+
+/* Highest fit in the subtree; gaps are [gap_lo, start_gap) clipped to
+ * [low, high).  Subtrees wholly above high or below low are skipped. */
+static uint64_t search(const struct sim_vma *n, uint64_t len, uint64_t low, uint64_t high)
+{
+	uint64_t r, lo, hi;
+
+	if (!n || n->max_gap < len)
+		return 0;
+	if (n->start < high && (r = search(n->r, len, low, high)))
+		return r;
+	hi = sim_start_gap(n);
+	lo = n->gap_lo;
+	if (hi > high)
+		hi = high;
+	if (lo < low)
+		lo = low;
+	if (hi > lo && hi - lo >= len)
+		return hi - len;
+	if (n->gap_lo > low)
+		return search(n->l, len, low, high);
+	return 0;
+}
+
+uint64_t tree_gap_topdown(const struct sim_tree *t, uint64_t len, uint64_t low, uint64_t high)
+{
+	const struct sim_vma *last = tree_last(t);
+	uint64_t lo = last ? last->end : 0;
+
+	if (lo < low)
+		lo = low;
+	if (high > lo && high - lo >= len)
+		return high - len;
+	return search(t->root, len, low, high);
+}
+
+static void free_all(struct sim_vma *n)
+{
+	while (n) {
+		struct sim_vma *r = n->r;
+		free_all(n->l);
+		free(n);
+		n = r;
+	}
+}
+
+void tree_free(struct sim_tree *t)
+{
+	free_all(t->root);
+	t->root = NULL;
+	t->count = 0;
+}
