@@ -3,9 +3,10 @@
  * One pass over the trace sums each (pid, stack) - events, latency, ranges
  * still mapped at the end, events whose replay outcome was "new" - then each
  * distinct stack is symbolised once and folded to its call site:
- *   the attribution frame is the innermost frame outside libc, the dynamic
- *   loader and libvmrec; when every frame is in them (the loader mapping
- *   libraries at start-up) it is the caller of the system-call wrapper.
+ *   the attribution frame is the innermost frame in a known module other
+ *   than libc, the dynamic loader and libvmrec; when there is none (the
+ *   loader mapping libraries at start-up) it is the caller of the
+ *   system-call wrapper.
  *   --depth N keeps N frames from there outward.
  * docs/attribution.md has the details. */
 #include <getopt.h>
@@ -232,7 +233,7 @@ static uint32_t attribution_frame(const struct sym_frame *f, uint32_t depth)
 	uint32_t i;
 
 	for (i = 0; i < depth; i++)
-		if (!sym_frame_is_system(&f[i]))
+		if (f[i].module && !sym_frame_is_system(&f[i]))
 			return i;
 	for (i = 0; i < depth && f[i].module && strstr(f[i].module, "libvmrec"); i++)
 		;

@@ -31,7 +31,12 @@ is_file "$T/got" "$T/first" "a garbage cache is ignored"
 grep -q '^end	' "$C"; ok $? "and rewritten whole"
 
 rm -f "$C"
-mkdir -p "$T/xdg"
+mkdir "$C"   # the trace's directory cannot take the cache: it goes to XDG_CACHE_HOME
+XDG_CACHE_HOME=$T/xdg names >"$T/got"
+is_file "$T/got" "$T/first" "with TRACE.syms unusable the answer is the same"
+ls "$T/xdg/vmrec" | grep -c 'cp\.vmt\.syms$' >"$T/n"
+is "$(cat "$T/n")" 1 "and the cache went under \$XDG_CACHE_HOME/vmrec"
+rmdir "$C"
 VMREC_NO_SYMCACHE=1 "$V" top "$T/cp.vmt" >/dev/null 2>&1
 [ ! -e "$C" ]; ok $? "VMREC_NO_SYMCACHE=1 writes no cache"
 
