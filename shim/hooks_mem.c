@@ -17,7 +17,7 @@ static void **curbrk;     /* libc's __curbrk: sbrk trusts it */
 
 void hooks_init(void)
 {
-	curbrk = dlsym(RTLD_DEFAULT, "__curbrk");
+	curbrk = patch_libc_symbol("__curbrk");
 }
 
 long shim_errno_ret(long r)
@@ -62,8 +62,6 @@ long shim_vma_call(int sys, long nr, long a0, long a1, long a2, long a3, long a4
 		c.file_id = image_file_fd((int)a4);
 	c.t0 = shim_now();
 	r = raw6(nr, a0, a1, a2, a3, a4, a5);
-	if (sys == VMT_SYS_BRK && curbrk)
-		*curbrk = (void *)r;
 	call_end(&c, r);
 	sud_leave(sud);
 	return r;
@@ -130,6 +128,8 @@ void *hook_mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 int hook_brk(void *addr)
 {
 	long r = shim_vma_call(VMT_SYS_BRK, SYS_brk, (long)addr, 0, 0, 0, 0, 0);
+	if (curbrk)
+		*curbrk = (void *)r;
 	if ((unsigned long)r < (unsigned long)addr) {
 		errno = ENOMEM;
 		return -1;

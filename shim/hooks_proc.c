@@ -76,9 +76,10 @@ HIDDEN long shim_clone_parent(long r)
 /* The child, before it runs the caller's function. */
 HIDDEN void shim_clone_child(uint64_t flags)
 {
-	if (flags & CLONE_THREAD)
+	if (flags & CLONE_THREAD) {
+		shim_thread_start();
 		sud_arm_thread();
-	else if ((flags & CLONE_VM) && (flags & CLONE_VFORK))
+	} else if ((flags & CLONE_VM) && (flags & CLONE_VFORK))
 		shim_vfork_child = 1;
 	else if (!(flags & CLONE_VM)) {
 		split_on = 0;

@@ -4,7 +4,6 @@
 #include "patch.h"
 #include "raw.h"
 
-#include <dlfcn.h>
 #include <link.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -12,22 +11,63 @@
 
 #define JUMP_LEN 13
 
-static unsigned long text_start, text_end;
+static unsigned long text_start, text_end, libc_base;
+static const ElfW(Dyn) *libc_dynamic;
 
 static int find_libc(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	(void)size; (void)arg;
 	if (!strstr(info->dlpi_name, "/libc.so"))
 		return 0;
+	libc_base = info->dlpi_addr;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
 			text_start = info->dlpi_addr + ph->p_vaddr;
 			text_end = text_start + ph->p_memsz;
-			return 1;
 		}
+		if (ph->p_type == PT_DYNAMIC)
+			libc_dynamic = (const ElfW(Dyn) *)(info->dlpi_addr + ph->p_vaddr);
 	}
-	return 0;
+	return 1;
+}
+
+/* libc's own definition of `name` through its GNU hash table: dlopen and
+ * dlsym would allocate from the program's heap (and move its brk), and
+ * RTLD_DEFAULT could find a program's interposer instead. */
+static void *libc_symbol(const char *name)
+{
+	if (!libc_dynamic)
+		dl_iterate_phdr(find_libc, NULL);
+	const ElfW(Sym) *symtab = NULL;
+	const char *strtab = NULL;
+	const uint32_t *gnu = NULL;
+	const uint16_t *versym = NULL;
+	for (const ElfW(Dyn) *d = libc_dynamic; d && d->d_tag != DT_NULL; d++) {
+		if (d->d_tag == DT_SYMTAB) symtab = (const void *)d->d_un.d_ptr;
+		if (d->d_tag == DT_STRTAB) strtab = (const void *)d->d_un.d_ptr;
+		if (d->d_tag == DT_GNU_HASH) gnu = (const void *)d->d_un.d_ptr;
+		if (d->d_tag == DT_VERSYM) versym = (const void *)d->d_un.d_ptr;
+	}
+	if (!symtab || !strtab || !gnu)
+		return NULL;
+	uint32_t h = 5381, nbuckets = gnu[0], symoffset = gnu[1], bloom_size = gnu[2];
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = h * 33 + *p;
+	const uint32_t *buckets = gnu + 4 + bloom_size * (sizeof(ElfW(Addr)) / 4);
+	const uint32_t *chain = buckets + nbuckets;
+	uint32_t i = buckets[h % nbuckets];
+	if (i < symoffset)
+		return NULL;
+	for (;; i++) {
+		const ElfW(Sym) *sym = &symtab[i];
+		uint32_t ch = chain[i - symoffset];
+		if ((ch | 1) == (h | 1) && strcmp(strtab + sym->st_name, name) == 0 &&
+		    sym->st_shndx != SHN_UNDEF && !(versym && (versym[i] & 0x8000)))
+			return (void *)(libc_base + sym->st_value);
+		if (ch & 1)
+			return NULL;
+	}
 }
 
 void patch_libc_text(unsigned long *start, unsigned long *len)
@@ -117,7 +157,6 @@ static void warn(const char *what, const char *sym)
 
 int patch_sites(struct patch_site *sites, size_t n)
 {
-	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
 	unsigned char *at[n];
 	int skipped = 0;
 	if (!text_start)
@@ -126,7 +165,7 @@ int patch_sites(struct patch_site *sites, size_t n)
 		struct patch_site *s = &sites[i];
 		const char *name = s->sym ? s->sym : "clone3";
 		size_t len = 0;
-		at[i] = s->sym ? (libc ? dlsym(libc, s->sym) : NULL) : search(s->bytes);
+		at[i] = s->sym ? libc_symbol(s->sym) : search(s->bytes);
 		if (!at[i]) {
 			skipped++;
 			warn(": not found in libc\n", name);
@@ -137,8 +176,6 @@ int patch_sites(struct patch_site *sites, size_t n)
 			at[i] = NULL;
 		}
 	}
-	if (libc)
-		dlclose(libc);
 	if (text_writable(1) < 0) {
 		warn(": cannot make libc text writable\n", "libc");
 		return (int)n;
@@ -151,3 +188,5 @@ int patch_sites(struct patch_site *sites, size_t n)
 	text_writable(0);
 	return skipped;
 }
+
+void *patch_libc_symbol(const char *name) { return libc_symbol(name); }

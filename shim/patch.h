@@ -15,6 +15,8 @@ struct patch_site {
 /* Patch every site; a site whose bytes differ is left alone, counted and
  * named on stderr once.  Returns the number left alone. */
 int patch_sites(struct patch_site *sites, size_t n);
+/* libc's own definition of an exported symbol (no allocation). */
+void *patch_libc_symbol(const char *name);
 /* Address of libc's text, for the dispatch exemption. */
 void patch_libc_text(unsigned long *start, unsigned long *len);
 

@@ -100,13 +100,12 @@ static struct vmt_writer *writer_get(struct shim_thread *t)
 		shim_output_failed("out of recorder memory", 0);
 		return NULL;
 	}
-	if (!t->exiting) {
+	if (!t->exiting)
 		register_thread(t);
-		if (have_exit_key)
-			pthread_setspecific(exit_key, (void *)1);
-	}
 	return t->w;
 }
+
+static void write_exit_event(void);
 
 static void check(struct vmt_writer *w, int r)
 {
@@ -126,11 +125,12 @@ static void write_locked(struct shim_thread *t, const struct vmt_record *rec)
 	}
 	if (rec)
 		check(w, vmt_write(w, rec));
-	while (t->npending > 0) {
+	for (int i = 0; i < t->npending; i++) {
 		struct vmt_record p = { .type = VMT_REC_EVENT };
-		p.u.event = t->pending[--t->npending];
+		p.u.event = t->pending[i];
 		check(w, vmt_write(w, &p));
 	}
+	t->npending = 0;
 	if (t->exiting) {
 		check(w, vmt_writer_close(w));
 		t->w = NULL;
@@ -177,7 +177,8 @@ static void write_detached(const struct vmt_record *rec)
 void call_begin(struct shim_call *c, int sys, uint64_t a0, uint64_t a1, uint64_t a2,
                 uint64_t a3, uint64_t a4, uint64_t a5)
 {
-	shim_self.depth++;
+	if (!shim_vfork_child)      /* a vfork child must leave its parent's state */
+		shim_self.depth++;
 	c->sys = sys;
 	c->flags = 0;
 	c->file_id = 0;
@@ -211,6 +212,7 @@ void call_end(struct shim_call *c, long ret)
 	if (shim_vfork_child) {
 		ev->pid = ev->tid = (int32_t)raw0(SYS_getpid);
 		write_detached(&rec);
+		return;
 	} else if (t->depth > 1) {          /* inside a signal during a hook */
 		if (t->npending < SHIM_PENDING)
 			t->pending[t->npending++] = *ev;
@@ -220,6 +222,8 @@ void call_end(struct shim_call *c, long ret)
 		shim_write(&rec);
 	}
 	t->depth--;
+	if (t->exit_pending && ev->sys == VMT_SYS_MADVISE && t->depth == 0)
+		write_exit_event();
 }
 
 void shim_flush_self(void)
@@ -258,21 +262,34 @@ void shim_forget_threads(void)
 	shim_self.npending = 0;
 }
 
-/* From the thread's pthread key destructor: the last thing glibc runs
- * before it releases the stack (madvise) and issues exit(0) inline. */
+/* A new thread, before its start routine: arm the exit notification. */
+void shim_thread_start(void)
+{
+	if (have_exit_key)
+		pthread_setspecific(exit_key, (void *)1);
+}
+
+/* The thread's pthread key destructor: glibc runs it last, then releases
+ * the stack with madvise (when glibc allocated it) and issues exit(0)
+ * inline, where no hook sees it.  So the writer is closed here, later
+ * records are written through, and the exit event follows that madvise. */
 void shim_thread_exit(void)
 {
 	struct shim_thread *t = &shim_self;
-	struct shim_call c;
-	if (!shim.enabled)
+	if (!shim.enabled || !claim(t, 1))
 		return;
+	unregister_thread(t);
+	t->exiting = 1;
+	t->exit_pending = 1;
+	write_locked(t, NULL);      /* closes the writer */
+	release(t);
+}
+
+static void write_exit_event(void)
+{
+	struct shim_call c;
+	shim_self.exit_pending = 0;
 	call_begin(&c, VMT_SYS_EXIT, 0, 0, 0, 0, 0, 0);
 	c.flags |= VMT_EV_NORETURN;
 	call_end(&c, 0);
-	if (claim(t, 1)) {
-		unregister_thread(t);
-		t->exiting = 1;
-		write_locked(t, NULL);      /* closes the writer */
-		release(t);
-	}
 }

@@ -14,6 +14,7 @@ struct shim_thread {
 	int busy;                   /* 0 free, 1 owner writing, 2 claimed by a flusher */
 	int depth;                  /* hooks active on this thread (signals nest) */
 	int exiting;                /* past its key destructor: write through */
+	int exit_pending;           /* its exit event follows the stack madvise */
 	int npending;
 	struct vmt_event pending[SHIM_PENDING]; /* recorded inside a signal */
 	uint64_t lost;
@@ -66,6 +67,7 @@ void shim_flush_all(void);
 /* After fork, in the child: forget the parent's writers without writing. */
 void shim_forget_threads(void);
 void shim_thread_exit(void);
+void shim_thread_start(void);
 void shim_threads_init(void);
 void shim_output_failed(const char *what, int err);
 

@@ -1,0 +1,29 @@
+# shim.sh - helpers for the recorder tests; source after ../lib.sh.
+#   record TRACE PROG ARGS...      run PROG under libvmrec.so
+#   same_as_strace NAME PROG ARGS  the trace's calls equal strace's (calls.py)
+LIB=$B/lib/libvmrec.so
+P=$B/tests/shim/progs
+TC=$B/tests/shim/tracecalls
+[ -f "$LIB" ] && [ -x "$TC" ] || skip_all "libvmrec.so or tracecalls not built"
+
+STRACE_CALLS=brk,mmap,munmap,mremap,mprotect,pkey_mprotect,madvise,mlock,mlock2,munlock,mlockall,munlockall,shmat,shmdt,clone,clone3,fork,vfork,execve,execveat,exit,exit_group
+
+record() {
+	_out=$1; shift
+	LD_PRELOAD=$LIB VMREC_OUT=$_out "$@"
+}
+
+have_strace() {
+	command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null true 2>/dev/null
+}
+
+same_as_strace() {
+	_name=$1; shift
+	strace -f -qq -e raw=all -e signal=none -e trace=$STRACE_CALLS \
+		-o "$T/$_name.st" "$@" >/dev/null 2>&1
+	record "$T/$_name.lz4" "$@" >/dev/null 2>"$T/$_name.err"
+	"$TC" "$T/$_name.lz4" >"$T/$_name.tc"
+	python3 "$S/tests/shim/calls.py" strace "$T/$_name.st" >"$T/$_name.want"
+	python3 "$S/tests/shim/calls.py" trace "$T/$_name.tc" >"$T/$_name.got"
+	is_file "$T/$_name.got" "$T/$_name.want" "$_name: the trace has the calls strace -f saw"
+}
