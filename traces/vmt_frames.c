@@ -81,9 +81,12 @@ void vmt_frame_at(const uint8_t *data, uint64_t size, uint64_t off,
 		f->size = size - off;
 		return;
 	}
-	if (magic != LZ4F_SKIP_MAGIC || len < VMT_PAYLOAD_HDR ||
-	    memcmp(p + 8, VMT_SIGNATURE, 4) != 0) {
+	if (len < VMT_PAYLOAD_HDR || memcmp(p + 8, VMT_SIGNATURE, 4) != 0) {
 		f->kind = VMT_FRAME_OTHER;
+		return;
+	}
+	if (magic != LZ4F_SKIP_MAGIC) {
+		bad(f, "bad frame magic");
 		return;
 	}
 	f->version = vmt_get32(p + 12);
