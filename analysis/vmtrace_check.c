@@ -113,8 +113,8 @@ int vmtrace_check_main(int argc, char **argv)
 		printf("%s: bad: %s (record %" PRIu64 ")\n", path, problem, records);
 	} else if (ret == VMT_ETRUNCATED) {
 		printf("%s: truncated: %" PRIu64 " bytes lost after %" PRIu64
-		       " complete chunks (%" PRIu64 " events readable)\n",
-		       path, st.lost_bytes, st.chunks, st.events);
+		       " complete chunk%s (%" PRIu64 " events readable)\n",
+		       path, st.lost_bytes, st.chunks, st.chunks == 1 ? "" : "s", st.events);
 	} else if (ret < 0) {
 		printf("%s\n", vmt_reader_error(r));
 	} else {

@@ -40,7 +40,6 @@ struct synth_space {
 
 struct synth_proc {
 	int32_t pid, ppid;
-	int32_t next_tid;      /* the next thread id this process hands out */
 	uint32_t fd_file[64];  /* file id open on each small fd, for mmap */
 	struct synth_space space;
 };

@@ -227,7 +227,6 @@ int synth_start_process(struct synth *s, struct synth_proc *p, const struct synt
 	(void)o;
 	memset(p, 0, sizeof(*p));
 	p->pid = s->next_pid++;
-	p->next_tid = p->pid + 1;
 	if (build_layout(s, &p->space, s->exe) < 0 || put_process(s, p) < 0)
 		return -1;
 	for (size_t i = 0; i < sizeof(base_files) / sizeof(base_files[0]); i++) {
@@ -247,7 +246,6 @@ int synth_start_child(struct synth *s, const struct synth_proc *parent, struct s
 	memset(child, 0, sizeof(*child));
 	child->pid = pid;
 	child->ppid = parent->pid;
-	child->next_tid = pid + 1;
 	memcpy(child->fd_file, parent->fd_file, sizeof(child->fd_file));
 	if (synth_space_copy(&child->space, &parent->space) < 0 || put_process(s, child) < 0)
 		return -1;
@@ -350,7 +348,7 @@ int64_t synth_call(struct synth *s, struct synth_proc *p, int32_t tid, int sys,
 	case VMT_SYS_CLONE3:
 		if (args[0] & CLONE_THREAD) {
 			ev.flags |= VMT_EV_THREAD;
-			r = p->next_tid++;
+			r = s->next_pid++;   /* threads and processes share one id space */
 		} else {
 			r = s->next_pid++;
 		}

@@ -87,7 +87,7 @@ static void mmap2_setup(struct synth *s, struct task *t)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/tmp/willitscale.%06d (deleted)", t->tid);
-	t->fd = 3 + (t->tid - t->p->pid);
+	t->fd = 3 + (t->tid - t->p->pid) % 60;
 	t->p->fd_file[t->fd] = synth_file(s, t->p, path, MEMSIZE);
 }
 
