@@ -46,6 +46,8 @@ struct rp_backend {
 	 * parent, -errno) and *child is the same space; sim copies the space. */
 	int (*fork)(struct rp_space *s, struct rp_space **child);
 	void (*space_free)(struct rp_space *s);
+	/* The recorded start of the heap and break (simulator; NULL: unused). */
+	void (*set_brk)(struct rp_space *s, uint64_t start_brk, uint64_t brk);
 	int per_process;                        /* 1: each recorded process in its own OS process */
 };
 

@@ -325,6 +325,8 @@ static void build_image(struct rp_engine *e, size_t step, uint32_t slot, struct 
 		am_set(&p->am, v->start, v->end, e->offset);
 	}
 	p->cur_brk = rec_brk + (uint64_t)p->brk_delta;
+	if (e->be->set_brk && rec_brk)
+		e->be->set_brk(p->space, rec_brk, heap_end > rec_brk ? heap_end : rec_brk);
 	if (e->be->per_process && heap_end > rec_brk)
 		p->cur_brk = (uint64_t)syscall(SYS_brk, e->base_brk + (heap_end - rec_brk));
 	if (heap_end > rec_brk)
@@ -668,6 +670,7 @@ static int replay_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 		break;
 	}
 	r->ret = out.ret;
+	r->rule = out.rule;
 	r->err = out.err;
 	r->latency_ns = out.latency_ns;
 	r->outcome = (uint8_t)(out.err ? VR_FAILED : out.outcome);

@@ -17,6 +17,7 @@ struct rp_evres {
 	int64_t ret;
 	uint64_t latency_ns;
 	int64_t vma_count;    /* program VMAs after it; -1 unknown */
+	const char *rule;     /* simulator: the rule that decided it */
 	int32_t err;
 	uint8_t outcome;
 	uint8_t done;         /* reached */

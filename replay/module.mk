@@ -14,3 +14,7 @@ $(BUILD)/tests/replay/progs/mktrace: TEST_PROG_LIBS += $(LIBVMT) $(LIBVMT_LIBS)
 $(BUILD)/tests/replay/progs/mktrace: $(LIBVMT)
 $(BUILD)/tests/replay/progs/brk_loop: TEST_PROG_LIBS += $(LIBVMT) $(LIBVMT_LIBS)
 $(BUILD)/tests/replay/progs/brk_loop: $(LIBVMT)
+
+# Compiled tests of replay/ link the parts they test.
+TEST_LIBS_replay := $(call objs,replay/addrmap.c replay/latency.c) -lm
+$(BUILD)/tests/replay/addrmap.t $(BUILD)/tests/replay/latency.t: $(call objs,replay/addrmap.c replay/latency.c)

@@ -232,10 +232,14 @@ static void json_per_event(FILE *f, const struct rp_report *rep)
 		json_str(f, vmt_sys_name(ev->sys));
 		fputs(", \"outcome\": ", f);
 		json_str(f, !v->done ? "not_reached" : v->skipped ? "skipped" : vr_outcome_name(v->outcome));
-		fprintf(f, ", \"vma_count\": %lld, \"errno\": %d, \"recorded_errno\": %d, \"mismatch\": %s, \"latency_ns\": %llu, \"call\": ",
-		        (long long)v->vma_count, v->err, ev->err, v->mismatch ? "true" : "false",
-		        (unsigned long long)v->latency_ns);
+		fprintf(f, ", \"vma_count\": %lld, \"errno\": %d, \"result\": %lld, \"recorded_errno\": %d, \"recorded_result\": %lld, \"mismatch\": %s, \"latency_ns\": %llu, \"call\": ",
+		        (long long)v->vma_count, v->err, (long long)v->ret, ev->err, (long long)ev->result,
+		        v->mismatch ? "true" : "false", (unsigned long long)v->latency_ns);
 		json_str(f, call);
+		if (v->rule) {
+			fputs(", \"rule\": ", f);
+			json_str(f, v->rule);
+		}
 		fputc('}', f);
 	}
 	fputs("\n  ]", f);

@@ -1,6 +1,7 @@
 /* The simulator back end: the same calls applied to replay/sim's model. */
 #include <errno.h>
 #include "replay/backend.h"
+#include "replay/latency.h"
 #include "replay/sim/sim.h"
 
 static const struct sim_profile *profile;
@@ -25,7 +26,9 @@ static void s_apply(struct rp_space *s, const struct vmt_event *ev, const struct
 {
 	(void)fx;
 	*out = (struct vr_result){ .vma_count = -1 };
+	uint64_t t0 = lat_now();
 	sim_apply((struct sim_mm *)s, ev, file, out);
+	out->latency_ns = lat_now() - t0;   /* the model's own cost */
 	if (out->err)
 		out->outcome = VR_FAILED;
 }
@@ -48,6 +51,11 @@ static int s_fork(struct rp_space *s, struct rp_space **child)
 	return *child ? 1 : -ENOMEM;
 }
 
+static void s_set_brk(struct rp_space *s, uint64_t start_brk, uint64_t brk)
+{
+	sim_mm_set_brk((struct sim_mm *)s, start_brk, brk);
+}
+
 static void s_free(struct rp_space *s) { sim_mm_free((struct sim_mm *)s); }
 
 const struct rp_backend rp_sim_backend = {
@@ -59,5 +67,6 @@ const struct rp_backend rp_sim_backend = {
 	.count = s_count,
 	.fork = s_fork,
 	.space_free = s_free,
+	.set_brk = s_set_brk,
 	.per_process = 0,
 };

@@ -6,6 +6,7 @@
  *   ev PID SYS A0 A1 A2 A3 A4 A5 = RESULT [err=N] [file=ID] [thread] [noreturn]
  *   ck PID REASON VMAS RECORDER_VMAS
  *   res PID START NPAGES HEXBYTES
+ *   flush              (end the current chunk of every writer)
  *   trunc BYTES        (after writing, cut the file to BYTES; negative: from the end)
  */
 #include <fcntl.h>
@@ -69,7 +70,7 @@ int main(int argc, char **argv)
 			continue;
 		struct vmt_record r = { 0 };
 		int32_t pid = n > 1 ? (int32_t)num(tok[1]) : 0;
-		if (!header_done && strcmp(tok[0], "trunc")) {
+		if (!header_done && strcmp(tok[0], "trunc") && strcmp(tok[0], "flush")) {
 			put(pid, &hdr);
 			header_done = 1;
 		}
@@ -152,6 +153,9 @@ int main(int argc, char **argv)
 			r.u.residency = (struct vmt_residency){ .seq = seq++, .pid = pid, .start = num(tok[2]),
 			                                        .npages = num(tok[3]), .bits = bits };
 			put(pid, &r);
+		} else if (strcmp(tok[0], "flush") == 0) {
+			for (int i = 0; i < nws; i++)
+				vmt_writer_flush(ws[i].w);
 		} else if (strcmp(tok[0], "trunc") == 0 && n >= 2) {
 			trunc = strtol(tok[1], NULL, 0);
 			have_trunc = 1;
