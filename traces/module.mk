@@ -9,6 +9,8 @@ $(LIBVMT): $(call objs,$(LIBVMT_SRCS))
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
 
+TEST_LIBS_trace := -lpthread
+
 # Helper programs of the trace tests link the library.
 $(BUILD)/tests/trace/progs/%: TEST_PROG_LIBS = $(LIBVMT) $(LIBVMT_LIBS)
 $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/trace/progs/*.c)): $(LIBVMT)

@@ -1,0 +1,194 @@
+/* The writer inside a recorded program: with its own allocator it never
+ * calls malloc; a failing fd makes it record one error, drop the rest and
+ * keep returning that error; records larger than a chunk still fit. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "tests/tap.h"
+#include "tests/trace/gen.h"
+
+#ifndef __has_feature
+#define __has_feature(x) 0
+#endif
+#if defined(__SANITIZE_ADDRESS__) || __has_feature(address_sanitizer)
+#define COUNT_MALLOC 0
+#else
+#define COUNT_MALLOC 1
+/* Count the program's malloc calls while `counting` is set. */
+extern void *__libc_malloc(size_t), *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+static int counting, mallocs;
+void *malloc(size_t n) { mallocs += counting; return __libc_malloc(n); }
+void *calloc(size_t a, size_t b) { mallocs += counting; return __libc_calloc(a, b); }
+void *realloc(void *p, size_t n) { mallocs += counting; return __libc_realloc(p, n); }
+#endif
+
+/* A bump allocator over a static arena, like the shim's. */
+static uint8_t arena[8 << 20] __attribute__((aligned(64)));
+static size_t arena_used, live_bytes, bad_frees;
+
+static void *arena_alloc(size_t size, void *opaque)
+{
+	void *p;
+	(void)opaque;
+	size = (size + 63) & ~(size_t)63;
+	if (arena_used + size > sizeof(arena))
+		return NULL;
+	p = arena + arena_used;
+	arena_used += size;
+	live_bytes += size;
+	return p;
+}
+
+static void arena_free(void *ptr, size_t size, void *opaque)
+{
+	(void)opaque;
+	size = (size + 63) & ~(size_t)63;
+	if ((uint8_t *)ptr < arena || (uint8_t *)ptr >= arena + sizeof(arena) || size > live_bytes)
+		bad_frees++;
+	else
+		live_bytes -= size;
+}
+
+static const struct vmt_alloc arena_allocator = { arena_alloc, arena_free, NULL };
+
+static struct vmt_record event(uint64_t seq)
+{
+	struct vmt_record r = { .type = VMT_REC_EVENT };
+	r.u.event = (struct vmt_event){ .seq = seq, .time_ns = seq * 1500, .latency_ns = 1400,
+		.pid = 7, .tid = 7, .sys = VMT_SYS_BRK, .args = { 0x555000 + seq * 4096 },
+		.result = (int64_t)(0x555000 + seq * 4096) };
+	return r;
+}
+
+static void test_no_malloc(void)
+{
+	struct vmt_writer_prefs prefs = { .chunk_bytes = 4096, .alloc = &arena_allocator };
+	char path[] = "/tmp/vmt-writer-XXXXXX";
+	int fd = mkstemp(path), ret = 0;
+	struct vmt_writer *w;
+	struct vmt_record hdr, rec;
+	struct gen_buf b;
+	uint64_t want_events = 20000;
+
+	gen_header(&hdr);
+#if COUNT_MALLOC
+	counting = 1;
+#endif
+	w = vmt_writer_fdopen(fd, 7, 7, &prefs);
+	ret |= vmt_write(w, &hdr);
+	for (uint64_t n = 0; n < 20000; n++) {
+		rec = event(n);
+		ret |= vmt_write(w, &rec);
+		if (n % 1000 == 0) {
+			want_events += gen_record(n, 7, 7, &rec, &b) == VMT_REC_EVENT;
+			ret |= vmt_write(w, &rec);
+		}
+		if (n % 5000 == 0)
+			ret |= vmt_writer_flush(w);
+	}
+	ret |= vmt_writer_close(w);
+#if COUNT_MALLOC
+	counting = 0;
+	is_int(mallocs, 0, "with a custom allocator the writer never calls malloc");
+#else
+	ok(1, "# SKIP malloc is not counted under AddressSanitizer");
+#endif
+	is_int(ret, 0, "every write succeeded");
+	is_int(live_bytes, 0, "the writer gave back all it took from the allocator");
+	is_int(bad_frees, 0, "and freed only what it got, with the sizes it asked for");
+	close(fd);
+	{
+		struct vmt_reader *r = vmt_reader_open(path, NULL, &ret);
+		struct vmt_reader_stats st;
+		while (r && vmt_reader_next(r, &rec) == 1)
+			;
+		vmt_reader_stats(r, &st);
+		is_int(st.events, want_events, "and the trace reads back");
+		vmt_reader_close(r);
+	}
+	unlink(path);
+}
+
+static void test_fd_failure(const char *name, int fd, int want_err, const char *want_msg)
+{
+	struct vmt_writer *w = vmt_writer_fdopen(fd, 7, 7, NULL);
+	struct vmt_record rec = event(1);
+	char msg[200];
+
+	is_int(vmt_write(w, &rec), 0, "%s: a buffered write succeeds", name);
+	is_int(vmt_writer_flush(w), want_err, "%s: the flush fails with %s", name, vmt_strerror(want_err));
+	snprintf(msg, sizeof(msg), "trace fd %d: %s", fd, want_msg);
+	is_str(vmt_writer_error(w), msg, "%s: the error line", name);
+	rec = event(2);
+	is_int(vmt_write(w, &rec), want_err, "%s: later writes are dropped with the same error", name);
+	is_int(vmt_writer_flush(w), want_err, "%s: later flushes too", name);
+	is_int(vmt_writer_close(w), want_err, "%s: close reports the first error", name);
+}
+
+static void test_big_record(void)
+{
+	static struct vmt_vma vmas[50000];
+	char path[] = "/tmp/vmt-writer-XXXXXX";
+	int fd = mkstemp(path), err;
+	struct vmt_writer_prefs prefs = { .chunk_bytes = 4096 };
+	struct vmt_writer *w = vmt_writer_fdopen(fd, 7, 7, &prefs);
+	struct vmt_record rec, map, hdr, got;
+	struct vmt_reader *r;
+	int ret = 0, n = 0, same = 0;
+
+	for (unsigned i = 0; i < 50000; i++)
+		vmas[i] = (struct vmt_vma){ 0x10000ull * i, 0x10000ull * i + 4096, 0, 3, 0, 0,
+			i % 2 ? "" : "/usr/lib/x86_64-linux-gnu/libc.so.6" };
+	gen_header(&hdr);
+	ret |= vmt_write(w, &hdr);
+	rec = event(1);
+	ret |= vmt_write(w, &rec);
+	map = (struct vmt_record){ .type = VMT_REC_MAP };
+	map.u.map = (struct vmt_map){ 2, 7, 50000, vmas };
+	ret |= vmt_write(w, &map);
+	rec = event(3);
+	ret |= vmt_write(w, &rec);
+	ret |= vmt_writer_close(w);
+	is_int(ret, 0, "a map record of 50000 VMAs (far more than a chunk) is written");
+	close(fd);
+	r = vmt_reader_open(path, NULL, &err);
+	while (r && vmt_reader_next(r, &got) == 1) {
+		n++;
+		if (got.type == VMT_REC_MAP)
+			same = record_eq(&got, &map);
+	}
+	is_int(n, 3, "it reads back between its events");
+	ok(same, "equal to what was written");
+	vmt_reader_close(r);
+	unlink(path);
+}
+
+int main(void)
+{
+	int fd, err = 0;
+
+	test_no_malloc();
+	fd = open("/dev/full", O_WRONLY);
+	test_fd_failure("/dev/full", fd, VMT_ENOSPC,
+	                "write failed, trace data dropped: No space left on device");
+	close(fd);
+	fd = open("/dev/null", O_RDONLY);
+	test_fd_failure("read-only fd", fd, VMT_EIO,
+	                "write failed, trace data dropped: Bad file descriptor");
+	close(fd);
+	test_big_record();
+
+	ok(vmt_writer_open("/nonexistent/dir/t.lz4", NULL, &err) == NULL && err == VMT_EIO,
+	   "vmt_writer_open in a missing directory fails with VMT_EIO");
+	ok(vmt_writer_fdopen(-1, 1, 1, NULL) == NULL, "fdopen(-1) fails");
+	is_int(vmt_write(NULL, NULL), VMT_EINVAL, "vmt_write(NULL) is VMT_EINVAL");
+	{
+		struct vmt_writer *w = vmt_writer_fdopen(1, 1, 1, NULL);
+		struct vmt_record rec = { .type = 99 };
+		is_int(vmt_write(w, &rec), VMT_EINVAL, "an unknown record type is VMT_EINVAL");
+		is_int(vmt_writer_close(w), 0, "closing an empty writer writes nothing");
+	}
+	return done_testing();
+}
