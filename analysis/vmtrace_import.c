@@ -13,7 +13,8 @@
  * the second writes the records.  A process record (image 0) is written
  * before a process's first event, another (image + 1) after each
  * successful execve.  Calls the trace format has no number for are
- * skipped and counted. */
+ * skipped and counted.  A log without a pid column (strace without -f,
+ * or -f without -o before the first clone) is taken as one process, pid 1. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,6 +22,9 @@
 #include <string.h>
 #include "analysis/vmtrace.h"
 #include "analysis/vmtrace_strace.h"
+
+/* The process of a log written without -f (no pid column). */
+#define LOG_WITHOUT_PIDS 1
 
 /* A call whose line ended in "<unfinished ...>". */
 struct pending {
@@ -158,6 +162,8 @@ static int read_log(struct import *im, call_fn *fn)
 			ret = fail(im, "not a line of strace output");
 			break;
 		}
+		if (l.pid == 0)
+			l.pid = LOG_WITHOUT_PIDS;
 		struct call c = { l.pid, l.name, l.args, l.result, l.has_time, l.has_latency,
 		                  l.time_ns, l.latency_ns };
 		switch (l.kind) {

@@ -1,0 +1,94 @@
+#!/bin/sh
+# import-strace on hand-written logs: unfinished/resumed calls, signals,
+# exits, calls it skips, threads, and the errors for logs it cannot read.
+. "$(dirname "$0")/../lib.sh"
+V=$B/bin/vmtrace
+
+cat >"$T/log" <<'LOG'
+100   1700000000.000100 execve("/bin/prog", ["prog", "-x"], 0x7ffd00001000 /* 3 vars */) = 0 <0.000500>
+100   1700000000.000700 brk(NULL)       = 0x555555559000 <0.000002>
+100   1700000000.000800 openat(AT_FDCWD, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) = 3 <0.000010>
+100   1700000000.000900 mmap(NULL, 8392704, PROT_NONE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_STACK, -1, 0) = 0x7f0000000000 <0.000003>
+100   1700000000.000950 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f00007ff990, parent_tid=0x7f00007ff990, exit_signal=0, stack=0x7f0000000000, stack_size=0x7fff80, tls=0x7f00007ff6c0} => {parent_tid=[101]}, 88) = 101 <0.000040>
+100   1700000000.001000 mmap(NULL, 4096, PROT_READ <unfinished ...>
+101   1700000000.001050 madvise(0x7f0000000000, 8368128, MADV_DONTNEED) = 0 <0.000009>
+101   1700000000.001060 exit(0)         = ?
+100   1700000000.001100 <... mmap resumed>, MAP_PRIVATE, 3, 0) = -1 EACCES (Permission denied) <0.000150>
+101   1700000000.001200 +++ exited with 0 +++
+100   1700000000.001250 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0000800a10) = 102 <0.000080>
+102   1700000000.001270 brk(0x55555557a000) = 0x55555557a000 <0.000004>
+102   1700000000.001280 exit_group(7)   = ?
+102   1700000000.001290 +++ exited with 7 +++
+100   1700000000.001300 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=102, si_uid=0, si_status=7, si_utime=0, si_stime=0} ---
+100   1700000000.001400 munmap(0x7f0000000000, 8392704) = 0 <0.000004>
+100   1700000000.001500 exit_group(0)   = ?
+100   1700000000.001600 +++ exited with 0 +++
+LOG
+
+"$V" import-strace "$T/log" -o "$T/trace" >"$T/out"
+ok $? "import-strace exits 0"
+is "$(cat "$T/out")" "$T/trace: 12 events, 1 other calls skipped, 1 signals, 3 exits" \
+	"it counts events, skipped calls, signals and exits"
+
+cat >"$T/want" <<'WANT'
+100   1700000000.000100 execve(NULL, NULL, NULL) = 0 <0.000500>
+100   1700000000.000700 brk(NULL)       = 0x555555559000 <0.000002>
+100   1700000000.000900 mmap(NULL, 8392704, PROT_NONE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_STACK, -1, 0) = 0x7f0000000000 <0.000003>
+100   1700000000.000950 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f00007ff990, parent_tid=0x7f00007ff990, exit_signal=0, stack=0x7f0000000000, stack_size=0x7fff80, tls=0x7f00007ff6c0} => {parent_tid=[101]}, 88) = 101 <0.000040>
+101   1700000000.001050 madvise(0x7f0000000000, 8368128, MADV_DONTNEED) = 0 <0.000009>
+101   1700000000.001060 exit(0)         = ?
+100   1700000000.001000 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3, 0) = -1 EACCES (Permission denied) <0.000150>
+100   1700000000.001250 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0000800a10) = 102 <0.000080>
+102   1700000000.001270 brk(0x55555557a000) = 0x55555557a000 <0.000004>
+102   1700000000.001280 exit_group(7)   = ?
+100   1700000000.001400 munmap(0x7f0000000000, 8392704) = 0 <0.000004>
+100   1700000000.001500 exit_group(0)   = ?
+WANT
+"$V" dump -ttt -T "$T/trace" >"$T/got"
+is_file "$T/got" "$T/want" "dump: completion order, entry times, merged unfinished calls"
+
+TZ=UTC "$V" dump -tt "$T/trace" | sed -n 2p >"$T/got"
+echo "100   22:13:20.000700 brk(NULL)         = 0x555555559000" >"$T/want"
+is_file "$T/got" "$T/want" "dump -tt prints the wall clock time of day"
+TZ=UTC "$V" dump -t "$T/trace" | sed -n 2p >"$T/got"
+echo "100   22:13:20 brk(NULL)                = 0x555555559000" >"$T/want"
+is_file "$T/got" "$T/want" "dump -t prints seconds"
+
+"$V" stats --json "$T/trace" >"$T/json"
+ok $? "stats --json on the imported trace"
+python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["events"] == 12 and s["errors"] == 1, s
+assert s["processes"] == 2 and s["threads"] == 3, s
+assert s["calls"]["mmap"] == {"count": 2, "errors": 1, "latency_ns": 153000, "max_latency_ns": 150000}, s["calls"]["mmap"]
+assert [t["tid"] for t in s["tasks"]] == [100, 101, 102], s["tasks"]
+assert [t["pid"] for t in s["tasks"]] == [100, 100, 102], s["tasks"]
+' "$T/json"
+ok $? "threads belong to their process, the fork child is a process"
+
+# logs it cannot read: one line naming the file (and line), exit 1
+printf '100   mmap(NULL, 4096, PROT_BOGUS, MAP_PRIVATE, -1, 0) = 0x1000\n' >"$T/badargs"
+"$V" import-strace "$T/badargs" -o "$T/x" 2>"$T/err"
+is "$?:$(cat "$T/err")" "1:vmtrace: $T/badargs:1: arguments or result that do not parse" \
+	"arguments that do not parse"
+printf '100   brk(NULL) = 0x1000\nhello world\n' >"$T/garbage"
+"$V" import-strace "$T/garbage" -o "$T/x" 2>"$T/err"
+is "$?:$(cat "$T/err")" "1:vmtrace: $T/garbage:2: not a line of strace output" "a line that is not strace's"
+printf '100   <... mmap resumed>) = 0\n' >"$T/orphan"
+"$V" import-strace "$T/orphan" -o "$T/x" 2>"$T/err"
+is "$?:$(cat "$T/err")" "1:vmtrace: $T/orphan:1: resumed call that never started" "a resumed call without its start"
+printf '100   openat(AT_FDCWD, "/x", O_RDONLY) = 3\n' >"$T/none"
+"$V" import-strace "$T/none" -o "$T/x" 2>"$T/err"
+is "$?:$(cat "$T/err")" "1:vmtrace: $T/none: no memory or process calls in the log" "a log without VMA calls"
+"$V" import-strace "$T/missing" -o "$T/x" 2>"$T/err"
+is "$?:$(cat "$T/err")" "1:vmtrace: $T/missing: No such file or directory" "a missing log"
+"$V" import-strace "$T/log" >/dev/null 2>&1
+is "$?" 2 "usage error without -o"
+
+# a log without -f: no pid column, no timestamps
+printf 'brk(NULL)                               = 0x555555559000\nmunmap(0x7f0000000000, 4096)            = 0\n' >"$T/plain"
+"$V" import-strace "$T/plain" -o "$T/p" >/dev/null && "$V" dump "$T/p" >"$T/got"
+printf '1     brk(NULL)                         = 0x555555559000\n1     munmap(0x7f0000000000, 4096)      = 0\n' >"$T/want"
+is_file "$T/got" "$T/want" "a log without pids belongs to one process"
+done_testing
