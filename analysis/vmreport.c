@@ -34,6 +34,7 @@ struct args {
 	char *label_buf;
 	const char **labels;
 	size_t nlabels;
+	bool help;
 };
 
 static void usage(FILE *f)
@@ -121,7 +122,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			if (split_labels(a, optarg))
 				return usage_error("%s", "out of memory");
 			break;
-		case 'h': usage(stdout); exit(0);
+		case 'h': a->help = true; return 0;
 		case ':': return usage_error("%s needs an argument", argv[optind - 1]);
 		default: return usage_error("unknown option %s", argv[optind - 1]);
 		}
@@ -171,8 +172,13 @@ int main(int argc, char **argv)
 {
 	struct args a = { 0 };
 	int status = parse_args(argc, argv, &a);
-	if (status)
+	if (status || a.help) {
+		if (a.help)
+			usage(stdout);
+		free(a.labels);
+		free(a.label_buf);
 		return status;
+	}
 	size_t nin = (size_t)(argc - optind);
 	struct rep_results *in = calloc(nin, sizeof(*in));
 	if (!in) {
