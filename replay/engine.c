@@ -675,6 +675,7 @@ static int replay_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 	r->latency_ns = out.latency_ns;
 	r->outcome = (uint8_t)(out.err ? VR_FAILED : out.outcome);
 	r->skipped = (uint8_t)skipped;
+	r->order = atomic_fetch_add_explicit(&e->sh->order, 1, memory_order_relaxed) + 1;
 	r->done = 1;
 	if (!skipped && !is_fork(rec))
 		result_check(e, i, rec, r, want);
@@ -765,6 +766,7 @@ int rp_engine_run_once(struct rp_engine *e)
 	const struct rp_trace *t = e->t;
 	struct rp_shared *sh = e->sh;
 	atomic_store(&sh->turn, 0);
+	atomic_store(&sh->order, 0);
 	for (size_t s = 0; s < t->nprocs; s++) {
 		sh->slots[s] = (struct rp_slot_state){ .start_count = -1, .end_count = -1, .peak = -1 };
 		e->ps[s] = (struct rp_pstate){ 0 };

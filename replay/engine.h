@@ -18,6 +18,7 @@ struct rp_evres {
 	uint64_t latency_ns;
 	int64_t vma_count;    /* program VMAs after it; -1 unknown */
 	const char *rule;     /* simulator: the rule that decided it */
+	uint64_t order;       /* position in the replay's own order, from 1 */
 	int32_t err;
 	uint8_t outcome;
 	uint8_t done;         /* reached */
@@ -36,6 +37,7 @@ struct rp_slot_state {
 struct rp_shared {
 	_Atomic uint32_t turn, waiters;
 	_Atomic uint32_t unplaceable, printed, skipped_unsafe;
+	_Atomic uint64_t order;
 	struct rp_slot_state *slots;  /* nprocs */
 	struct rp_evres *ev;          /* nevents */
 	int64_t *ck;                  /* replayed count per checkpoint; INT64_MIN: not reached */

@@ -228,7 +228,8 @@ static void json_per_event(FILE *f, const struct rp_report *rep)
 		const struct rp_evres *v = &sh->ev[i];
 		const struct vmt_event *ev = &t->events[i];
 		sysfmt_call(call, sizeof(call), ev);
-		fprintf(f, "%s\n    {\"i\": %zu, \"pid\": %d, \"op\": ", i ? "," : "", i, ev->pid);
+		fprintf(f, "%s\n    {\"i\": %zu, \"pid\": %d, \"order\": %llu, \"op\": ", i ? "," : "", i, ev->pid,
+		        (unsigned long long)v->order);
 		json_str(f, vmt_sys_name(ev->sys));
 		fputs(", \"outcome\": ", f);
 		json_str(f, !v->done ? "not_reached" : v->skipped ? "skipped" : vr_outcome_name(v->outcome));

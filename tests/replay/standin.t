@@ -1,0 +1,46 @@
+#!/bin/sh
+# File-backed mappings get stand-in files: one sparse file per recorded file
+# identity, so mappings of the same file at contiguous offsets merge and
+# mappings of different files do not; the directory is gone afterwards.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/replay-lib.sh"
+
+{ base_map; cat <<'EOF2'
+file 100 1 16384 /usr/lib/one.so
+file 100 2 8192 /usr/lib/two.so
+ev 100 mmap 0 0x2000 1 0x2 3 0 = 0x20000000 file=1
+ev 100 mmap 0x20002000 0x2000 1 0x12 3 0x2000 = 0x20002000 file=1
+ev 100 mmap 0x20004000 0x2000 1 0x12 4 0 = 0x20004000 file=2
+ev 100 mmap 0x20006000 0x1000 1 0x12 3 0x3000 = 0x20006000 file=1
+ck 100 4 9 1
+EOF2
+} | mk files
+
+mkdir "$T/tmp"
+TMPDIR="$T/tmp" "$V" -q --strict --per-event --json "$T/out.json" "$T/files.vmt"
+ok $? "checkpoints match"
+per_event "$T/out.json" >"$T/got"
+cat >"$T/want" <<'EOF2'
+100 mmap new 6 ok
+100 mmap expand_prev 6 ok
+100 mmap new 7 ok
+100 mmap new 8 ok
+EOF2
+is_file "$T/got" "$T/want" "same file merges at contiguous offsets, another file does not"
+is "$(ls -A "$T/tmp")" "" "the stand-in directory is removed"
+
+# --real-files maps the recorded paths
+printf 'x%.0s' $(seq 1 100) >"$T/real"
+{ base_map; cat <<EOF2
+file 100 1 100 $T/real
+ev 100 mmap 0 0x1000 1 0x2 3 0 = 0x20000000 file=1
+ck 100 4 7 1
+EOF2
+} | mk real
+"$V" -q --strict --real-files "$T/real.vmt" 2>"$T/err"
+ok $? "--real-files: the recorded path is mapped"
+is "$(cat "$T/err")" "" "--real-files: no complaint"
+rm "$T/real"
+"$V" -q --real-files "$T/real.vmt" 2>"$T/err"
+is "$(cat "$T/err")" "vmreplay: $T/real: No such file or directory (its mappings will be anonymous)" "--real-files: a missing file is named"
+done_testing
