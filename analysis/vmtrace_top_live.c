@@ -124,6 +124,8 @@ static int unmap(struct proc *p, uint64_t start, uint64_t end)
 
 	if (start >= end || carve(p, start, end, &i, &j) < 0)
 		return start >= end ? 0 : -1;
+	if (i == j)
+		return 0;
 	memmove(&p->r[i], &p->r[j], (p->n - j) * sizeof(*p->r));
 	p->n -= j - i;
 	return 0;
