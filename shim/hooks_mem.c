@@ -187,11 +187,14 @@ int hook_shmdt(const void *addr)
 long shim_syscall_c(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 {
 	int sys = vmt_sys_from_nr(nr), handled = 0;
+	uint8_t sud = sud_enter();
 	long r;
 	if (sys == VMT_SYS_NONE)
-		return shim_errno_ret(raw6(nr, a0, a1, a2, a3, a4, a5));
-	r = shim_proc_syscall(nr, a0, a1, a2, a3, a4, a5, &handled);
-	if (!handled)
+		r = raw6(nr, a0, a1, a2, a3, a4, a5);
+	else
+		r = shim_proc_syscall(nr, a0, a1, a2, a3, a4, a5, &handled);
+	if (sys != VMT_SYS_NONE && !handled)
 		r = shim_vma_call(sys, nr, a0, a1, a2, a3, a4, a5);
+	sud_leave(sud);
 	return shim_errno_ret(r);
 }

@@ -283,6 +283,7 @@ int hook_execveat(int dirfd, const char *path, char *const argv[], char *const e
 /* ---- _exit ---------------------------------------------------------------- */
 void hook__exit(int status)
 {
+	sud_enter();                /* never left: the exit must not trap */
 	shim_process_exit(VMT_SYS_EXIT_GROUP, status);
 	for (;;) {
 		raw1(SYS_exit_group, status);

@@ -9,6 +9,7 @@
 #include "arena.h"
 #include "raw.h"
 #include "stacks.h"
+#include "sud.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -20,6 +21,7 @@
 struct shim_proc shim = { .fd = -1 };
 __thread struct shim_thread shim_self __attribute__((tls_model("initial-exec")));
 __thread int shim_vfork_child __attribute__((tls_model("initial-exec")));
+__thread uint16_t shim_trap_flags __attribute__((tls_model("initial-exec")));
 
 #define MAX_THREADS 4096
 static struct shim_thread *threads[MAX_THREADS];
@@ -180,7 +182,7 @@ void call_begin(struct shim_call *c, int sys, uint64_t a0, uint64_t a1, uint64_t
 	if (!shim_vfork_child)      /* a vfork child must leave its parent's state */
 		shim_self.depth++;
 	c->sys = sys;
-	c->flags = 0;
+	c->flags = shim_trap_flags;
 	c->file_id = 0;
 	c->args[0] = a0; c->args[1] = a1; c->args[2] = a2;
 	c->args[3] = a3; c->args[4] = a4; c->args[5] = a5;
@@ -278,11 +280,13 @@ void shim_thread_exit(void)
 	struct shim_thread *t = &shim_self;
 	if (!shim.enabled || !claim(t, 1))
 		return;
+	uint8_t sud = sud_enter();
 	unregister_thread(t);
 	t->exiting = 1;
 	t->exit_pending = 1;
 	write_locked(t, NULL);      /* closes the writer */
 	release(t);
+	sud_leave(sud);
 }
 
 static void write_exit_event(void)

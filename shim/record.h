@@ -40,6 +40,8 @@ extern __thread struct shim_thread shim_self __attribute__((tls_model("initial-e
  * runs on its (suspended) parent's memory and thread state, so it records
  * through short-lived writers of its own. */
 extern __thread int shim_vfork_child __attribute__((tls_model("initial-exec")));
+/* VMT_EV_TRAPPED (| VMT_EV_LOADER) while the SIGSYS handler records. */
+extern __thread uint16_t shim_trap_flags __attribute__((tls_model("initial-exec")));
 
 /* One intercepted call, from entry to return. */
 struct shim_call {

@@ -1,8 +1,182 @@
-/* sud.c - placeholder: the dispatch safety net is not armed yet. */
+/* sud.c - Syscall User Dispatch as the safety net.
+ *
+ * Every thread runs with its selector at BLOCK and libc's text exempt, so
+ * libc's own system calls (read, write, the patched wrappers' callers...)
+ * never trap; a system call from anywhere else - ld.so's private mmap,
+ * mprotect and munmap used by dlopen, a raw `syscall` instruction in the
+ * program - raises SIGSYS.  The handler records VMA calls (VMT_EV_TRAPPED,
+ * plus VMT_EV_LOADER from ld.so) and re-issues every call unchanged.
+ * Dispatch is cleared for each new task and on execve, so it is re-armed
+ * in new threads and fork children, and a static program exec'd later is
+ * never left with a trap it cannot handle (unlike a seccomp filter).
+ *
+ * The program may install its own SIGSYS handler: sigaction() and signal()
+ * for SIGSYS are answered here, and SIGSYS not raised by dispatch goes to
+ * the program's handler (or its default action). */
 #include "sud.h"
+#include "exec.h"
+#include "hooks.h"
+#include "init.h"
+#include "patch.h"
+
+#include <link.h>
+#include <sched.h>
+#include <linux/prctl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+
+#ifndef SYS_USER_DISPATCH
+#define SYS_USER_DISPATCH 2
+#endif
 
 int sud_enabled;
 __thread uint8_t shim_sud_selector __attribute__((tls_model("initial-exec")));
 
-int sud_init(void) { return -1; }
-void sud_arm_thread(void) {}
+static unsigned long exempt_start, exempt_len, ldso_start, ldso_end;
+static struct sigaction app_sigsys;                 /* the program's view */
+static int (*libc_sigaction)(int, const struct sigaction *, struct sigaction *);
+static __sighandler_t (*libc_signal)(int, __sighandler_t);
+
+static int find_ldso(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size; (void)arg;
+	if (!strstr(info->dlpi_name, "/ld-linux"))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			ldso_start = info->dlpi_addr + ph->p_vaddr;
+			ldso_end = ldso_start + ph->p_memsz;
+		}
+	}
+	return 1;
+}
+
+void sud_arm_thread(void)
+{
+	if (!sud_enabled)
+		return;
+	shim_sud_selector = SUD_ALLOW;
+	if (raw_failed(raw6(SYS_prctl, PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_ON,
+	                    (long)exempt_start, (long)exempt_len, (long)&shim_sud_selector, 0)))
+		return;
+	shim_sud_selector = SUD_BLOCK;
+}
+
+/* SIGSYS that dispatch did not raise: what the program asked for. */
+static void forward(int sig, siginfo_t *si, void *ctx)
+{
+	struct sigaction sa = app_sigsys;
+	if (sa.sa_handler == SIG_IGN)
+		return;
+	if (sa.sa_handler == SIG_DFL) {
+		struct sigaction dfl = { .sa_handler = SIG_DFL };
+		libc_sigaction(SIGSYS, &dfl, NULL);   /* delivered again on return: default action */
+		raw3(SYS_tgkill, raw0(SYS_getpid), raw0(SYS_gettid), SIGSYS);
+		return;
+	}
+	if (sa.sa_flags & SA_SIGINFO)
+		sa.sa_sigaction(sig, si, ctx);
+	else
+		sa.sa_handler(sig);
+}
+
+/* Calls that create a task on another stack cannot be re-issued from a
+ * signal frame: they run again where they were, unrecorded, with this
+ * thread's selector left at ALLOW. */
+static int reissue_in_place(long nr, const greg_t *g)
+{
+	if (nr == SYS_vfork)
+		return 1;
+	if (nr == SYS_clone && (g[REG_RDI] & CLONE_VM))
+		return 1;
+	return nr == SYS_clone3;
+}
+
+static void on_sigsys(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	greg_t *g = uc->uc_mcontext.gregs;
+	if (si->si_code != SYS_USER_DISPATCH) {
+		forward(sig, si, ctx);
+		return;
+	}
+	uint8_t prev = sud_enter();
+	long nr = si->si_syscall;
+	long a[6] = { g[REG_RDI], g[REG_RSI], g[REG_RDX], g[REG_R10], g[REG_R8], g[REG_R9] };
+	int sys = vmt_sys_from_nr(nr), handled = 0;
+	long r;
+	__atomic_add_fetch(&shim.trapped, 1, __ATOMIC_RELAXED);
+	if (reissue_in_place(nr, g)) {
+		g[REG_RIP] -= 2;            /* back onto the syscall instruction */
+		g[REG_RAX] = nr;
+		return;                     /* selector stays ALLOW for this thread */
+	}
+	if (sys == VMT_SYS_NONE) {
+		r = raw6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	} else {
+		uint16_t flags = VMT_EV_TRAPPED;
+		if ((unsigned long)g[REG_RIP] - ldso_start < ldso_end - ldso_start)
+			flags |= VMT_EV_LOADER;
+		shim_trap_flags = flags;
+		r = shim_proc_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5], &handled);
+		if (!handled)
+			r = shim_vma_call(sys, nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+		shim_trap_flags = 0;
+	}
+	g[REG_RAX] = r;
+	sud_leave(prev);
+}
+
+int sud_init(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigsys, .sa_flags = SA_SIGINFO | SA_RESTART };
+	libc_sigaction = patch_libc_symbol("sigaction");
+	libc_signal = patch_libc_symbol("signal");
+	if (!libc_sigaction || !libc_signal)
+		return -1;
+	patch_libc_text(&exempt_start, &exempt_len);
+	dl_iterate_phdr(find_ldso, NULL);
+	if (!exempt_len || libc_sigaction(SIGSYS, &sa, &app_sigsys) < 0)
+		return -1;
+	sud_enabled = 1;
+	sud_arm_thread();
+	if (shim_sud_selector != SUD_BLOCK) {     /* kernel without dispatch */
+		sud_enabled = 0;
+		libc_sigaction(SIGSYS, &app_sigsys, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+/* The program's SIGSYS disposition is kept here while dispatch owns it. */
+__attribute__((visibility("default")))
+int sigaction(int sig, const struct sigaction *sa, struct sigaction *old)
+{
+	if (!libc_sigaction)
+		libc_sigaction = patch_libc_symbol("sigaction");
+	if (sig != SIGSYS || !sud_enabled)
+		return libc_sigaction(sig, sa, old);
+	if (old)
+		*old = app_sigsys;
+	if (sa)
+		app_sigsys = *sa;
+	return 0;
+}
+
+__attribute__((visibility("default")))
+__sighandler_t signal(int sig, __sighandler_t handler)
+{
+	if (!libc_signal)
+		libc_signal = patch_libc_symbol("signal");
+	if (sig != SIGSYS || !sud_enabled)
+		return libc_signal(sig, handler);
+	__sighandler_t old = app_sigsys.sa_handler;
+	memset(&app_sigsys, 0, sizeof app_sigsys);
+	app_sigsys.sa_handler = handler;
+	app_sigsys.sa_flags = SA_RESTART;
+	return old;
+}
