@@ -237,9 +237,12 @@ static void json_per_event(FILE *f, const struct rp_report *rep)
 		        (long long)v->vma_count, v->err, (long long)v->ret, ev->err, (long long)ev->result,
 		        v->mismatch ? "true" : "false", (unsigned long long)v->latency_ns);
 		json_str(f, call);
-		if (v->rule) {
+		if (strcmp(rep->target, "sim") == 0) {
 			fputs(", \"rule\": ", f);
-			json_str(f, v->rule);
+			if (v->rule)
+				json_str(f, v->rule);
+			else
+				fputs("null", f);
 		}
 		fputc('}', f);
 	}
