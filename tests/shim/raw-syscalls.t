@@ -10,4 +10,6 @@ recorded=$(record "$T/run.lz4" "$P/raw_syscalls")
 is "$recorded" "$native" "output unchanged when recorded"
 is "$recorded" "PASS" "the program's self-check passes"
 same_as_strace raw_syscalls "$P/raw_syscalls"
+n=$("$TC" "$T/run.lz4" | grep -c ' munmap .* TRAPPED$')
+is "$n" 1 "the inline syscall instruction is caught by the trap path"
 done_testing

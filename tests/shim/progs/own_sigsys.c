@@ -1,0 +1,29 @@
+/* A program with its own SIGSYS handler: it still gets the SIGSYS it
+ * raises, and the recorder's traps never reach it. */
+#include "marker.h"
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t got;
+
+static void on_sys(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	got += sig == SIGSYS && si->si_code == SI_TKILL;
+}
+
+int main(void)
+{
+	MAIN_STARTS();
+	struct sigaction sa = { .sa_sigaction = on_sys, .sa_flags = SA_SIGINFO }, old;
+	sigaction(SIGSYS, &sa, NULL);
+	raise(SIGSYS);
+	long r;   /* a trapped call while the program's handler is installed */
+	__asm__ volatile("syscall" : "=a"(r) : "0"(11L), "D"(0L), "S"(0L) : "rcx", "r11", "memory");
+	raise(SIGSYS);
+	sigaction(SIGSYS, NULL, &old);
+	int ok = got == 2 && r == -22 && old.sa_sigaction == on_sys;
+	puts(ok ? "PASS" : "FAIL");
+	return 0;
+}
