@@ -129,6 +129,23 @@ void sym_elf_open(struct sym_object *o)
 		o->state = have_bin ? SYM_OBJ_CHANGED : SYM_OBJ_MISSING;
 }
 
+/* libdw before 0.190 finds a CU through .debug_aranges only, which clang
+ * does not emit: ask each CU whether it holds the address instead. */
+static const char *line_by_cu_scan(Dwfl_Module *mod, Dwarf_Addr addr, int *lineno)
+{
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+	Dwarf_Line *l;
+
+	while ((cu = dwfl_module_nextcu(mod, cu, &bias)))
+		if (dwarf_haspc(cu, addr - bias) > 0) {
+			if (!(l = dwarf_getsrc_die(cu, addr - bias)) || dwarf_lineno(l, lineno))
+				return NULL;
+			return dwarf_linesrc(l, NULL, NULL);
+		}
+	return NULL;
+}
+
 int sym_elf_lookup(struct sym_object *o, uint64_t addr,
                    const char **func, uint64_t *func_off,
                    const char **file, uint32_t *line)
@@ -146,12 +163,13 @@ int sym_elf_lookup(struct sym_object *o, uint64_t addr,
 	*func = dwfl_module_addrinfo(o->elf->mod, addr, &off, &sym,
 				     NULL, NULL, NULL);
 	*func_off = off;
-	if (o->elf->has_dwarf && (l = dwfl_module_getsrc(o->elf->mod, addr))) {
+	if (o->elf->has_dwarf && (l = dwfl_module_getsrc(o->elf->mod, addr)))
 		*file = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
-		*line = lineno > 0 ? (uint32_t)lineno : 0;
-		if (!*line)
-			*file = NULL;
-	}
+	else if (o->elf->has_dwarf)
+		*file = line_by_cu_scan(o->elf->mod, addr, &lineno);
+	*line = lineno > 0 ? (uint32_t)lineno : 0;
+	if (!*line)
+		*file = NULL;
 	return 1;
 }
 

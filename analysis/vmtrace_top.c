@@ -289,6 +289,10 @@ static char *site_key(struct top *t, const struct stack *st)
 
 	if (!f)
 		return NULL;
+	if (!st->depth) {
+		free(f);
+		return strdup("[empty stack]");
+	}
 	for (uint32_t i = 0; i < st->depth; i++)
 		sym_resolve(t->sym, st->pid, st->ips[i], i > 0, &f[i]);
 	a = attribution_frame(f, st->depth);

@@ -1,0 +1,199 @@
+/* synthetic_test.c - a trace whose stacks point into this very program,
+ * written with the vmt writer, so `vmtrace top` and `vmtrace dump -k` have
+ * exactly known answers: names, lines, a fork child without module records
+ * of its own, events without a stack, a missing stack, an empty stack and
+ * an ip in no module. */
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "vmt.h"
+#include "tests/tap.h"
+
+#define NOPS "nop\n nop\n nop\n nop\n nop\n nop\n nop\n nop\n nop\n nop\n nop\n nop\n nop\n nop\n nop\n nop\n"
+
+__attribute__((noinline)) void site_alpha(void);
+__attribute__((noinline)) void site_beta(void);
+
+void site_alpha(void)
+{
+	__asm__ volatile(NOPS);
+}
+static const int alpha_line = __LINE__ - 2;
+
+void site_beta(void)
+{
+	__asm__ volatile(NOPS);
+}
+static const int beta_line = __LINE__ - 2;
+
+static char exe[4096], trace[64] = "/tmp/vmrec-synth-XXXXXX";
+static struct vmt_module self = { .pid = 100 };
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	(void)arg;
+	if (*info->dlpi_name)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			self.start = info->dlpi_addr + ph->p_vaddr;
+			self.end = self.start + ph->p_memsz;
+			self.offset = ph->p_offset;
+			self.load_bias = info->dlpi_addr;
+		}
+	}
+	return 1;
+}
+
+static void put(struct vmt_writer *w, struct vmt_record *r)
+{
+	int err = vmt_write(w, r);
+
+	if (err) {
+		printf("Bail out! vmt_write: %s\n", vmt_strerror(err));
+		exit(1);
+	}
+}
+
+static void stack(struct vmt_writer *w, int32_t pid, uint32_t id,
+                  const uint64_t *ips, uint32_t depth)
+{
+	struct vmt_record r = { .type = VMT_REC_STACK };
+
+	r.u.stack = (struct vmt_stack){ .id = id, .pid = pid, .depth = depth, .ips = ips };
+	put(w, &r);
+}
+
+static void event(struct vmt_writer *w, uint64_t seq, int32_t pid, uint32_t stack_id)
+{
+	struct vmt_record r = { .type = VMT_REC_EVENT };
+
+	r.u.event = (struct vmt_event){ .seq = seq, .pid = pid, .tid = pid,
+		.sys = VMT_SYS_MMAP, .result = (int64_t)(0x10000000 + seq * 0x10000),
+		.latency_ns = 1000, .args = { 0, 4096, 3, 0x22, (uint64_t)-1, 0 },
+		.stack_id = stack_id };
+	put(w, &r);
+}
+
+static void write_trace(void)
+{
+	uint64_t alpha = (uint64_t)(uintptr_t)site_alpha, beta = (uint64_t)(uintptr_t)site_beta;
+	uint64_t s1[] = { alpha + 6, beta + 6 }, s2[] = { alpha + 8 }, s3[] = { 0x1234 };
+	struct vmt_record r = { .type = VMT_REC_HEADER };
+	struct vmt_writer *w;
+	int err, fd = mkstemp(trace);
+
+	close(fd);
+	if (!(w = vmt_writer_open(trace, NULL, &err))) {
+		printf("Bail out! %s: %s\n", trace, vmt_strerror(err));
+		exit(1);
+	}
+	r.u.header.version = VMT_FORMAT_VERSION;
+	r.u.header.host.page_size = 4096;
+	r.u.header.cmdline = "synthetic";
+	put(w, &r);
+	r = (struct vmt_record){ .type = VMT_REC_PROCESS };
+	r.u.process = (struct vmt_process){ .pid = 100, .ppid = 1, .exe = exe, .cmdline = "synthetic" };
+	put(w, &r);
+	r = (struct vmt_record){ .type = VMT_REC_MODULE };
+	self.path = exe;
+	r.u.module = self;
+	put(w, &r);
+	r = (struct vmt_record){ .type = VMT_REC_PROCESS };
+	r.u.process = (struct vmt_process){ .seq = 3, .pid = 101, .ppid = 100, .exe = exe,
+		.cmdline = "synthetic" };
+	stack(w, 100, 1, s1, 2);
+	stack(w, 100, 2, s3, 1);
+	stack(w, 100, 3, s1, 0);
+	event(w, 0, 100, 1);
+	event(w, 1, 100, 1);
+	event(w, 2, 100, 0);
+	put(w, &r);
+	stack(w, 101, 1, s2, 1);
+	event(w, 3, 101, 1);
+	event(w, 4, 100, 99);
+	event(w, 5, 100, 2);
+	event(w, 6, 100, 3);
+	err = vmt_writer_close(w);
+	if (err) {
+		printf("Bail out! %s: %s\n", trace, vmt_strerror(err));
+		exit(1);
+	}
+}
+
+/* The output of a vmtrace command (stderr dropped). */
+static char *run(const char *args)
+{
+	const char *b = getenv("VMREC_BUILD");
+	static char out[16384];
+	char cmd[8192];
+	size_t n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "VMREC_NO_SYMCACHE=1 %s/bin/vmtrace %s %s 2>/dev/null",
+		 b ? b : "build", args, trace);
+	if (!(p = popen(cmd, "r")))
+		return strcpy(out, "(popen failed)");
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	pclose(p);
+	return out;
+}
+
+int main(void)
+{
+	char want[8192];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	uint64_t rel_alpha;
+	const char *b = getenv("VMREC_BUILD");
+
+	snprintf(want, sizeof(want), "%s/bin/vmtrace", b ? b : "build");
+	if (access(want, X_OK) != 0) {
+		printf("1..0 # SKIP %s not built\n", want);
+		return 0;
+	}
+	if (n < 0)
+		return 1;
+	exe[n] = '\0';
+	dl_iterate_phdr(find_self, NULL);
+	rel_alpha = (uint64_t)(uintptr_t)site_alpha - self.load_bias;
+	write_trace();
+
+	snprintf(want, sizeof(want),
+		 "  events   vmas   latency_us    new  call site\n"
+		 "       3      3          3.0      -  site_alpha (synthetic_test.c:%d)\n"
+		 "       1      1          1.0      -  0x1234\n"
+		 "       1      1          1.0      -  [empty stack]\n"
+		 "       1      1          1.0      -  [no stack]\n"
+		 "       1      1          1.0      -  [stack not in trace]\n", alpha_line);
+	is_str(run("top"), want, "top: names and lines; the fork child uses its parent's modules");
+
+	snprintf(want, sizeof(want),
+		 "  events   vmas   latency_us    new  call site\n"
+		 "       2      2          2.0      -  site_alpha (synthetic_test.c:%d) < site_beta (synthetic_test.c:%d)\n"
+		 "       1      1          1.0      -  0x1234\n"
+		 "       1      1          1.0      -  [empty stack]\n"
+		 "       1      1          1.0      -  [no stack]\n"
+		 "       1      1          1.0      -  [stack not in trace]\n"
+		 "       1      1          1.0      -  site_alpha (synthetic_test.c:%d)\n",
+		 alpha_line, beta_line, alpha_line);
+	is_str(run("top --depth 3"), want, "top --depth 3 stops at the outermost frame");
+
+	is_str(run("top --folded --by latency"),
+	       "site_beta;site_alpha 2000\n0x1234 1000\n[empty stack] 1000\n[no stack] 1000\n"
+	       "[stack not in trace] 1000\nsite_alpha 1000\n",
+	       "--folded: outermost first, counts in ns for --by latency");
+
+	snprintf(want, sizeof(want), " > %s(site_alpha+0x6) [0x%llx]\n", exe,
+		 (unsigned long long)rel_alpha + 6);
+	ok(strstr(run("dump -k"), want) != NULL, "dump -k: %s", want);
+	ok(strstr(run("dump -k"), " > [unknown] [0x1234]\n") != NULL,
+	   "dump -k: an ip in no module");
+	unlink(trace);
+	return done_testing();
+}
