@@ -155,6 +155,16 @@ static void start_image(int root)
 	image_checkpoint(exec ? VMT_CK_EXEC : VMT_CK_START);
 }
 
+static int find_self(const struct maps_line *l, void *arg)
+{
+	uint64_t here = (uint64_t)(uintptr_t)find_self;
+	(void)arg;
+	if (here < l->start || here >= l->end || strlen(l->name) >= sizeof lib_path)
+		return 0;
+	strcpy(lib_path, l->name);
+	return 1;
+}
+
 __attribute__((constructor)) static void shim_init(void)
 {
 	char outbuf[4200];
@@ -166,7 +176,8 @@ __attribute__((constructor)) static void shim_init(void)
 		say("vmrec: ", "no memory for the recorder", "; not recording\n");
 		return;
 	}
-	if (dladdr((void *)shim_init, &info) && info.dli_fname)
+	maps_each(find_self, NULL);    /* absolute, whatever LD_PRELOAD said */
+	if (!lib_path[0] && dladdr((void *)shim_init, &info) && info.dli_fname)
 		strncpy(lib_path, info.dli_fname, sizeof lib_path - 1);
 	maps_set_self_path(lib_path);
 	if (!out || !*out) {

@@ -5,12 +5,52 @@
  * The library is found next to the launcher (../lib/libvmrec.so); the
  * trace defaults to PROGRAM.vmrec.lz4 in the current directory.  The exit
  * status is the program's (128 + N when a signal N ended it). */
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* The program execvp would run, or NULL. */
+static const char *resolve(const char *prog, char *buf, size_t cap)
+{
+	if (strchr(prog, '/'))
+		return prog;
+	const char *path = getenv("PATH");
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p; ) {
+		const char *end = strchr(p, ':');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if ((size_t)snprintf(buf, cap, "%.*s/%s", (int)len, p, prog) < cap &&
+		    access(buf, X_OK) == 0)
+			return buf;
+		p += len + (end != NULL);
+	}
+	return NULL;
+}
+
+/* An ELF executable without an interpreter cannot load libvmrec.so. */
+static int is_static(const char *path)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), interp = 0, elf = 0;
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &eh, sizeof eh, 0) == (ssize_t)sizeof eh &&
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_ident[EI_CLASS] == ELFCLASS64) {
+		elf = 1;
+		for (int i = 0; i < eh.e_phnum; i++)
+			if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph)) ==
+			    (ssize_t)sizeof ph && ph.p_type == PT_INTERP)
+				interp = 1;
+	}
+	close(fd);
+	return elf && !interp;
+}
 
 static void usage(FILE *f)
 {
@@ -75,6 +115,10 @@ int main(int argc, char **argv)
 		snprintf(outbuf, sizeof outbuf, "%s.vmrec.lz4", base);
 		out = outbuf;
 	}
+	char found[4200];
+	const char *prog = resolve(argv[i], found, sizeof found);
+	if (prog && is_static(prog))
+		fprintf(stderr, "vmrec: %s is statically linked: not recorded\n", argv[i]);
 	/* Fail early, with the file's name, rather than inside the program. */
 	FILE *probe = fopen(out, "w");
 	if (!probe) {
