@@ -12,10 +12,11 @@ static const char *const state_note[SYM_OBJ_STATE_COUNT] = {
 	[SYM_OBJ_CHANGED] = "binary changed since recording (build id differs) and no debug file%s%s: frames shown as module+offset",
 };
 
-/* Modules whose frames are never "the caller that matters". */
+/* Modules whose frames are never "the caller that matters": the C
+ * library, the loader, the recorder, and the C++ runtime's operator new. */
 static const char *const system_prefixes[] = {
 	"libc.so", "libc-", "ld-linux", "ld.so", "libvmrec", "libpthread",
-	"libdl.so",
+	"libdl.so", "libstdc++", "libgcc_s",
 };
 
 static void *grow(void *p, uint32_t *cap, uint32_t want, size_t size)

@@ -114,6 +114,10 @@ void sym_elf_open(struct sym_object *o)
 	if (o->elf_tried)
 		return;
 	o->elf_tried = 1;
+	if (o->path[0] != '/') {
+		o->state = SYM_OBJ_PSEUDO;
+		return;
+	}
 	elf_version(EV_CURRENT);
 	sym_debug_path(o, dbg, sizeof(dbg));
 	have_bin = access(o->path, R_OK) == 0;
