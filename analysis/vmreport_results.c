@@ -106,6 +106,22 @@ static int load_metrics(struct rep_results *r, const struct json *m, char *err, 
 	return 0;
 }
 
+/* V as a whole number within [LO, HI]; false when it is not one. */
+static bool whole(const struct json *v, long long lo, long long hi, long long *out)
+{
+	if (!v || v->type != JSON_NUMBER || v->number != floor(v->number) ||
+	    v->number < (double)lo || v->number > (double)hi)
+		return false;
+	*out = (long long)v->number;
+	return true;
+}
+
+static int by_index(const void *a, const void *b)
+{
+	long long x = ((const struct rep_event *)a)->i, y = ((const struct rep_event *)b)->i;
+	return (x > y) - (x < y);
+}
+
 static int load_events(struct rep_results *r, const struct json *pe, char *err, size_t errlen)
 {
 	if (!pe || pe->type == JSON_NULL)
@@ -117,27 +133,26 @@ static int load_events(struct rep_results *r, const struct json *pe, char *err, 
 	if (!r->events)
 		return bad(err, errlen, "out of memory");
 	for (size_t k = 0; k < pe->n; k++) {
-		const struct json *e = pe->items[k], *v;
+		const struct json *e = pe->items[k];
 		struct rep_event *re = &r->events[k];
 		if (e->type != JSON_OBJECT)
 			return bad(err, errlen, "per_event[%zu] is %s, not an object", k,
 				   json_type_name(e->type));
-		v = json_get(e, "i");
-		if (!v || v->type != JSON_NUMBER)
+		long long num;
+		if (!whole(json_get(e, "i"), 0, 1LL << 53, &re->i))
 			return bad(err, errlen, "per_event[%zu] has no event index \"i\"", k);
-		re->i = (long long)v->number;
 		re->op = json_get_str(e, "op");
 		re->outcome = json_get_str(e, "outcome");
 		re->call = json_get_str(e, "call");
 		re->rule = json_get_str(e, "rule");
 		if (!re->outcome)
 			return bad(err, errlen, "per_event[%zu] (event %lld) has no \"outcome\"", k, re->i);
-		v = json_get(e, "vma_count");
-		re->vma_count = v && v->type == JSON_NUMBER ? (long long)v->number : -1;
-		v = json_get(e, "errno");
-		re->err = v && v->type == JSON_NUMBER ? (int)v->number : 0;
+		re->vma_count = whole(json_get(e, "vma_count"), 0, 1LL << 53, &num) ? num : -1;
+		re->err = whole(json_get(e, "errno"), 0, 4095, &num) ? (int)num : 0;
 		r->nevents++;
 	}
+	/* --explain walks two lists in step; --threads may write them out of order */
+	qsort(r->events, r->nevents, sizeof(*r->events), by_index);
 	return 0;
 }
 
