@@ -1,0 +1,34 @@
+#!/bin/sh
+# Replay speed: an AIM9 brk_test style loop (16 x brk +1 page, brk -16 pages)
+# run natively vs the same loop replayed by vmreplay from its own trace,
+# side by side in alternating rounds; prints median ops/s and the ratios.
+# Target: replay (--no-outcomes) >= 0.9 x native.
+set -e
+B=${VMREC_BUILD:-build}
+LOOP=$B/tests/replay/progs/brk_loop
+V=$B/bin/vmreplay
+ITER=${ITER:-20000}
+ROUNDS=${ROUNDS:-5}
+T=$(mktemp -d "${TMPDIR:-/tmp}/vmrec-bench.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+"$LOOP" "$ITER" "$T/brk.vmt" >/dev/null
+metric() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["metrics"][sys.argv[2]][0])' "$1" "$2"; }
+: >"$T/native"; : >"$T/fast"; : >"$T/full"; : >"$T/incall"
+for r in $(seq "$ROUNDS"); do
+	"$LOOP" "$ITER" | awk '{print $4}' >>"$T/native"
+	"$V" -q --no-outcomes --json "$T/f.json" "$T/brk.vmt"
+	metric "$T/f.json" vmreplay.events_per_sec >>"$T/fast"
+	metric "$T/f.json" vmreplay.brk.ops_per_sec >>"$T/incall"
+	"$V" -q --json "$T/o.json" "$T/brk.vmt"
+	metric "$T/o.json" vmreplay.events_per_sec >>"$T/full"
+done
+median() { sort -g "$1" | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+n=$(median "$T/native"); f=$(median "$T/fast"); o=$(median "$T/full"); c=$(median "$T/incall")
+awk -v n="$n" -v f="$f" -v o="$o" -v c="$c" -v it="$ITER" -v r="$ROUNDS" 'BEGIN {
+	printf "replay-brk: brk_test loop, %d calls, median of %d alternating rounds\n", it * 17, r
+	printf "  native loop                       %10.0f ops/s\n", n
+	printf "  vmreplay --no-outcomes (wall)     %10.0f ops/s  ratio %.2f (target >= 0.90)\n", f, f / n
+	printf "  vmreplay with merge outcomes      %10.0f ops/s  ratio %.2f\n", o, o / n
+	printf "  vmreplay, time inside the call    %10.0f ops/s  ratio %.2f\n", c, c / n
+}'
