@@ -41,6 +41,12 @@ struct synth_space {
 struct synth_proc {
 	int32_t pid, ppid;
 	uint32_t fd_file[64];  /* file id open on each small fd, for mmap */
+	struct synth_file_rec {
+		uint32_t id;
+		uint64_t size;
+		char path[96];
+	} files[16];           /* file ids are per process: a fork child repeats them */
+	int nfiles;
 	struct synth_space space;
 };
 

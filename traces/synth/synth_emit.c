@@ -82,18 +82,37 @@ void synth_think(struct synth *s, uint64_t ns)
 	s->now_ns += ns;
 }
 
+static int put_file(struct synth *s, const struct synth_proc *p,
+                    const struct synth_file_rec *f)
+{
+	struct vmt_record rec = { .type = VMT_REC_FILE };
+	rec.u.file = (struct vmt_file){ .id = f->id, .pid = p->pid, .dev = 0xfe00,
+	                                .ino = 332000 + f->id, .size = f->size, .path = f->path };
+	return put(s, &rec);
+}
+
+static uint32_t add_file(struct synth *s, struct synth_proc *p, uint32_t id,
+                         const char *path, uint64_t size)
+{
+	if (p->nfiles == (int)(sizeof(p->files) / sizeof(p->files[0]))) {
+		fprintf(stderr, "vmtrace: synth: too many files\n");
+		s->failed = 1;
+		return 0;
+	}
+	struct synth_file_rec *f = &p->files[p->nfiles++];
+	f->id = id;
+	f->size = size;
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	return put_file(s, p, f) < 0 ? 0 : id;
+}
+
 uint32_t synth_file(struct synth *s, struct synth_proc *p, const char *path, uint64_t size)
 {
 	uint32_t id = 1;
-	for (int fd = 0; fd < 64; fd++)
-		if (p->fd_file[fd] >= id)
-			id = p->fd_file[fd] + 1;
-	if (id < 4)
-		id = 4;     /* 1-3: the executable, libc, ld.so */
-	struct vmt_record rec = { .type = VMT_REC_FILE };
-	rec.u.file = (struct vmt_file){ .id = id, .pid = p->pid, .dev = 0xfe00,
-	                                .ino = 5000000 + id, .size = size, .path = path };
-	return put(s, &rec) < 0 ? 0 : id;
+	for (int i = 0; i < p->nfiles; i++)
+		if (p->files[i].id >= id)
+			id = p->files[i].id + 1;
+	return add_file(s, p, id, path, size);
 }
 
 struct seg {
@@ -218,10 +237,6 @@ static int put_process(struct synth *s, const struct synth_proc *p)
 	return put(s, &rec);
 }
 
-static const struct { uint32_t id; const char *path; uint64_t size; } base_files[] = {
-	{ 1, NULL, 16384 }, { 2, LIBC, 1926232 }, { 3, LDSO, 210968 },
-};
-
 int synth_start_process(struct synth *s, struct synth_proc *p, const struct synth_opts *o)
 {
 	(void)o;
@@ -229,14 +244,10 @@ int synth_start_process(struct synth *s, struct synth_proc *p, const struct synt
 	p->pid = s->next_pid++;
 	if (build_layout(s, &p->space, s->exe) < 0 || put_process(s, p) < 0)
 		return -1;
-	for (size_t i = 0; i < sizeof(base_files) / sizeof(base_files[0]); i++) {
-		struct vmt_record rec = { .type = VMT_REC_FILE };
-		rec.u.file = (struct vmt_file){ base_files[i].id, p->pid, 0xfe00,
-		                                332000 + base_files[i].id, base_files[i].size,
-		                                base_files[i].path ? base_files[i].path : s->exe };
-		if (put(s, &rec) < 0)
-			return -1;
-	}
+	/* ids 1-3 are the ones build_layout's VMAs name */
+	if (!add_file(s, p, 1, s->exe, 16384) || !add_file(s, p, 2, LIBC, 1926232) ||
+	    !add_file(s, p, 3, LDSO, 210968))
+		return -1;
 	return put_map(s, p) < 0 || put_checkpoint(s, p, VMT_CK_START) < 0 ? -1 : 0;
 }
 
@@ -247,8 +258,13 @@ int synth_start_child(struct synth *s, const struct synth_proc *parent, struct s
 	child->pid = pid;
 	child->ppid = parent->pid;
 	memcpy(child->fd_file, parent->fd_file, sizeof(child->fd_file));
+	memcpy(child->files, parent->files, sizeof(child->files));
+	child->nfiles = parent->nfiles;
 	if (synth_space_copy(&child->space, &parent->space) < 0 || put_process(s, child) < 0)
 		return -1;
+	for (int i = 0; i < child->nfiles; i++)
+		if (put_file(s, child, &child->files[i]) < 0)
+			return -1;
 	return put_map(s, child) < 0 || put_checkpoint(s, child, VMT_CK_FORK) < 0 ? -1 : 0;
 }
 
