@@ -1,5 +1,6 @@
 /* vm_initramfs.c - assemble the guest's initramfs. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +18,24 @@ static const struct { const char *name; unsigned major, minor; } nodes[] = {
 static const char *const dirs[] = { "dev", "proc", "sys", "tmp", "bin",
                                     "trace", "jobs", "out" };
 
+/* The trace keeps its file name in the guest, so results name the same
+ * trace as on the host. */
+static const char *trace_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
 /* argv of job i, NUL-separated: the replayer, the options, maybe --json,
  * and the trace as the guest sees it. */
 static char *job_args(const struct vm_image *img, int i, size_t *len)
 {
-	char json[64], trace[64];
-	size_t cap = 256;
+	char json[64], trace[64 + NAME_MAX];
+	size_t cap = 256 + sizeof trace;
 
 	snprintf(json, sizeof json, "/out/%d/results.json", i);
-	snprintf(trace, sizeof trace, "/trace/%d", i);
+	snprintf(trace, sizeof trace, "/trace/%d/%s", i, trace_name(img->traces[i]));
 	for (int k = 0; k < img->nopts; k++)
 		cap += strlen(img->opts[k]) + 1;
 	char *buf = malloc(cap), *p = buf;
@@ -50,7 +60,7 @@ int vm_initramfs_write(const struct vm_image *img, const char *path,
 {
 	FILE *f = fopen(path, "w");
 	struct vm_cpio c;
-	char name[64];
+	char name[64 + NAME_MAX];
 
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -71,6 +81,8 @@ int vm_initramfs_write(const struct vm_image *img, const char *path,
 		size_t len;
 		char *args = job_args(img, i, &len);
 		snprintf(name, sizeof name, "trace/%d", i);
+		vm_cpio_dir(&c, name, 0755);
+		snprintf(name, sizeof name, "trace/%d/%.*s", i, NAME_MAX, trace_name(img->traces[i]));
 		if (vm_cpio_file(&c, name, 0644, img->traces[i]))
 			bad = img->traces[i];
 		snprintf(name, sizeof name, "jobs/%d", i);

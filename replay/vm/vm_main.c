@@ -25,6 +25,7 @@ struct vm_opts {
 	int nkernels;
 	const char *json;        /* --json OUT, handled here */
 	const char *memory;      /* --vm-mem */
+	const char *thp;         /* --vm-thp, else the host's mode */
 	unsigned timeout_s;      /* --vm-timeout */
 	int keep;                /* --vm-keep: leave the work directory */
 	char **fwd;              /* the other options, for the replayer */
@@ -35,11 +36,33 @@ struct vm_opts {
 
 static const char *prog = "vmreplay --vm";
 
+/* The selected word of the host's THP mode ("[madvise]"), so guests and the
+ * host replay under the same setting; NULL if unknown. */
+static const char *host_thp_mode(void)
+{
+	static const char *const modes[] = { "always", "madvise", "never" };
+	char buf[128] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof buf, f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		char sel[16];
+		snprintf(sel, sizeof sel, "[%s]", modes[i]);
+		if (strstr(buf, sel))
+			return modes[i];
+	}
+	return NULL;
+}
+
 static int usage(const char *why)
 {
 	fprintf(stderr, "%s: %s\n"
 	        "usage: vmreplay --vm KERNEL[,KERNEL...] [--vm-timeout SEC] [--vm-mem SIZE]\n"
-	        "                [--vm-keep] [vmreplay options] TRACE\n"
+	        "                [--vm-thp always|madvise|never] [--vm-keep] [vmreplay options] TRACE\n"
 	        "       vmreplay --vm KERNEL[,...] [options] -- TRACE...\n"
 	        "KERNEL: a vmlinuz path, a release in the kernel store (6.1, 6.12), or host\n",
 	        prog, why);
@@ -83,7 +106,8 @@ static int parse(int argc, char **argv, struct vm_opts *o)
 	const char *v;
 	int missing = 0;
 
-	o->memory = "512M";
+	/* below 512 MiB of RAM the kernel turns THP off by itself */
+	o->memory = "1G";
 	o->timeout_s = 600;
 	o->fwd = calloc((size_t)argc + 1, sizeof *o->fwd);
 	for (int i = 1; i < argc; i++) {
@@ -94,6 +118,10 @@ static int parse(int argc, char **argv, struct vm_opts *o)
 			o->json = v;
 		} else if ((v = opt_value(argv, argc, &i, "--vm-mem", &missing))) {
 			o->memory = v;
+		} else if ((v = opt_value(argv, argc, &i, "--vm-thp", &missing))) {
+			if (strcmp(v, "always") && strcmp(v, "madvise") && strcmp(v, "never"))
+				return usage("--vm-thp wants always, madvise or never");
+			o->thp = v;
 		} else if ((v = opt_value(argv, argc, &i, "--vm-timeout", &missing))) {
 			char *end;
 			unsigned long t = strtoul(v, &end, 10);
@@ -119,6 +147,8 @@ static int parse(int argc, char **argv, struct vm_opts *o)
 	}
 	if (!o->nkernels)
 		return usage("--vm wants at least one kernel");
+	if (!o->thp)
+		o->thp = host_thp_mode();
 	if (!o->ntraces)
 		return usage("no trace given");
 	for (int i = 0; i < o->ntraces; i++)
@@ -323,7 +353,7 @@ static int run_guest(const struct vm_opts *o, const char *kname, int many_kernel
 	};
 	struct vm_boot boot = {
 		.kernel = kernel, .initrd = initrd, .console = console,
-		.results = results, .qemu_log = qlog, .memory = o->memory,
+		.results = results, .qemu_log = qlog, .memory = o->memory, .thp = o->thp,
 		.timeout_s = o->timeout_s,
 	};
 	int rc = 2;

@@ -25,17 +25,19 @@ static double now(void)
 int vm_boot_run(const struct vm_boot *b, char *err, size_t errlen)
 {
 	const char *qemu = getenv("VMREC_QEMU");
-	char console[4200], results[4200];
+	char console[4200], results[4200], cmdline[256];
 
 	if (!qemu || !*qemu)
 		qemu = "qemu-system-x86_64";
 	snprintf(console, sizeof console, "file:%s", b->console);
 	snprintf(results, sizeof results, "file:%s", b->results);
+	snprintf(cmdline, sizeof cmdline, GUEST_CMDLINE "%s%s",
+	         b->thp ? " transparent_hugepage=" : "", b->thp ? b->thp : "");
 	const char *argv[] = {
 		qemu, "-accel", "tcg", "-m", b->memory, "-smp", "1",
 		"-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
 		"-kernel", b->kernel, "-initrd", b->initrd,
-		"-append", GUEST_CMDLINE,
+		"-append", cmdline,
 		"-serial", console, "-serial", results, NULL,
 	};
 

@@ -11,7 +11,8 @@ struct vm_boot {
 	const char *console;     /* file for ttyS0: kernel log and init messages */
 	const char *results;     /* file for ttyS1: the framed results */
 	const char *qemu_log;    /* qemu's own stderr */
-	const char *memory;      /* -m, e.g. "512M" */
+	const char *memory;      /* -m, e.g. "1G" */
+	const char *thp;         /* transparent_hugepage= for the guest, or NULL */
 	unsigned timeout_s;      /* kill the guest after this long */
 };
 

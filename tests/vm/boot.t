@@ -18,10 +18,13 @@ is "$(cat "$T/rc")" 0 "two guests: exit status 0"
 printf '# kernel 6.1 (qemu-tcg)\nfake-replay: 5 args, trace 1000 bytes\n# kernel 6.12 (qemu-tcg)\nfake-replay: 5 args, trace 1000 bytes\n' >"$T/want"
 is_file "$T/out" "$T/want" "two guests: their stdout in order"
 is "$(grep -c '^fake-replay: on stderr$' "$T/err")" 2 "two guests: their stderr"
+thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
 for k in "$K61:0" "$K612:8"; do
 	rel=${k%:*} aligned=${k#*:}
 	is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["vm"], d["vm_kernel"], d["kernel"], d["trace_bytes"], d["pmd_aligned_2m_of_8"], len(d["pad"]))' "$T/r-$rel.json" 2>&1)" \
 	   "qemu-tcg $rel $rel 1000 $aligned 300000" "results of $rel: marked, its own uname -r, the whole trace arrived, 2 MiB mmaps aligned $aligned/8"
+	[ -n "$thp" ] && is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["thp"])' "$T/r-$rel.json" 2>&1)" \
+	   "$thp" "$rel runs with the host's THP mode ($thp)"
 done
 
 # a guest and the host, two traces, a failing replayer

@@ -5,7 +5,8 @@
  *
  * Prints one summary line; with --json writes the kernel release, the size
  * of TRACE as the guest saw it, and a probe of the placement change the
- * notes observed (2 MiB anonymous mmaps PMD-aligned from 6.7); --bytes adds
+ * notes observed (2 MiB anonymous mmaps PMD-aligned from 6.7) and the THP
+ * mode; --bytes adds
  * N bytes of a known pattern to the JSON to exercise a large transfer. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,23 @@ static int pmd_aligned_of_8(void)
 	return n;
 }
 
+/* The selected word of the THP mode, "?" if unknown. */
+static const char *thp_mode(char *buf, size_t len)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char *open, *close;
+
+	if (!f || !fgets(buf, (int)len, f) || !(open = strchr(buf, '[')) ||
+	    !(close = strchr(open, ']'))) {
+		if (f)
+			fclose(f);
+		return "?";
+	}
+	fclose(f);
+	*close = 0;
+	return open + 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *json = NULL, *trace = argc > 1 ? argv[argc - 1] : "";
@@ -36,6 +54,7 @@ int main(int argc, char **argv)
 	int code = 0;
 	struct utsname u;
 	struct stat st;
+	char thp[128];
 
 	for (int i = 1; i < argc - 1; i++) {
 		if (!strcmp(argv[i], "--exit") && i + 1 < argc - 1)
@@ -57,7 +76,8 @@ int main(int argc, char **argv)
 		if (!f)
 			return 3;
 		fprintf(f, "{\"kernel\": \"%s\", \"trace_bytes\": %ld, "
-		        "\"pmd_aligned_2m_of_8\": %d, \"pad\": \"", u.release, size, aligned);
+		        "\"pmd_aligned_2m_of_8\": %d, \"thp\": \"%s\", \"pad\": \"", u.release, size,
+		        aligned, thp_mode(thp, sizeof thp));
 		for (long i = 0; i < bytes; i++)
 			putc('a' + (int)(i % 26), f);
 		fprintf(f, "\"}\n");
