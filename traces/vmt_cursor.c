@@ -114,6 +114,9 @@ int vmt_cursor_step(struct vmt_cursor *c)
 
 void vmt_cursor_free(struct vmt_cursor *c)
 {
+	free(c->raw);
+	c->raw = NULL;
+	c->raw_cap = 0;
 	free(c->ev);
 	vmt_scratch_free(&c->scratch);
 	c->ev = NULL;

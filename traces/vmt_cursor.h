@@ -8,6 +8,8 @@
 #include "vmt_meta.h"
 
 struct vmt_cursor {
+	uint8_t *raw;                /* the chunk's bytes as read from the file */
+	size_t raw_cap;
 	const uint8_t *meta, *meta_end;
 	uint32_t meta_left;
 	uint8_t *ev;                 /* decompressed events (owned) */
@@ -22,7 +24,8 @@ struct vmt_cursor {
 
 	struct vmt_record cur;       /* the record the cursor is at */
 	uint64_t key;                /* its seq, for merging */
-	uint64_t ordinal;            /* chunk number in the file: tie break */
+	uint64_t ordinal;            /* orders chunks of equal keys (file offset) */
+	uint64_t offset, size;       /* where the chunk is in the file */
 	const char *why;             /* what did not decode */
 };
 

@@ -30,45 +30,67 @@
 #define VMT_META_MAX        (64u << 20)  /* largest metadata body a reader accepts */
 #define VMT_EVENT_MAX_BYTES 160u         /* bound on one encoded event */
 
-/* Event tag byte. */
+/* Event tag byte.  0x80 set: a run tag, the low 7 bits count the "repeat"
+ * events that follow (same sys as the event before, every field as
+ * predicted, seq + 1, time gap >= 0: only the gap and the latency are
+ * stored).  0x80 clear: one full event. */
+#define VMT_TAG_RUN         0x80u
+#define VMT_RUN_MAX         0x7Fu
+#define VMT_TAG_SEQ         0x40u   /* a seq-gap varint follows */
+#define VMT_TAG_MASK        0x20u   /* a field-mask varint follows */
 #define VMT_TAG_SYS         0x1Fu
 #define VMT_TAG_SYS_ESC     0x1Fu   /* sys >= 31: a varint follows */
-#define VMT_TAG_MASK        0x20u   /* a field-mask varint follows */
-#define VMT_TAG_SEQ         0x40u   /* a seq-gap varint follows */
-#define VMT_TAG_NEGGAP      0x80u   /* the time gap is negative */
 
-/* Field mask bits: a set bit means the field differs from its prediction
- * and its encoding follows, in bit order. */
+/* Field mask bits, most frequent first: a set bit means the field differs
+ * from its prediction and its encoding follows (stream order: args 0-5,
+ * err, result, flags, stack, file, pid, tid). */
 enum {
-	VMT_F_ARG0 = 1u << 0, /* .. VMT_F_ARG5 = 1u << 5 */
-	VMT_F_RESULT = 1u << 6,
-	VMT_F_ERR = 1u << 7,
-	VMT_F_FLAGS = 1u << 8,
-	VMT_F_STACK = 1u << 9,
+	VMT_F_ARG0 = 1u << 0,
+	VMT_F_ARG1 = 1u << 1,
+	VMT_F_RESULT = 1u << 2,
+	VMT_F_STACK = 1u << 3,
+	VMT_F_ARG2 = 1u << 4, /* .. VMT_F_ARG5 = 1u << 7 */
+	VMT_F_ERR = 1u << 8,
+	VMT_F_FLAGS = 1u << 9,
 	VMT_F_FILE = 1u << 10,
 	VMT_F_PID = 1u << 11,
 	VMT_F_TID = 1u << 12,
-	VMT_F_ALL = (1u << 13) - 1,
+	VMT_F_NEGGAP = 1u << 13, /* the time gap is negative */
+	VMT_F_ALL = (1u << 14) - 1,
 };
+
+static inline unsigned vmt_f_arg(int i)
+{
+	return i < 2 ? VMT_F_ARG0 << i : VMT_F_ARG2 << (i - 2);
+}
 
 #define VMT_SLOTS 32u  /* predictor state slots, indexed by sys % 32 */
 #define VMT_PAGE  4096u
+#define VMT_BRK_CTX 4u
 
 /* Per-system-call prediction state.  The writer and the reader update it
  * identically after every event, so only mispredicted fields are stored. */
 struct vmt_slot {
 	uint64_t args[6];
-	uint64_t stride0;
 	int64_t result;
 	int64_t latency_avg;
 	uint16_t flags;
+	/* brk: the last step of args[0], how many times in a row it was taken,
+	 * and the steps that broke such runs before (AIM9's 16 x +4 KiB then
+	 * -64 KiB is then predicted exactly) */
+	uint64_t step;
+	uint32_t run;
+	uint64_t ctx_step[VMT_BRK_CTX], ctx_next[VMT_BRK_CTX];
+	uint32_t ctx_run[VMT_BRK_CTX];
 };
 
 struct vmt_predictor {
 	uint64_t seq;         /* last event's seq */
 	uint64_t end_ns;      /* last event's time + latency */
-	uint32_t stack_id;    /* last non-zero stack id */
 	int32_t pid, tid;     /* the chunk's */
+	uint16_t last_sys;
+	uint32_t run_left;    /* reader: repeat events still to come */
+	uint8_t *run_tag;     /* writer: the open run tag, or NULL */
 	struct vmt_slot slot[VMT_SLOTS];
 };
 
@@ -81,10 +103,45 @@ static inline void vmt_predictor_init(struct vmt_predictor *p, uint64_t first_se
 	p->tid = tid;
 }
 
+static inline uint64_t vmt_predict_brk(const struct vmt_slot *s)
+{
+	for (unsigned i = 0; i < VMT_BRK_CTX; i++)
+		if (s->ctx_run[i] && s->ctx_step[i] == s->step && s->ctx_run[i] == s->run)
+			return s->args[0] + s->ctx_next[i];
+	return s->args[0] + s->step;
+}
+
+static inline void vmt_learn_brk(struct vmt_slot *s, uint64_t arg0)
+{
+	uint64_t step = arg0 - s->args[0];
+	unsigned i;
+
+	if (step == s->step) {
+		if (s->run < UINT32_MAX)
+			s->run++;
+		return;
+	}
+	/* remember what broke this run, replacing the same context or the
+	 * oldest (the last entry) */
+	for (i = 0; i < VMT_BRK_CTX - 1; i++)
+		if (s->ctx_step[i] == s->step && s->ctx_run[i] == s->run)
+			break;
+	for (; i > 0; i--) {
+		s->ctx_step[i] = s->ctx_step[i - 1];
+		s->ctx_run[i] = s->ctx_run[i - 1];
+		s->ctx_next[i] = s->ctx_next[i - 1];
+	}
+	s->ctx_step[0] = s->step;
+	s->ctx_run[0] = s->run;
+	s->ctx_next[0] = step;
+	s->step = step;
+	s->run = 1;
+}
+
 static inline uint64_t vmt_predict_arg(const struct vmt_slot *s, int sys, int i)
 {
 	if (i == 0 && sys == VMT_SYS_BRK)
-		return s->args[0] + s->stride0;
+		return vmt_predict_brk(s);
 	return s->args[i];
 }
 
@@ -110,7 +167,8 @@ static inline int64_t vmt_predict_result(const struct vmt_slot *s, int sys,
 
 static inline void vmt_slot_update(struct vmt_slot *s, const struct vmt_event *e)
 {
-	s->stride0 = e->args[0] - s->args[0];
+	if (e->sys == VMT_SYS_BRK)
+		vmt_learn_brk(s, e->args[0]);
 	memcpy(s->args, e->args, sizeof(s->args));
 	s->result = e->result;
 	s->latency_avg += ((int64_t)e->latency_ns - s->latency_avg) >> 3;
@@ -165,6 +223,10 @@ static inline const uint8_t *vmt_get_varint(const uint8_t *p, const uint8_t *end
 {
 	uint64_t v = 0;
 	unsigned shift = 0;
+	if (p < end && *p < 0x80) {
+		*out = *p;
+		return p + 1;
+	}
 	while (p < end && shift < 64) {
 		uint8_t b = *p++;
 		v |= (uint64_t)(b & 0x7F) << shift;
@@ -175,6 +237,41 @@ static inline const uint8_t *vmt_get_varint(const uint8_t *p, const uint8_t *end
 		shift += 7;
 	}
 	return NULL;
+}
+
+/* A delta of an address or a length: page-aligned deltas (the common case)
+ * drop their 12 zero bits.  First byte: bit 0 = aligned, bit 7 = more,
+ * bits 1-6 = the low 6 bits of zigzag(aligned ? delta >> 12 : delta); the
+ * rest follows as a varint. */
+static inline uint8_t *vmt_put_delta(uint8_t *p, uint64_t d)
+{
+	int aligned = (d & (VMT_PAGE - 1)) == 0;
+	uint64_t v = vmt_zigzag(aligned ? (int64_t)d >> 12 : (int64_t)d);
+
+	*p = (uint8_t)(aligned | (v & 0x3F) << 1);
+	if (v < 0x40)
+		return p + 1;
+	*p++ |= 0x80;
+	return vmt_put_varint(p, v >> 6);
+}
+
+static inline const uint8_t *vmt_get_delta(const uint8_t *p, const uint8_t *end,
+                                           uint64_t *out)
+{
+	uint64_t v, rest = 0;
+	uint8_t b;
+
+	if (p >= end)
+		return NULL;
+	b = *p++;
+	v = (b >> 1) & 0x3F;
+	if (b & 0x80) {
+		if (!(p = vmt_get_varint(p, end, &rest)) || rest >> 58)
+			return NULL;
+		v |= rest << 6;
+	}
+	*out = (uint64_t)vmt_unzigzag(v) << ((b & 1) ? 12 : 0);
+	return p;
 }
 
 uint32_t vmt_xxh32(const void *data, size_t len, uint32_t seed);

@@ -116,3 +116,70 @@ void vmt_frame_at(const uint8_t *data, uint64_t size, uint64_t off,
 		bad(f, "unknown frame kind");
 	}
 }
+
+void vmt_frame_peek(const uint8_t *head, size_t n, uint64_t remaining,
+                    struct vmt_frame *f)
+{
+	uint32_t magic;
+
+	memset(f, 0, sizeof(*f));
+	if (remaining == 0) {
+		f->kind = VMT_FRAME_END;
+		return;
+	}
+	f->size = remaining;
+	if (remaining < VMT_SKIP_HDR || n < VMT_SKIP_HDR) {
+		f->kind = VMT_FRAME_TRUNCATED;
+		return;
+	}
+	magic = vmt_get32(head);
+	if (magic == LZ4F_MAGIC) {
+		bad(f, "an LZ4 frame outside a chunk");
+		return;
+	}
+	if ((magic & LZ4F_SKIP_MASK) != LZ4F_SKIP_BASE) {
+		bad(f, "bad frame magic");
+		return;
+	}
+	f->size = VMT_SKIP_HDR + (uint64_t)vmt_get32(head + 4);
+	if (f->size > remaining) {
+		f->kind = VMT_FRAME_TRUNCATED;
+		f->size = remaining;
+		return;
+	}
+	if (f->size < VMT_SKIP_HDR + VMT_PAYLOAD_HDR || n < VMT_SKIP_HDR + VMT_PAYLOAD_HDR ||
+	    memcmp(head + 8, VMT_SIGNATURE, 4) != 0) {
+		f->kind = VMT_FRAME_OTHER;
+		return;
+	}
+	if (magic != LZ4F_SKIP_MAGIC) {
+		bad(f, "bad frame magic");
+		return;
+	}
+	f->version = vmt_get32(head + 12);
+	if (f->version != VMT_FORMAT_VERSION) {
+		f->kind = VMT_FRAME_VERSION;
+		return;
+	}
+	if (head[16] == VMT_KIND_HEADER) {
+		f->kind = VMT_FRAME_HEADER;
+	} else if (head[16] == VMT_KIND_CHUNK) {
+		if (f->size < VMT_CHUNK_PREFIX || n < VMT_CHUNK_PREFIX) {
+			bad(f, "chunk header too short");
+			return;
+		}
+		f->kind = VMT_FRAME_CHUNK;
+		f->chunk.first_seq = vmt_get64(head + 32);
+		f->size += vmt_get32(head + 60);
+		if (f->size > remaining) {
+			f->kind = VMT_FRAME_TRUNCATED;
+			f->size = remaining;
+			return;
+		}
+	} else {
+		bad(f, "unknown frame kind");
+		return;
+	}
+	if (f->size > VMT_FRAME_MAX)
+		bad(f, "frame larger than any writer makes");
+}

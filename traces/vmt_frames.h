@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "vmt_format.h"
 
 enum vmt_frame_kind {
 	VMT_FRAME_END,       /* clean end of file */
@@ -33,8 +34,20 @@ struct vmt_frame {
 	struct vmt_chunk_info chunk;
 };
 
-/* Look at the frame at data[off] of a file of size bytes. */
+/* Look at the frame at data[off] of a file of size bytes, all in memory:
+ * sizes, signature, version, checksum. */
 void vmt_frame_at(const uint8_t *data, uint64_t size, uint64_t off,
                   struct vmt_frame *f);
+
+/* How many bytes to read for the whole frame that starts with head[0..n)
+ * (n >= min(remaining, VMT_FRAME_PEEK)), `remaining` bytes before the end
+ * of the file.  Sets kind (no checksum yet: a CHUNK or HEADER is only
+ * provisional), size, and for a chunk first_seq. */
+#define VMT_FRAME_PEEK 64u
+void vmt_frame_peek(const uint8_t *head, size_t n, uint64_t remaining,
+                    struct vmt_frame *f);
+
+/* The largest frame a reader loads. */
+#define VMT_FRAME_MAX ((uint64_t)VMT_META_MAX + 2 * VMT_CHUNK_MAX)
 
 #endif

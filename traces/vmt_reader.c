@@ -1,13 +1,14 @@
 /* vmt_reader.c - open a trace, check its header, and return its records in
  * file order (one chunk at a time) or in global seq order (a k-way merge of
- * the chunks that overlap in seq, found through a small per-chunk index). */
+ * the chunks that overlap in seq, found through a small per-chunk index).
+ * Chunks are read with pread into per-chunk buffers, so memory is bounded
+ * by the chunks open at once, never by the length of the trace. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "vmt_cursor.h"
@@ -19,7 +20,7 @@
  * would need more than this many at once (a sane trace has about one per
  * recorded thread). */
 #define VMT_MAX_OPEN_CHUNKS 4096
-#define DONTNEED_STEP ((uint64_t)64 << 20)
+#define MSG_SIZE 512
 
 struct chunk_ref {
 	uint64_t off;
@@ -28,18 +29,17 @@ struct chunk_ref {
 
 struct vmt_reader {
 	char *path;
-	const uint8_t *data;
+	int fd;
 	uint64_t size;
 	int order;
 	struct vmt_header header;
+	uint8_t *header_buf;
 	struct vmt_scratch header_scratch;
 
 	uint64_t off;              /* next frame to look at */
-	uint64_t released;         /* file order: mapping dropped below this */
 	int status;                /* 0, or the error every later call returns */
-	int done;
 	struct vmt_reader_stats st;
-	char msg[512];
+	char msg[MSG_SIZE];
 
 	/* file order */
 	struct vmt_cursor one;
@@ -50,7 +50,8 @@ struct vmt_reader {
 	struct chunk_ref *index;
 	size_t nindex, next_index;
 	int scan_status;           /* what ended the index scan */
-	char scan_msg[512];
+	uint64_t scan_lost;
+	char scan_msg[MSG_SIZE];
 	struct vmt_cursor **heap;  /* min-heap on (key, ordinal) */
 	size_t nheap;
 	struct vmt_cursor **pool;  /* finished cursors, buffers kept */
@@ -58,7 +59,7 @@ struct vmt_reader {
 	struct vmt_cursor *last;   /* returned last time: advance it first */
 };
 
-static __thread char open_msg[512];
+static __thread char open_msg[MSG_SIZE];
 
 const char *vmt_reader_open_error(void)
 {
@@ -74,85 +75,149 @@ __attribute__((format(printf, 4, 5)))
 static int set_error(char *buf, const char *path, int err, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(buf, 512, "%s: ", path);
+	int n = snprintf(buf, MSG_SIZE, "%s: ", path);
+	if (n < 0 || n >= MSG_SIZE)
+		n = 0;
 	va_start(ap, fmt);
-	vsnprintf(buf + n, (size_t)(512 - n), fmt, ap);
+	vsnprintf(buf + n, (size_t)(MSG_SIZE - n), fmt, ap);
 	va_end(ap);
 	return err;
 }
 
-static int reader_fail(struct vmt_reader *r, int err, const char *fmt, const char *why,
-                       uint64_t off)
+#define FAIL(r, err, ...) ((r)->status = set_error((r)->msg, (r)->path, (err), __VA_ARGS__))
+
+/* ---- reading the file ------------------------------------------------ */
+
+static int read_at(struct vmt_reader *r, uint64_t off, void *buf, size_t len)
 {
-	set_error(r->msg, r->path, err, fmt, why, (unsigned long long)off);
-	r->status = err;
-	return err;
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = pread(r->fd, (char *)buf + done, len - done, (off_t)(off + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return set_error(r->msg, r->path, VMT_EIO, "read at byte %llu: %s",
+			                 (unsigned long long)(off + done),
+			                 n < 0 ? strerror(errno) : "the file shrank");
+		done += (size_t)n;
+	}
+	return 0;
 }
 
-/* ---- frame walking shared by both orders ----------------------------- */
+static int reserve(uint8_t **buf, size_t *cap, uint64_t n)
+{
+	uint8_t *p;
+	if (n <= *cap)
+		return 0;
+	p = realloc(*buf, (size_t)n);
+	if (!p)
+		return VMT_ENOMEM;
+	*buf = p;
+	*cap = (size_t)n;
+	return 0;
+}
 
-/* Advance r->off to the next chunk; 1 with *f filled, 0 at the end, or an
- * error with msg set. */
-static int next_chunk(struct vmt_reader *r, struct vmt_frame *f, char *msg)
+/* Describe frame problem f at r->off in msg; returns the error code. */
+static int frame_error(struct vmt_reader *r, const struct vmt_frame *f, char *msg)
+{
+	switch (f->kind) {
+	case VMT_FRAME_TRUNCATED:
+		return set_error(msg, r->path, VMT_ETRUNCATED,
+		                 "truncated: the last %llu bytes (an incomplete chunk at byte %llu) were lost",
+		                 (unsigned long long)(r->size - r->off),
+		                 (unsigned long long)r->off);
+	case VMT_FRAME_HEADER:
+		return set_error(msg, r->path, VMT_ECORRUPT,
+		                 "a second header at byte %llu (concatenated traces?)",
+		                 (unsigned long long)r->off);
+	case VMT_FRAME_VERSION:
+		return set_error(msg, r->path, VMT_EVERSION,
+		                 "a frame of format version %u at byte %llu (this reader reads version %d)",
+		                 f->version, (unsigned long long)r->off, VMT_FORMAT_VERSION);
+	}
+	return set_error(msg, r->path, VMT_ECORRUPT, "corrupt at byte %llu: %s",
+	                 (unsigned long long)r->off, f->why ? f->why : "bad frame");
+}
+
+/* Find the next chunk from r->off on, skipping foreign skippable frames:
+ * 1 with *f its provisional description, 0 at the end, or an error
+ * described in msg. */
+static int peek_chunk(struct vmt_reader *r, struct vmt_frame *f, char *msg)
 {
 	for (;;) {
-		vmt_frame_at(r->data, r->size, r->off, f);
-		switch (f->kind) {
-		case VMT_FRAME_END:
+		uint8_t head[VMT_FRAME_PEEK];
+		uint64_t remaining = r->size - r->off;
+		size_t n = remaining < sizeof(head) ? (size_t)remaining : sizeof(head);
+		int ret = read_at(r, r->off, head, n);
+
+		if (ret) {
+			memcpy(msg, r->msg, MSG_SIZE);
+			return ret;
+		}
+		vmt_frame_peek(head, n, remaining, f);
+		if (f->kind == VMT_FRAME_END)
 			return 0;
-		case VMT_FRAME_CHUNK:
+		if (f->kind == VMT_FRAME_CHUNK)
 			return 1;
-		case VMT_FRAME_OTHER:
+		if (f->kind == VMT_FRAME_OTHER) {
 			r->off += f->size;
 			continue;
-		case VMT_FRAME_TRUNCATED:
-			r->st.lost_bytes = r->size - r->off;
-			return set_error(msg, r->path, VMT_ETRUNCATED,
-			                 "truncated: the last %llu bytes (an incomplete chunk at byte %llu) were lost",
-			                 (unsigned long long)(r->size - r->off),
-			                 (unsigned long long)r->off);
-		case VMT_FRAME_HEADER:
-			return set_error(msg, r->path, VMT_ECORRUPT,
-			                 "a second header at byte %llu (concatenated traces?)",
-			                 (unsigned long long)r->off);
-		case VMT_FRAME_VERSION:
-			return set_error(msg, r->path, VMT_EVERSION,
-			                 "a frame of format version %u at byte %llu (this reader reads version %d)",
-			                 f->version, (unsigned long long)r->off, VMT_FORMAT_VERSION);
-		default:
-			return set_error(msg, r->path, VMT_ECORRUPT, "corrupt at byte %llu: %s",
-			                 (unsigned long long)r->off, f->why);
 		}
+		return frame_error(r, f, msg);
 	}
 }
 
-static int cursor_error(struct vmt_reader *r, int err, const struct vmt_cursor *c,
-                        uint64_t off)
+/* Read the chunk of size bytes at off into c and check it whole. */
+static int load_chunk(struct vmt_reader *r, struct vmt_cursor *c, uint64_t off,
+                      uint64_t size, uint64_t ordinal)
 {
-	if (err == VMT_ENOMEM)
-		return reader_fail(r, err, "out of memory%s at byte %llu", "", off);
-	return reader_fail(r, err, "corrupt chunk: %s (at byte %llu)",
-	                   c->why ? c->why : "bad data", off);
+	struct vmt_frame f;
+	int ret;
+
+	if (reserve(&c->raw, &c->raw_cap, size))
+		return FAIL(r, VMT_ENOMEM, "out of memory for the chunk at byte %llu",
+		            (unsigned long long)off);
+	if ((ret = read_at(r, off, c->raw, (size_t)size)))
+		return r->status = ret;
+	vmt_frame_at(c->raw, size, 0, &f);
+	if (f.kind != VMT_FRAME_CHUNK || f.size != size)
+		return FAIL(r, VMT_ECORRUPT, "corrupt at byte %llu: %s", (unsigned long long)off,
+		            f.why ? f.why : "the chunk changed while reading");
+	ret = vmt_cursor_load(c, &f.chunk, ordinal);
+	c->size = size;
+	if (ret == VMT_ENOMEM)
+		return FAIL(r, ret, "out of memory for the chunk at byte %llu",
+		            (unsigned long long)off);
+	if (ret)
+		return FAIL(r, ret, "corrupt chunk at byte %llu: %s", (unsigned long long)off,
+		            c->why ? c->why : "bad data");
+	r->st.chunks++;
+	return 0;
 }
 
-static void count(struct vmt_reader *r, const struct vmt_record *rec)
+static int step_error(struct vmt_reader *r, int err, const struct vmt_cursor *c)
 {
-	r->st.records++;
-	if (rec->type == VMT_REC_EVENT)
+	if (err == VMT_ENOMEM)
+		return FAIL(r, err, "out of memory");
+	return FAIL(r, err, "corrupt chunk at byte %llu: %s", (unsigned long long)c->offset,
+	            c->why ? c->why : "bad data");
+}
+
+/* The record without copying the whole union (it is mostly events). */
+static void deliver(struct vmt_reader *r, struct vmt_record *dst,
+                    const struct vmt_record *src)
+{
+	if (src->type == VMT_REC_EVENT) {
+		dst->type = VMT_REC_EVENT;
+		dst->u.event = src->u.event;
 		r->st.events++;
+	} else {
+		*dst = *src;
+	}
+	r->st.records++;
 }
 
 /* ---- file order ------------------------------------------------------ */
-
-/* Give back the pages already read so resident memory stays flat. */
-static void release_behind(struct vmt_reader *r)
-{
-	uint64_t upto = r->off & ~(DONTNEED_STEP - 1);
-	if (upto > r->released + DONTNEED_STEP) {
-		madvise((void *)(r->data + r->released), upto - r->released, MADV_DONTNEED);
-		r->released = upto;
-	}
-}
 
 static int next_file_order(struct vmt_reader *r, struct vmt_record *rec)
 {
@@ -163,26 +228,24 @@ static int next_file_order(struct vmt_reader *r, struct vmt_record *rec)
 		if (r->one_loaded) {
 			ret = vmt_cursor_step(&r->one);
 			if (ret == 1) {
-				*rec = r->one.cur;
-				count(r, rec);
+				deliver(r, rec, &r->one.cur);
 				return 1;
 			}
 			if (ret < 0)
-				return cursor_error(r, ret, &r->one, r->off);
+				return step_error(r, ret, &r->one);
 			r->one_loaded = 0;
 			r->off += r->one_size;
 			r->st.good_bytes = r->off;
-			release_behind(r);
 		}
-		ret = next_chunk(r, &f, r->msg);
+		ret = peek_chunk(r, &f, r->msg);
 		if (ret <= 0) {
-			r->status = ret;
-			return ret;
+			if (ret == VMT_ETRUNCATED)
+				r->st.lost_bytes = r->size - r->off;
+			return r->status = ret;
 		}
-		r->st.chunks++;
-		ret = vmt_cursor_load(&r->one, &f.chunk, r->st.chunks);
-		if (ret < 0)
-			return cursor_error(r, ret, &r->one, r->off);
+		r->one.offset = r->off;
+		if ((ret = load_chunk(r, &r->one, r->off, f.size, r->st.chunks)))
+			return ret;
 		r->one_loaded = 1;
 		r->one_size = f.size;
 	}
@@ -198,19 +261,20 @@ static int cmp_ref(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* Index every complete chunk: offset and first seq, 16 bytes per chunk. */
+/* Index every complete chunk: offset and first seq, 16 bytes per chunk
+ * (a 64 KiB chunk holds thousands of events). */
 static int build_index(struct vmt_reader *r)
 {
 	size_t cap = 0;
 	struct vmt_frame f;
 	int ret;
 
-	while ((ret = next_chunk(r, &f, r->scan_msg)) == 1) {
+	while ((ret = peek_chunk(r, &f, r->scan_msg)) == 1) {
 		if (r->nindex == cap) {
 			size_t ncap = cap ? cap * 2 : 256;
 			struct chunk_ref *n = realloc(r->index, ncap * sizeof(*n));
 			if (!n)
-				return reader_fail(r, VMT_ENOMEM, "out of memory%s for the chunk index at byte %llu", "", r->off);
+				return FAIL(r, VMT_ENOMEM, "out of memory for the chunk index");
 			r->index = n;
 			cap = ncap;
 		}
@@ -219,8 +283,12 @@ static int build_index(struct vmt_reader *r)
 		r->nindex++;
 		r->off += f.size;
 	}
+	if (ret == VMT_EIO)
+		return r->status = ret;
 	r->st.good_bytes = r->off;
 	r->scan_status = ret;
+	if (ret == VMT_ETRUNCATED)
+		r->scan_lost = r->size - r->off;
 	qsort(r->index, r->nindex, sizeof(*r->index), cmp_ref);
 	return 0;
 }
@@ -234,13 +302,14 @@ static void sift_down(struct vmt_reader *r, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, m = i;
+		struct vmt_cursor *t;
 		if (l < r->nheap && before(r->heap[l], r->heap[m]))
 			m = l;
 		if (l + 1 < r->nheap && before(r->heap[l + 1], r->heap[m]))
 			m = l + 1;
 		if (m == i)
 			return;
-		struct vmt_cursor *t = r->heap[i];
+		t = r->heap[i];
 		r->heap[i] = r->heap[m];
 		r->heap[m] = t;
 		i = m;
@@ -259,10 +328,9 @@ static void sift_up(struct vmt_reader *r, size_t i)
 
 static void heap_pop(struct vmt_reader *r)
 {
-	struct vmt_cursor *c = r->heap[0];
+	r->pool[r->npool++] = r->heap[0];
 	r->heap[0] = r->heap[--r->nheap];
 	sift_down(r, 0);
-	r->pool[r->npool++] = c;
 }
 
 /* Load the next indexed chunk and put it on the heap. */
@@ -270,26 +338,33 @@ static int open_next_chunk(struct vmt_reader *r)
 {
 	const struct chunk_ref *ref = &r->index[r->next_index++];
 	struct vmt_cursor *c;
+	uint8_t head[VMT_FRAME_PEEK];
+	uint64_t remaining = r->size - ref->off;
+	size_t n = remaining < sizeof(head) ? (size_t)remaining : sizeof(head);
 	struct vmt_frame f;
 	int ret;
 
 	if (r->nheap >= VMT_MAX_OPEN_CHUNKS)
-		return reader_fail(r, VMT_ECORRUPT,
-		                   "more than 4096 chunks overlap in seq%s at byte %llu; read it in file order",
-		                   "", ref->off);
+		return FAIL(r, VMT_ECORRUPT,
+		            "more than %d chunks overlap in seq at byte %llu; read it in file order",
+		            VMT_MAX_OPEN_CHUNKS, (unsigned long long)ref->off);
 	if (r->npool) {
 		c = r->pool[--r->npool];
 	} else if (!(c = calloc(1, sizeof(*c)))) {
-		return reader_fail(r, VMT_ENOMEM, "out of memory%s at byte %llu", "", ref->off);
+		return FAIL(r, VMT_ENOMEM, "out of memory");
 	}
-	vmt_frame_at(r->data, r->size, ref->off, &f);
-	r->st.chunks++;
-	ret = vmt_cursor_load(c, &f.chunk, ref->off);
-	if (ret == 0)
-		ret = vmt_cursor_step(c);
+	if ((ret = read_at(r, ref->off, head, n))) {
+		r->pool[r->npool++] = c;
+		return r->status = ret;
+	}
+	vmt_frame_peek(head, n, remaining, &f);
+	c->offset = ref->off;
+	ret = load_chunk(r, c, ref->off, f.size, ref->off);
+	if (ret == 0 && (ret = vmt_cursor_step(c)) < 0)
+		step_error(r, ret, c);
 	if (ret <= 0) {
 		r->pool[r->npool++] = c;
-		return ret < 0 ? cursor_error(r, ret, c, ref->off) : 0;
+		return ret;
 	}
 	r->heap[r->nheap++] = c;
 	sift_up(r, r->nheap - 1);
@@ -301,7 +376,7 @@ static int next_seq_order(struct vmt_reader *r, struct vmt_record *rec)
 	if (r->last) {
 		int ret = vmt_cursor_step(r->last);
 		if (ret < 0)
-			return cursor_error(r, ret, r->last, r->last->ordinal);
+			return step_error(r, ret, r->last);
 		if (ret == 0)
 			heap_pop(r);
 		else
@@ -315,14 +390,14 @@ static int next_seq_order(struct vmt_reader *r, struct vmt_record *rec)
 			return ret;
 	}
 	if (!r->nheap) {
-		r->status = r->scan_status;
-		if (r->status)
-			memcpy(r->msg, r->scan_msg, sizeof(r->msg));
-		return r->status;
+		if (r->scan_status) {
+			memcpy(r->msg, r->scan_msg, MSG_SIZE);
+			r->st.lost_bytes = r->scan_lost;
+		}
+		return r->status = r->scan_status;
 	}
 	r->last = r->heap[0];
-	*rec = r->last->cur;
-	count(r, rec);
+	deliver(r, rec, &r->last->cur);
 	return 1;
 }
 
@@ -330,29 +405,28 @@ static int next_seq_order(struct vmt_reader *r, struct vmt_record *rec)
 
 static int check_header(struct vmt_reader *r)
 {
+	static const uint8_t sig[12] = { 0x5E, 0x2A, 0x4D, 0x18, 0, 0, 0, 0, 'V', 'M', 'R', 'C' };
+	uint8_t head[VMT_FRAME_PEEK];
+	size_t n = r->size < sizeof(head) ? (size_t)r->size : sizeof(head);
 	struct vmt_frame f;
-	uint64_t index;
 	struct vmt_record rec;
 	const uint8_t *p;
+	uint64_t index;
 
 	if (r->size == 0)
 		return set_error(open_msg, r->path, VMT_EEMPTY, "empty file");
-	if (r->size >= 4 && vmt_get32(r->data) == LZ4F_MAGIC)
+	if (read_at(r, 0, head, n)) {
+		memcpy(open_msg, r->msg, MSG_SIZE);
+		return VMT_EIO;
+	}
+	if (n >= 4 && vmt_get32(head) == LZ4F_MAGIC)
 		return set_error(open_msg, r->path, VMT_EFOREIGN,
 		                 "not a vmrec trace (a plain LZ4 file, no vmrec header)");
-	if (r->size < 12) {
-		static const uint8_t sig[12] = { 0x5E, 0x2A, 0x4D, 0x18, 0, 0, 0, 0, 'V', 'M', 'R', 'C' };
-		for (uint64_t i = 0; i < r->size; i++)
-			if (i < 4 || i >= 8 ? r->data[i] != sig[i] : 0)
-				return set_error(open_msg, r->path, VMT_EFOREIGN,
-				                 "not a vmrec trace (bad magic)");
-		return set_error(open_msg, r->path, VMT_ETRUNCATED,
-		                 "truncated inside the header (%llu bytes)",
-		                 (unsigned long long)r->size);
-	}
-	if (vmt_get32(r->data) != LZ4F_SKIP_MAGIC || memcmp(r->data + 8, VMT_SIGNATURE, 4))
-		return set_error(open_msg, r->path, VMT_EFOREIGN, "not a vmrec trace (bad magic)");
-	vmt_frame_at(r->data, r->size, 0, &f);
+	for (size_t i = 0; i < n && i < sizeof(sig); i++)
+		if ((i < 4 || i >= 8) && head[i] != sig[i])
+			return set_error(open_msg, r->path, VMT_EFOREIGN,
+			                 "not a vmrec trace (bad magic)");
+	vmt_frame_peek(head, n, r->size, &f);
 	switch (f.kind) {
 	case VMT_FRAME_HEADER:
 		break;
@@ -370,6 +444,16 @@ static int check_header(struct vmt_reader *r)
 		return set_error(open_msg, r->path, VMT_ECORRUPT,
 		                 "corrupt header: the first frame is not the header");
 	}
+	if (!(r->header_buf = malloc((size_t)f.size)))
+		return set_error(open_msg, r->path, VMT_ENOMEM, "out of memory");
+	if (read_at(r, 0, r->header_buf, (size_t)f.size)) {
+		memcpy(open_msg, r->msg, MSG_SIZE);
+		return VMT_EIO;
+	}
+	vmt_frame_at(r->header_buf, f.size, 0, &f);
+	if (f.kind != VMT_FRAME_HEADER)
+		return set_error(open_msg, r->path, VMT_ECORRUPT, "corrupt header: %s",
+		                 f.why ? f.why : "bad frame");
 	p = f.body;
 	if (vmt_meta_decode(&p, f.body_end, &rec, &index, &r->header_scratch) ||
 	    rec.type != VMT_REC_HEADER || p != f.body_end)
@@ -385,14 +469,13 @@ struct vmt_reader *vmt_reader_open(const char *path,
                                    const struct vmt_reader_prefs *prefs,
                                    int *err)
 {
+	static int ignored;
 	struct vmt_reader *r;
 	struct stat st;
 	int fd, ret;
 
-	if (!err) {
-		static int ignored;
+	if (!err)
 		err = &ignored;
-	}
 	if (!path) {
 		*err = set_error(open_msg, "(null)", VMT_EINVAL, "no path");
 		return NULL;
@@ -415,31 +498,20 @@ struct vmt_reader *vmt_reader_open(const char *path,
 		*err = set_error(open_msg, path, VMT_ENOMEM, "out of memory");
 		return NULL;
 	}
+	r->fd = fd;
 	r->order = prefs ? prefs->order : VMT_ORDER_SEQ;
 	r->size = (uint64_t)st.st_size;
 	r->st.file_bytes = r->size;
-	if (r->size) {
-		void *m = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m == MAP_FAILED) {
-			*err = set_error(open_msg, path, VMT_EIO, "mmap: %s", strerror(errno));
-			close(fd);
-			vmt_reader_close(r);
-			return NULL;
-		}
-		r->data = m;
-		if (r->order == VMT_ORDER_FILE)
-			madvise(m, r->size, MADV_SEQUENTIAL);
-	}
-	close(fd);
+	if (r->order == VMT_ORDER_FILE)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	ret = check_header(r);
 	if (!ret && r->order != VMT_ORDER_FILE) {
-		ret = build_index(r);
 		r->heap = calloc(VMT_MAX_OPEN_CHUNKS, sizeof(*r->heap));
 		r->pool = calloc(VMT_MAX_OPEN_CHUNKS + 1, sizeof(*r->pool));
-		if (!ret && (!r->heap || !r->pool))
+		if (!r->heap || !r->pool)
 			ret = set_error(open_msg, path, VMT_ENOMEM, "out of memory");
-		else if (ret)
-			memcpy(open_msg, r->msg, sizeof(open_msg));
+		else if ((ret = build_index(r)))
+			memcpy(open_msg, r->msg, MSG_SIZE);
 	}
 	if (ret) {
 		*err = ret;
@@ -473,8 +545,14 @@ void vmt_reader_stats(const struct vmt_reader *r, struct vmt_reader_stats *st)
 		return;
 	}
 	*st = r->st;
-	if (r->status == VMT_ETRUNCATED || r->scan_status == VMT_ETRUNCATED)
-		st->lost_bytes = r->size - st->good_bytes;
+	if (r->scan_status == VMT_ETRUNCATED)
+		st->lost_bytes = r->scan_lost;
+}
+
+static void free_cursor(struct vmt_cursor *c)
+{
+	vmt_cursor_free(c);
+	free(c);
 }
 
 void vmt_reader_close(struct vmt_reader *r)
@@ -482,20 +560,17 @@ void vmt_reader_close(struct vmt_reader *r)
 	if (!r)
 		return;
 	vmt_cursor_free(&r->one);
-	for (size_t i = 0; i < r->nheap; i++) {
-		vmt_cursor_free(r->heap[i]);
-		free(r->heap[i]);
-	}
-	for (size_t i = 0; i < r->npool; i++) {
-		vmt_cursor_free(r->pool[i]);
-		free(r->pool[i]);
-	}
+	for (size_t i = 0; i < r->nheap; i++)
+		free_cursor(r->heap[i]);
+	for (size_t i = 0; i < r->npool; i++)
+		free_cursor(r->pool[i]);
 	free(r->heap);
 	free(r->pool);
 	free(r->index);
+	free(r->header_buf);
 	vmt_scratch_free(&r->header_scratch);
-	if (r->data)
-		munmap((void *)r->data, r->size);
+	if (r->fd >= 0)
+		close(r->fd);
 	free(r->path);
 	free(r);
 }
