@@ -8,7 +8,14 @@
 VMREPLAY_VM_OBJS := $(call objs,$(wildcard replay/vm/*.c))
 VM_GUEST_INIT    := $(BUILD)/bin/vmrec-vminit
 VMREPLAY_STATIC  := $(BUILD)/bin/vmreplay-static
-BINS += $(VM_GUEST_INIT) $(VMREPLAY_STATIC)
+VM_FAKE_REPLAY   := $(BUILD)/tests/vm/fake-replay-static
+
+# Sanitizers cannot link statically: a sanitized build has no guest programs
+# and its VM tests skip.
+ifeq ($(strip $(SANITIZE)),)
+BINS      += $(VM_GUEST_INIT) $(VMREPLAY_STATIC)
+TEST_BINS += $(VM_FAKE_REPLAY)
+endif
 
 # Releases `make kernels` fetches (prefixes of Debian's cloud kernel names).
 VM_KERNEL_SERIES ?= 6.1 6.12
@@ -27,8 +34,6 @@ $(VMREPLAY_STATIC): $(BUILD)/bin/vmreplay
 
 # A stand-in replayer for the guest that tests use to check the boot and the
 # transport without depending on vmreplay itself.
-VM_FAKE_REPLAY := $(BUILD)/tests/vm/fake-replay-static
-TEST_BINS += $(VM_FAKE_REPLAY)
 $(VM_FAKE_REPLAY): $(OBJ)/tests/vm/fake_replay.o
 	@mkdir -p $(@D)
 	$(CC) -static -o $@ $^ $(VMREC_LDFLAGS)
@@ -54,3 +59,6 @@ TEST_BINS += $(VM_SEQGEN)
 $(VM_SEQGEN): $(OBJ)/tests/vm/seqgen.o $(LIBVMT)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
+
+BENCH_SCRIPTS += tests/bench/vm-boot.sh
+BENCH_BINS    += $(BUILD)/bin/vmreplay $(VMREPLAY_STATIC) $(VM_GUEST_INIT) $(VM_SEQGEN)
