@@ -678,7 +678,8 @@ static int replay_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 	r->latency_ns = out.latency_ns;
 	r->outcome = (uint8_t)(out.err ? VR_FAILED : out.outcome);
 	r->skipped = (uint8_t)skipped;
-	r->order = atomic_fetch_add_explicit(&e->sh->order, 1, memory_order_relaxed) + 1;
+	r->order = e->multi ? atomic_fetch_add_explicit(&e->sh->order, 1, memory_order_relaxed) + 1
+	                    : ++e->sh->order;
 	r->done = 1;
 	if (!skipped && !is_fork(rec))
 		result_check(e, i, rec, r, want);

@@ -153,7 +153,10 @@ static void k_apply(struct rp_space *s, const struct vmt_event *ev, const struct
 	(void)s;
 	(void)file;
 	static struct vq_list before, after;
-	long nr = vmt_sys_nr(ev->sys);
+	static long nrs[VMT_SYS_COUNT];
+	if (!nrs[ev->sys])
+		nrs[ev->sys] = vmt_sys_nr(ev->sys);
+	long nr = nrs[ev->sys];
 	int want = rp_kernel.outcomes && fx->kind != RP_FX_NONE;
 	int placed_here = fx->kind == RP_FX_CREATE && fx->lo == 0; /* kernel placement */
 	fx->have_delta = 0;
