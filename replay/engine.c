@@ -238,10 +238,11 @@ static uint64_t recorded_start_brk(const struct rp_engine *e, const struct vmt_m
 static void teardown(struct rp_engine *e, struct rp_pstate *p)
 {
 	if (e->be->per_process) {
+		/* the break first: brk refuses to shrink a heap that munmap removed */
+		syscall(SYS_brk, e->base_brk);
 		for (size_t i = 0; i < p->am.n; i++)
 			munmap((void *)(p->am.r[i].start + (uint64_t)p->am.r[i].delta),
 			       p->am.r[i].end - p->am.r[i].start);
-		syscall(SYS_brk, e->base_brk);
 	} else if (p->space) {
 		e->be->space_free(p->space);
 		p->space = NULL;
