@@ -196,7 +196,7 @@ int sym_add_module(struct sym_session *s, const struct vmt_module *m)
 	s->ranges = r;
 	s->ranges[s->nrange++] = (struct sym_range){
 		.pid = m->pid, .obj = (uint32_t)obj, .start = m->start,
-		.end = m->end, .load_bias = m->load_bias,
+		.end = m->end, .load_bias = m->load_bias, .order = s->nrange,
 	};
 	s->ranges_sorted = 0;
 	return 0;
@@ -259,7 +259,9 @@ static int range_cmp(const void *a, const void *b)
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 static const struct sym_range *find_range_of(struct sym_session *s,
@@ -277,11 +279,13 @@ static const struct sym_range *find_range_of(struct sym_session *s,
 		else
 			hi = mid;
 	}
-	/* ranges may overlap after an exec reused addresses: look back */
-	for (uint32_t i = lo; i-- > 0 && s->ranges[i].pid == pid;)
-		if (ip < s->ranges[i].end)
-			return ip >= s->ranges[i].start ? &s->ranges[i] : NULL;
-	return NULL;
+	/* After an exec the new image's objects may overlap the old one's:
+	 * of the few ranges below ip, the one recorded last holds it. */
+	const struct sym_range *best = NULL;
+	for (uint32_t i = lo, n = 0; i-- > 0 && s->ranges[i].pid == pid && n < 32; n++)
+		if (ip < s->ranges[i].end && (!best || s->ranges[i].order > best->order))
+			best = &s->ranges[i];
+	return best;
 }
 
 static const struct sym_range *find_range(struct sym_session *s, int32_t pid,

@@ -40,6 +40,7 @@ struct sym_object {
 struct sym_range {
 	int32_t pid;
 	uint32_t obj;
+	uint32_t order;              /* records added before this one */
 	uint64_t start, end, load_bias;
 };
 
