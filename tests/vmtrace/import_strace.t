@@ -86,6 +86,16 @@ is "$?:$(cat "$T/err")" "1:vmtrace: $T/missing: No such file or directory" "a mi
 "$V" import-strace "$T/log" >/dev/null 2>&1
 is "$?" 2 "usage error without -o"
 
+# every prefix of a few hard lines: an error or a trace, never a crash
+crashed=0
+for n in 5 12 19 24 31 44 57 63 80 97 120 151 187 220 263 300 333 371; do
+	grep -E 'clone3|resumed|execve' "$T/log" | cut -c1-$n >"$T/cut"
+	"$V" import-strace "$T/cut" -o "$T/x" >/dev/null 2>&1
+	st=$?
+	[ "$st" -le 1 ] || { crashed=1; diag "cut at $n: exit $st"; }
+done
+ok $crashed "lines cut anywhere give a clean error"
+
 # a log without -f: no pid column, no timestamps
 printf 'brk(NULL)                               = 0x555555559000\nmunmap(0x7f0000000000, 4096)            = 0\n' >"$T/plain"
 "$V" import-strace "$T/plain" -o "$T/p" >/dev/null && "$V" dump "$T/p" >"$T/got"
