@@ -22,3 +22,20 @@ BENCH_SCRIPTS += tests/bench/trace-bench.sh
 $(BUILD)/bench/trace-bench: $(call objs,tests/bench/trace-bench.c) $(LIBVMT)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
+
+# make fuzz [FUZZ_SECONDS=N]: libFuzzer (clang, libclang-rt-14-dev) on the
+# reader, starting from tests/trace/fuzz/corpus; new inputs collect in
+# $(BUILD)/fuzz/corpus (copy the interesting ones into the test corpus).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz
+fuzz: $(BUILD)/fuzz/fuzz_reader
+	@mkdir -p $(BUILD)/fuzz/corpus
+	$(BUILD)/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
+	  -timeout=5 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus tests/trace/fuzz/corpus
+
+$(BUILD)/fuzz/fuzz_reader: tests/trace/fuzz/fuzz_reader.c $(LIBVMT_SRCS) $(wildcard traces/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=gnu11 -g -O1 -D_GNU_SOURCE -I. -Itraces \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  -o $@ tests/trace/fuzz/fuzz_reader.c $(LIBVMT_SRCS) $(LIBVMT_LIBS)

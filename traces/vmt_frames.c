@@ -100,7 +100,8 @@ void vmt_frame_at(const uint8_t *data, uint64_t size, uint64_t off,
 	}
 	f->body = p + VMT_SKIP_HDR + VMT_PAYLOAD_HDR;
 	f->body_end = p + f->size;
-	if (vmt_get32(p + 20) != vmt_xxh32(f->body, (size_t)(f->body_end - f->body), 0)) {
+	if (!vmt_checksum_ok(vmt_get32(p + 20),
+	                     vmt_xxh32(f->body, (size_t)(f->body_end - f->body), 0))) {
 		bad(f, "frame checksum mismatch");
 		return;
 	}

@@ -94,7 +94,7 @@ long vmt_lz4f_read(const uint8_t *src, size_t len, uint8_t *dst, size_t cap,
 		FAIL("LZ4 frame header cut short");
 	if ((flg & FLG_CONTENT_SIZE))
 		content_size = vmt_get64(p + 6);
-	if (p[4 + desc] != (uint8_t)(vmt_xxh32(p + 4, desc, 0) >> 8))
+	if (!vmt_checksum_ok(p[4 + desc], (uint8_t)(vmt_xxh32(p + 4, desc, 0) >> 8)))
 		FAIL("LZ4 frame header checksum mismatch");
 	p += 4 + desc + 1;
 	bmax = block_max(bd >> 4);
@@ -110,7 +110,8 @@ long vmt_lz4f_read(const uint8_t *src, size_t len, uint8_t *dst, size_t cap,
 		if (size > bmax || size > (size_t)(end - p))
 			FAIL("LZ4 block larger than its frame");
 		if ((flg & FLG_BLOCK_CSUM) &&
-		    ((size_t)(end - p) - size < 4 || vmt_get32(p + size) != vmt_xxh32(p, size, 0)))
+		    ((size_t)(end - p) - size < 4 ||
+		     !vmt_checksum_ok(vmt_get32(p + size), vmt_xxh32(p, size, 0))))
 			FAIL("LZ4 block checksum mismatch");
 		if (word & BLOCK_RAW) {
 			if (size > cap - out)
@@ -136,7 +137,7 @@ long vmt_lz4f_read(const uint8_t *src, size_t len, uint8_t *dst, size_t cap,
 	if (flg & FLG_CONTENT_CSUM) {
 		if (end - p < 4)
 			FAIL("LZ4 frame cut short");
-		if (vmt_get32(p) != vmt_xxh32(dst, out, 0))
+		if (!vmt_checksum_ok(vmt_get32(p), vmt_xxh32(dst, out, 0)))
 			FAIL("LZ4 content checksum mismatch");
 		p += 4;
 	}

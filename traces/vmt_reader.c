@@ -289,7 +289,8 @@ static int build_index(struct vmt_reader *r)
 	r->scan_status = ret;
 	if (ret == VMT_ETRUNCATED)
 		r->scan_lost = r->size - r->off;
-	qsort(r->index, r->nindex, sizeof(*r->index), cmp_ref);
+	if (r->nindex)
+		qsort(r->index, r->nindex, sizeof(*r->index), cmp_ref);
 	return 0;
 }
 

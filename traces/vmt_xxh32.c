@@ -2,6 +2,8 @@
  * used for vmrec's own skippable frames.  Written from the xxHash spec. */
 #include "vmt_format.h"
 
+int vmt_ignore_checksums;
+
 #define P1 0x9E3779B1u
 #define P2 0x85EBCA77u
 #define P3 0xC2B2AE3Du
