@@ -434,14 +434,14 @@ static void print_rows(const struct top *t, const struct row *rows, uint32_t n)
 	}
 }
 
-static int usage(void)
+static int usage(FILE *f)
 {
-	fprintf(stderr, "usage: vmtrace top TRACE [--by events|vmas|latency|outcome=new] "
-			"[--depth N] [--folded] [--results R.json]\n");
-	return 2;
+	fprintf(f, "usage: vmtrace top TRACE [--by events|vmas|latency|outcome=new] "
+		   "[--depth N] [--folded] [--results R.json]\n");
+	return f == stdout ? 0 : 2;
 }
 
-/* 0: fine; 1: wrong, and said why; -1: wrong, print the usage */
+/* 0: fine; 1: wrong, and said why; -1: wrong, print the usage; 2: --help */
 static int parse_args(int argc, char **argv, struct top_opts *o)
 {
 	static const struct option longopts[] = {
@@ -485,6 +485,8 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 		case 'r':
 			o->results = optarg;
 			break;
+		case 'h':
+			return 2;
 		default:
 			return -1;
 		}
@@ -512,8 +514,10 @@ int vmtrace_top_main(int argc, char **argv)
 		break;
 	case 1:
 		return 2;
+	case 2:
+		return usage(stdout);
 	default:
-		return usage();
+		return usage(stderr);
 	}
 	if (t.o.results && outcome_set_load(&t.news, t.o.results, "new", err, sizeof(err)) < 0) {
 		fprintf(stderr, "vmtrace top: %s\n", err);
