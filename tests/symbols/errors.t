@@ -11,7 +11,7 @@ fails() {
 	is "$st:$(wc -l <"$T/err")" "$want:1" "$name"
 	[ "$st:$(wc -l <"$T/err")" = "$want:1" ] || diag "$(cat "$T/err")"
 }
-"$V" top --help >"$T/out" 2>&1; is "$?:$(head -c 20 "$T/out")" "0:usage: vmtrace top " "--help: the usage on stdout, exit 0"
+"$V" top --help >"$T/out" 2>&1; is "$?:$(head -c 19 "$T/out")" "0:usage: vmtrace top " "--help: the usage on stdout, exit 0"
 fails 2 "no trace" "$V" top
 fails 2 "--by with an unknown key" "$V" top --by colour t.vmt
 fails 2 "--depth 0" "$V" top --depth 0 t.vmt
