@@ -19,13 +19,19 @@ struct metric_kind {
 
 /* First match wins. */
 static const struct metric_kind kinds[] = {
-	{ ".ops_per_sec",              SUFFIX, REP_HIGHER_BETTER, true,  true },
-	{ ".latency_ns.",              INFIX,  REP_LOWER_BETTER,  true,  false },
-	{ "vmreplay.vma_count.final",  EXACT,  REP_LOWER_BETTER,  false, true },
-	{ "vmreplay.vma_count.",       PREFIX, REP_LOWER_BETTER,  false, false },
-	{ "vmreplay.merge.failed",     EXACT,  REP_LOWER_BETTER,  false, true },
-	{ "vmreplay.merge.",           PREFIX, REP_NEUTRAL,       false, true },
-	{ "vmreplay.fidelity.",        PREFIX, REP_HIGHER_BETTER, false, false },
+	{ ".ops_per_sec",                          SUFFIX, REP_HIGHER_BETTER, true,  true },
+	{ ".latency_ns.",                          INFIX,  REP_LOWER_BETTER,  true,  false },
+	{ "vmreplay.events_per_sec",               EXACT,  REP_HIGHER_BETTER, true,  false },
+	{ "vmreplay.elapsed_ns",                   EXACT,  REP_LOWER_BETTER,  true,  false },
+	{ "vmreplay.clock_cost_ns",                EXACT,  REP_NEUTRAL,       true,  false },
+	{ "vmreplay.vma_count.final",              EXACT,  REP_LOWER_BETTER,  false, true },
+	{ "vmreplay.vma_count.",                   PREFIX, REP_LOWER_BETTER,  false, false },
+	{ "vmreplay.merge.failed",                 EXACT,  REP_LOWER_BETTER,  false, true },
+	{ "vmreplay.merge.",                       PREFIX, REP_NEUTRAL,       false, true },
+	{ "vmreplay.fidelity.checkpoints_matched", EXACT,  REP_HIGHER_BETTER, false, false },
+	{ "vmreplay.fidelity.result_mismatches",   EXACT,  REP_LOWER_BETTER,  false, false },
+	{ "vmreplay.skipped_events",               EXACT,  REP_LOWER_BETTER,  false, false },
+	{ "vmreplay.unplaceable_mappings",         EXACT,  REP_LOWER_BETTER,  false, false },
 };
 
 /* LKP's thresholds for the ratio of medians. */
@@ -217,11 +223,14 @@ int rep_table_build(struct rep_table *t, struct rep_results *in, size_t nin,
 			else
 				rep_summarize(c->metric->v, c->metric->n, &c->s);
 		}
+		bool numbers = false;
+		for (size_t i = 0; i < nin; i++)
+			numbers |= row->cells[i].state == REP_CELL_OK;
 		for (size_t i = 1; i < nin; i++) {
 			compare_cell(t, row, i);
 			row->shown |= row->cells[i].significant;
 		}
-		row->shown |= opt->all || row->headline;
+		row->shown |= opt->all || (row->headline && numbers);
 		t->nshown += row->shown;
 	}
 	warn_missing(t);

@@ -5,9 +5,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool same_event(const struct rep_event *a, const struct rep_event *b)
+/* The last VMA count seen in each process of one results file. */
+struct last_counts {
+	long long *pid, *count;
+	size_t n, cap;
+};
+
+/* What EV did to its process's VMA count; REP_NO_DELTA for the first event
+ * of a process and when a count is unknown. */
+static long long vma_delta(struct last_counts *lc, const struct rep_event *ev)
 {
-	return strcmp(a->outcome, b->outcome) == 0 && a->vma_count == b->vma_count;
+	size_t k;
+	for (k = 0; k < lc->n && lc->pid[k] != ev->pid; k++)
+		;
+	if (k == lc->n) {
+		if (lc->n == lc->cap) {
+			size_t nc = lc->cap ? lc->cap * 2 : 16;
+			long long *p = realloc(lc->pid, nc * sizeof(*p));
+			if (p)
+				lc->pid = p;
+			long long *c = realloc(lc->count, nc * sizeof(*c));
+			if (c)
+				lc->count = c;
+			if (!p || !c)
+				return REP_NO_DELTA;
+			lc->cap = nc;
+		}
+		lc->pid[k] = ev->pid;
+		lc->count[k] = -1;
+		lc->n++;
+	}
+	long long before = lc->count[k];
+	lc->count[k] = ev->vma_count;
+	return before < 0 || ev->vma_count < 0 ? REP_NO_DELTA : ev->vma_count - before;
 }
 
 int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e)
@@ -26,6 +56,7 @@ int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e)
 	e->first = calloc(t->opt->explain ? t->opt->explain : 1, sizeof(*e->first));
 	if (!e->first)
 		return -1;
+	struct last_counts la = { 0 }, lb = { 0 };
 	size_t x = 0, y = 0;
 	while (x < a->nevents || y < b->nevents) {
 		const struct rep_event *ea = x < a->nevents ? &a->events[x] : NULL;
@@ -38,12 +69,22 @@ int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e)
 			y++, ea = NULL;
 		}
 		e->compared++;
-		if (ea && eb && same_event(ea, eb))
+		long long da = ea ? vma_delta(&la, ea) : REP_NO_DELTA;
+		long long db = eb ? vma_delta(&lb, eb) : REP_NO_DELTA;
+		bool count_differs = !ea || !eb || ea->vma_count != eb->vma_count;
+		e->count_differs += count_differs;
+		/* without a delta (a process's first event), the counts decide */
+		bool same_change = da == REP_NO_DELTA || db == REP_NO_DELTA ? !count_differs : da == db;
+		if (ea && eb && strcmp(ea->outcome, eb->outcome) == 0 && same_change)
 			continue;
 		if (e->nfirst < (size_t)t->opt->explain)
-			e->first[e->nfirst++] = (struct rep_divergence){ ea, eb };
+			e->first[e->nfirst++] = (struct rep_divergence){ ea, eb, da, db };
 		e->differ++;
 	}
+	free(la.pid);
+	free(la.count);
+	free(lb.pid);
+	free(lb.count);
 	return 0;
 }
 
@@ -54,15 +95,20 @@ void rep_explain_free(struct rep_explain *e)
 }
 
 /* CALL: the side's own strace line, when it differs from the one above. */
-static void side_text(FILE *f, const char *label, const struct rep_event *ev, const char *call,
-		      bool markdown)
+static void side_text(FILE *f, const char *label, const struct rep_event *ev, long long delta,
+		      const char *call, bool markdown)
 {
 	fprintf(f, markdown ? "    - %s: " : "    %-16s ", label);
 	if (!ev) {
 		fputs("(no such event)\n", f);
 		return;
 	}
-	fprintf(f, "%-11s vma_count %lld", ev->outcome, ev->vma_count);
+	char d[32] = "";
+	if (delta != REP_NO_DELTA)
+		snprintf(d, sizeof(d), " (%+lld)", delta);
+	bool more = ev->err || (ev->rule && ev->rule[0]);
+	fprintf(f, more ? "%-11s vma_count %lld%-6s" : "%-11s vma_count %lld%s", ev->outcome,
+		ev->vma_count, d);
 	if (ev->err) {
 		const char *name = strerrorname_np(ev->err);
 		if (name)
@@ -70,7 +116,7 @@ static void side_text(FILE *f, const char *label, const struct rep_event *ev, co
 		else
 			fprintf(f, "  errno %d", ev->err);
 	}
-	if (ev->rule)
+	if (ev->rule && ev->rule[0])
 		fprintf(f, "  rule: %s", ev->rule);
 	fputc('\n', f);
 	if (call)
@@ -92,11 +138,12 @@ void rep_explain_text(FILE *f, const struct rep_table *t, bool markdown)
 			fprintf(f, "%s\n", e.problem);
 		else if (!e.differ)
 			fprintf(f, "all %zu events agree\n", e.compared);
-		else if (e.nfirst < e.differ)
-			fprintf(f, "%zu of %zu events differ; the first %zu:\n", e.differ,
-				e.compared, e.nfirst);
 		else
-			fprintf(f, "%zu of %zu events differ:\n", e.differ, e.compared);
+			fprintf(f, "%zu of %zu events differ in outcome or in the VMAs they add or "
+				"remove (%zu end with another VMA count)%s", e.differ, e.compared,
+				e.count_differs, e.nfirst < e.differ ? "; the first" : ":\n");
+		if (e.nfirst && e.nfirst < e.differ)
+			fprintf(f, " %zu:\n", e.nfirst);
 		if (markdown && e.nfirst)
 			fputc('\n', f);
 		for (size_t k = 0; k < e.nfirst; k++) {
@@ -107,14 +154,14 @@ void rep_explain_text(FILE *f, const struct rep_table *t, bool markdown)
 				any->i, call);
 			const char *own = d->base && d->other && d->other->call &&
 				(!d->base->call || strcmp(d->base->call, d->other->call)) ? d->other->call : NULL;
-			side_text(f, t->labels[0], d->base, NULL, markdown);
-			side_text(f, t->labels[i], d->other, own, markdown);
+			side_text(f, t->labels[0], d->base, d->dbase, NULL, markdown);
+			side_text(f, t->labels[i], d->other, d->dother, own, markdown);
 		}
 		rep_explain_free(&e);
 	}
 }
 
-static void side_json(struct json_w *w, const struct rep_event *ev)
+static void side_json(struct json_w *w, const struct rep_event *ev, long long delta)
 {
 	if (!ev) {
 		json_w_null(w);
@@ -125,6 +172,11 @@ static void side_json(struct json_w *w, const struct rep_event *ev)
 	json_w_str(w, ev->outcome);
 	json_w_key(w, "vma_count");
 	json_w_int(w, ev->vma_count);
+	json_w_key(w, "vma_delta");
+	if (delta == REP_NO_DELTA)
+		json_w_null(w);
+	else
+		json_w_int(w, delta);
 	json_w_key(w, "errno");
 	json_w_int(w, ev->err);
 	json_w_key(w, "rule");
@@ -148,6 +200,8 @@ void rep_explain_json(struct json_w *w, const struct rep_table *t)
 		json_w_int(w, (long long)e.compared);
 		json_w_key(w, "events_differing");
 		json_w_int(w, (long long)e.differ);
+		json_w_key(w, "events_ending_with_another_vma_count");
+		json_w_int(w, (long long)e.count_differs);
 		json_w_key(w, "first");
 		json_w_begin(w, '[');
 		for (size_t k = 0; k < e.nfirst; k++) {
@@ -161,9 +215,9 @@ void rep_explain_json(struct json_w *w, const struct rep_table *t)
 			json_w_key(w, "call");
 			json_w_str(w, any->call);
 			json_w_key(w, "base");
-			side_json(w, d->base);
+			side_json(w, d->base, d->dbase);
 			json_w_key(w, "other");
-			side_json(w, d->other);
+			side_json(w, d->other, d->dother);
 			json_w_end(w, '}');
 		}
 		json_w_end(w, ']');

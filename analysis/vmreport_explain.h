@@ -3,20 +3,29 @@
 #ifndef VMREC_VMREPORT_EXPLAIN_H
 #define VMREC_VMREPORT_EXPLAIN_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "analysis/json.h"
 #include "analysis/vmreport_compare.h"
 
-/* One differing event; either side is NULL when only the other has it. */
+/* Events differ when their merge outcomes differ or they change the VMA
+ * count of their process by different amounts: once one event adds a VMA
+ * the other did not, every later count differs too, and those later
+ * events are not news.  One differing event; either side is NULL when only
+ * the other has it. */
 struct rep_divergence {
 	const struct rep_event *base, *other;
+	long long dbase, dother;       /* VMAs each added (negative: removed); REP_NO_DELTA */
 };
+#define REP_NO_DELTA LLONG_MIN
 
 struct rep_explain {
 	const char *problem;           /* why no comparison was made, or NULL */
-	size_t compared, differ;       /* events seen on either side, and how many differ */
+	size_t compared;               /* events seen on either side */
+	size_t differ;                 /* differ in outcome or in the VMAs they add or remove */
+	size_t count_differs;          /* end with another VMA count (a difference carries on) */
 	struct rep_divergence *first;  /* up to the --explain count */
 	size_t nfirst;
 };

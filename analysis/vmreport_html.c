@@ -192,7 +192,8 @@ static void latency_plot(FILE *f, const struct rep_table *t, const char *sys)
 		esc(f, t->labels[i]);
 		fputs("</text>\n", f);
 		if (!have[i]) {
-			fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"dim\">not measured</text>\n", LEFT, y + 4);
+			fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"dim\">no kernel timings (%s)</text>\n",
+				LEFT, y + 4, t->in[i].sim ? "simulator" : "not in these results");
 			continue;
 		}
 		double x[NPCT];

@@ -70,6 +70,16 @@ static int opt_str(const struct json *doc, const char *key, const char **out,
 	return 0;
 }
 
+/* V as a whole number within [LO, HI]; false when it is not one. */
+static bool whole(const struct json *v, long long lo, long long hi, long long *out)
+{
+	if (!v || v->type != JSON_NUMBER || v->number != floor(v->number) ||
+	    v->number < (double)lo || v->number > (double)hi)
+		return false;
+	*out = (long long)v->number;
+	return true;
+}
+
 static int load_metrics(struct rep_results *r, const struct json *m, char *err, size_t errlen)
 {
 	if (!m)
@@ -106,16 +116,6 @@ static int load_metrics(struct rep_results *r, const struct json *m, char *err, 
 	return 0;
 }
 
-/* V as a whole number within [LO, HI]; false when it is not one. */
-static bool whole(const struct json *v, long long lo, long long hi, long long *out)
-{
-	if (!v || v->type != JSON_NUMBER || v->number != floor(v->number) ||
-	    v->number < (double)lo || v->number > (double)hi)
-		return false;
-	*out = (long long)v->number;
-	return true;
-}
-
 static int by_index(const void *a, const void *b)
 {
 	long long x = ((const struct rep_event *)a)->i, y = ((const struct rep_event *)b)->i;
@@ -149,6 +149,7 @@ static int load_events(struct rep_results *r, const struct json *pe, char *err, 
 			return bad(err, errlen, "per_event[%zu] (event %lld) has no \"outcome\"", k, re->i);
 		re->vma_count = whole(json_get(e, "vma_count"), 0, 1LL << 53, &num) ? num : -1;
 		re->err = whole(json_get(e, "errno"), 0, 4095, &num) ? (int)num : 0;
+		re->pid = whole(json_get(e, "pid"), 0, 1LL << 32, &num) ? num : 0;
 		r->nevents++;
 	}
 	/* --explain walks two lists in step; --threads may write them out of order */
@@ -186,8 +187,13 @@ static int check(struct rep_results *r, char *err, size_t errlen)
 	r->host = json_get(doc, "host");
 	if (r->host && r->host->type != JSON_OBJECT)
 		r->host = NULL;
+	const struct json *v = json_get(doc, "complete");
+	r->incomplete = v && v->type == JSON_BOOL && !v->boolean;
 	if (load_metrics(r, json_get(doc, "metrics"), err, errlen))
 		return -1;
+	long long runs;
+	if (whole(json_get(doc, "runs"), 1, 1LL << 32, &runs))
+		r->runs = (size_t)runs;
 	return load_events(r, json_get(doc, "per_event"), err, errlen);
 }
 

@@ -20,6 +20,7 @@ struct rep_event {
 	long long i;
 	const char *op, *outcome, *call, *rule;   /* may be NULL */
 	long long vma_count;                       /* -1 when absent */
+	long long pid;                             /* 0 when absent */
 	int err;
 };
 
@@ -29,12 +30,13 @@ struct rep_results {
 	const char *trace, *target, *kernel, *vm, *command;
 	const struct json *host;         /* object or NULL */
 	bool sim;                        /* target "sim" */
+	bool incomplete;                 /* "complete": false - the trace was cut short */
 	struct rep_metric *metrics;
 	size_t nmetrics;
 	struct rep_event *events;
 	size_t nevents;
 	bool has_events;
-	size_t runs;                     /* most values any metric has */
+	size_t runs;                     /* "runs", or the most values any metric has */
 };
 
 /* Loads PATH into R.  0 on success; -1 with a one-line message (without

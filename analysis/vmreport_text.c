@@ -31,6 +31,8 @@ static void legend(FILE *f, const struct rep_table *t)
 			same ? "" : r->kernel, r->runs,
 			r->runs == 1 ? "" : "s", host, r->vm ? ", in a " : "",
 			r->vm ? r->vm : "", r->vm ? " guest" : "", r->path);
+		if (r->incomplete)
+			fputs("     incomplete: the trace was cut short; its events are compared as far as they go\n", f);
 		const char *tr = rep_trace_name(r);
 		if (i && tr && trace && strcmp(tr, trace))
 			fprintf(f, "     of another trace: %s\n", tr);
@@ -156,7 +158,7 @@ static void notes(FILE *f, const struct rep_table *t)
 		fputs("n/c: not comparable: timings of a run in an emulated guest (qemu-tcg); compare "
 		      "VMA counts and merge outcomes only.\n", f);
 	if (na)
-		fputs("n/a: not measured: simulator runs have no timings.\n", f);
+		fputs("n/a: timings of a simulator run measure the model, not a kernel.\n", f);
 	if (miss)
 		fputs("missing: the results file has no such metric.\n", f);
 	if (t->nshown < t->nrows)

@@ -46,7 +46,7 @@ is "$(grep -Ec 'Uncaught|CONSOLE' "$T/sim.log")" 0 "simulator: no console errors
 is "$(grep -c '<polyline' "$T/sim.dom")" 2 "simulator: VMA count over the run for the two inputs with per-event results"
 grep -q '(no per-event results)</text>' "$T/sim.dom"
 ok $? "simulator: the input without them is named"
-grep -q '<pre id="explain">explain: sim:6.8 against sim:6.1 (#2, tests/report/data/churn-sim-6.8.json): 4 of 13 events differ:' "$T/sim.dom"
+grep -q '<pre id="explain">explain: sim:6.8 against sim:6.1 (#2, tests/report/data/churn-sim-6.8.json): 7 of 13 events differ' "$T/sim.dom"
 ok $? "simulator: --explain in the page"
 
 browse kernels --window-size=1200,2400 --screenshot="$T/kernels.png" >/dev/null
