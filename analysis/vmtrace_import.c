@@ -44,6 +44,8 @@ struct task {
 	int announced;        /* process record written (processes only) */
 	uint32_t image;
 	char exe[256];
+	char **files;         /* file record paths; id = index + 1 */
+	uint32_t nfiles;
 };
 
 struct import {
@@ -224,7 +226,7 @@ static int is_creation(int sys)
 static int learn_tasks(struct import *im, struct call *c)
 {
 	struct vmt_event ev = { 0 };
-	struct strace_exec exec;
+	struct strace_strings exec;
 	char *args = strdup(c->args);
 	if (!args)
 		return fail(im, "out of memory");
@@ -306,11 +308,33 @@ static uint64_t call_time(struct import *im, const struct call *c)
 	return c->time_ns - im->first_ns;
 }
 
+/* The id of the file record for path in process pid, written if new. */
+static uint32_t file_id(struct import *im, int32_t pid, const char *path)
+{
+	struct task *proc = task_get(im, pid);
+	if (!proc)
+		return 0;
+	for (uint32_t i = 0; i < proc->nfiles; i++)
+		if (!strcmp(proc->files[i], path))
+			return i + 1;
+	char **v = realloc(proc->files, (proc->nfiles + 1) * sizeof(*v));
+	if (!v)
+		return 0;
+	proc->files = v;
+	if (!(v[proc->nfiles] = strdup(path)))
+		return 0;
+	uint32_t id = ++proc->nfiles;
+	/* strace -y tells the path only: no device, inode or size */
+	struct vmt_record rec = { .type = VMT_REC_FILE };
+	rec.u.file = (struct vmt_file){ .id = id, .pid = pid, .path = path };
+	return write_rec(im, &rec) < 0 ? 0 : id;
+}
+
 /* Pass 2: the records. */
 static int write_call(struct import *im, struct call *c)
 {
 	struct vmt_event ev = { 0 };
-	struct strace_exec exec;
+	struct strace_strings exec;
 	int ret = strace_decode_call(c->name, c->args, c->result, &ev, &exec);
 	if (ret == -2)
 		return fail(im, "arguments or result that do not parse");
@@ -326,6 +350,8 @@ static int write_call(struct import *im, struct call *c)
 	ev.latency_ns = c->has_latency ? c->latency_ns : 0;
 	ev.tid = c->tid;
 	ev.pid = tgid_of(im, c->tid);
+	if (exec.fd_path[0] && !(ev.file_id = file_id(im, ev.pid, exec.fd_path)))
+		return fail(im, "out of memory");
 	struct vmt_record rec = { .type = VMT_REC_EVENT };
 	rec.u.event = ev;
 	if (write_rec(im, &rec) < 0)
@@ -416,6 +442,11 @@ int vmtrace_import_strace_main(int argc, char **argv)
 out:
 	pending_clear(&im);
 	free(im.pend);
+	for (size_t i = 0; i < im.ntasks; i++) {
+		for (uint32_t f = 0; f < im.tasks[i].nfiles; f++)
+			free(im.tasks[i].files[f]);
+		free(im.tasks[i].files);
+	}
 	free(im.tasks);
 	fclose(im.log);
 	return status;

@@ -81,7 +81,7 @@ struct stats {
 	struct call_stats calls[VMT_SYS_COUNT];
 	struct tasks tasks;
 	uint64_t events, errors, first_ns, end_ns;
-	uint64_t processes, checkpoints[VMT_CK_FORK + 1], residency, stacks;
+	uint64_t processes, checkpoints[VMT_CK_FORK + 1], residency, stacks, files;
 	uint64_t vma_min, vma_max;
 };
 
@@ -130,6 +130,7 @@ static int add_record(struct stats *s, const struct vmt_record *rec)
 	}
 	case VMT_REC_RESIDENCY: s->residency++; break;
 	case VMT_REC_STACK: s->stacks++; break;
+	case VMT_REC_FILE: s->files++; break;
 	}
 	return 0;
 }
@@ -169,11 +170,12 @@ static void print_json(FILE *f, const char *path, const struct vmt_header *h,
 	        ",\n  \"bytes_per_event\": %.3f,\n  \"chunks\": %" PRIu64
 	        ",\n  \"truncated\": %s,\n  \"lost_bytes\": %" PRIu64
 	        ",\n  \"processes\": %" PRIu64 ",\n  \"threads\": %zu"
-	        ",\n  \"residency_records\": %" PRIu64 ",\n  \"stacks\": %" PRIu64 ",\n",
+	        ",\n  \"residency_records\": %" PRIu64 ",\n  \"stacks\": %" PRIu64
+	        ",\n  \"files\": %" PRIu64 ",\n",
 	        s->events, s->errors, s->events ? s->end_ns - s->first_ns : 0,
 	        st->file_bytes, s->events ? (double)st->file_bytes / (double)s->events : 0.0,
 	        st->chunks, truncated ? "true" : "false", st->lost_bytes, s->processes,
-	        s->tasks.n, s->residency, s->stacks);
+	        s->tasks.n, s->residency, s->stacks, s->files);
 	fprintf(f, "  \"checkpoints\": {");
 	const char *sep = "";
 	for (int r = VMT_CK_START; r <= VMT_CK_FORK; r++) {
@@ -228,9 +230,8 @@ static void print_text(FILE *f, const char *path, const struct vmt_header *h,
 	if (s->vma_max)
 		fprintf(f, " (VMAs %" PRIu64 "..%" PRIu64 ")", s->vma_min, s->vma_max);
 	fprintf(f, "\n");
-	if (s->residency || s->stacks)
-		fprintf(f, "residency:   %" PRIu64 " records, stacks: %" PRIu64 "\n",
-		        s->residency, s->stacks);
+	fprintf(f, "records:     %" PRIu64 " residency, %" PRIu64 " stacks, %" PRIu64 " files\n",
+	        s->residency, s->stacks, s->files);
 	fprintf(f, "\n%-16s %10s %8s %12s %12s\n", "call", "count", "errors", "mean_ns", "max_ns");
 	for (int i = 0; i < VMT_SYS_COUNT; i++) {
 		const struct call_stats *c = &s->calls[i];

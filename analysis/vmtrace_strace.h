@@ -32,16 +32,17 @@ struct strace_line {
 /* 0 on success; -1 with kind STRACE_BAD. */
 int strace_parse_line(char *line, struct strace_line *out);
 
-/* What execve's strings said (the trace's events keep no strings). */
-struct strace_exec {
-	char exe[256];       /* "" when the call was not execve/execveat */
-	char cmdline[512];   /* argv joined by single spaces */
+/* What a call's strings said (the trace's events keep no strings). */
+struct strace_strings {
+	char exe[256];       /* execve's file; "" for other calls */
+	char cmdline[512];   /* execve's argv joined by single spaces */
+	char fd_path[256];   /* mmap's file as strace -y shows it, or "" */
 };
 
 /* The decoded call: ev's sys, args, result, err and flags.  0, or -1 for a
  * call the trace format has no number for, or -2 for arguments or a result
  * that do not parse.  args is split in place. */
 int strace_decode_call(const char *name, char *args, const char *result,
-                       struct vmt_event *ev, struct strace_exec *exec);
+                       struct vmt_event *ev, struct strace_strings *exec);
 
 #endif

@@ -60,6 +60,9 @@ static int parse_number(const char *s, uint64_t *out)
 		*out = (uint64_t)strtoll(s, &end, 0);
 	else
 		*out = strtoull(s, &end, 0);
+	/* strace -y: "3</usr/lib/x86_64-linux-gnu/libc.so.6>" */
+	if (*end == '<' && end[strlen(end) - 1] == '>')
+		return errno || end == s ? -1 : 0;
 	while (*end == ' ')
 		end++;
 	/* "0x7ffd706d3fc8 /- 41 vars -/" */
@@ -184,7 +187,7 @@ static void unquote(const char *s, size_t n, char *out, size_t out_size, size_t 
 }
 
 /* execve("PATH", ["ARG0", "ARG1"], ...) */
-static int decode_exec(char *path, char *argv_list, struct strace_exec *exec)
+static int decode_exec(char *path, char *argv_list, struct strace_strings *exec)
 {
 	size_t len = 0;
 	unquote(path, strlen(path), exec->exe, sizeof(exec->exe), &len);
@@ -203,6 +206,20 @@ static int decode_exec(char *path, char *argv_list, struct strace_exec *exec)
 		unquote(items[i], strlen(items[i]), exec->cmdline, sizeof(exec->cmdline), &len);
 	}
 	return 0;
+}
+
+/* "3</usr/lib/x86_64-linux-gnu/libc.so.6>" -> the path */
+static void fd_path(const char *arg, char *out, size_t size)
+{
+	const char *lt = strchr(arg, '<');
+	size_t n = strlen(arg);
+	if (!lt || n < 3 || arg[n - 1] != '>')
+		return;
+	n = (size_t)(arg + n - 1 - (lt + 1));
+	if (n >= size)
+		n = size - 1;
+	memcpy(out, lt + 1, n);
+	out[n] = '\0';
 }
 
 static int decode_result(const char *s, int sys, struct vmt_event *ev)
@@ -239,10 +256,10 @@ static int decode_result(const char *s, int sys, struct vmt_event *ev)
 #define CLONE_THREAD 0x00010000ull
 
 int strace_decode_call(const char *name, char *args, const char *result,
-                       struct vmt_event *ev, struct strace_exec *exec)
+                       struct vmt_event *ev, struct strace_strings *exec)
 {
 	int sys = vmt_sys_from_name(name);
-	exec->exe[0] = exec->cmdline[0] = '\0';
+	exec->exe[0] = exec->cmdline[0] = exec->fd_path[0] = '\0';
 	if (sys == VMT_SYS_NONE)
 		return -1;
 	ev->sys = (uint16_t)sys;
@@ -264,6 +281,8 @@ int strace_decode_call(const char *name, char *args, const char *result,
 		ret = decode_clone3(argv, argc, ev);
 	else
 		ret = kinds ? decode_plain(kinds, argv, argc, ev) : -2;
+	if (ret == 0 && sys == VMT_SYS_MMAP)
+		fd_path(argv[4], exec->fd_path, sizeof(exec->fd_path));
 	if (ret < 0)
 		return ret;
 	if ((sys == VMT_SYS_CLONE || sys == VMT_SYS_CLONE3) && (ev->args[0] & CLONE_THREAD))

@@ -86,6 +86,15 @@ is "$?:$(cat "$T/err")" "1:vmtrace: $T/missing: No such file or directory" "a mi
 "$V" import-strace "$T/log" >/dev/null 2>&1
 is "$?" 2 "usage error without -o"
 
+# strace -y names the file behind an fd: a file record, named by the event
+printf '100   mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3</usr/lib/libz.so.1>, 0) = 0x7f0000000000\n100   mmap(NULL, 8192, PROT_READ, MAP_PRIVATE, 3</usr/lib/libz.so.1>, 0x1000) = 0x7f0000010000\n' >"$T/ylog"
+"$V" import-strace "$T/ylog" -o "$T/y" >/dev/null && "$V" check "$T/y" >/dev/null &&
+	"$V" stats --json "$T/y" | grep -q '^  "files": 1,$'
+ok $? "strace -y: one file record for the library mapped twice"
+"$V" dump "$T/y" | sed -n 2p >"$T/got"
+echo '100   mmap(NULL, 8192, PROT_READ, MAP_PRIVATE, 3, 0x1000) = 0x7f0000010000' >"$T/want"
+is_file "$T/got" "$T/want" "strace -y: the fd prints plain"
+
 # every prefix of a few hard lines: an error or a trace, never a crash
 crashed=0
 for n in 5 12 19 24 31 44 57 63 80 97 120 151 187 220 263 300 333 371; do
