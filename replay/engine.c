@@ -5,6 +5,7 @@
  * target: one replayer owns every process. */
 #include <errno.h>
 #include <linux/futex.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -106,8 +107,11 @@ static void wait_turn(struct rp_engine *e, uint32_t step)
 		atomic_fetch_add(&e->sh->waiters, 1);
 		long r = futex(&e->sh->turn, FUTEX_WAIT, cur, &tick);
 		atomic_fetch_sub(&e->sh->waiters, 1);
-		if (r < 0 && errno == ETIMEDOUT)
+		if (r < 0 && errno == ETIMEDOUT) {
 			reap(e, WNOHANG);
+			if (kill(e->driver_pid, 0) < 0 && errno == ESRCH)
+				_exit(1);   /* the driver is gone: nobody will collect results */
+		}
 	}
 }
 
@@ -615,7 +619,6 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 		c->owned = 1;
 		c->started = 0;
 		e->sh->slots[child].real_pid = getpid();
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		return STEP_FORK_CHILD;
 	}
 	if (e->be->per_process) {
@@ -744,19 +747,111 @@ static int do_step(struct rp_engine *e, size_t s)
 	return STEP_DONE;
 }
 
-/* Replays, from step `from`, the steps of every process this replayer owns. */
-static void replayer(struct rp_engine *e, size_t from)
+/* --threads: every recorded thread of a process is replayed by its own
+ * thread of the replayer.  Calls still take turns on the global step
+ * counter, so the recorded order holds across threads too; non-event steps
+ * (maps, checkpoints, residency) belong to the thread with tid == pid. */
+static int32_t step_tid(const struct rp_engine *e, size_t s)
+{
+	const struct rp_step *st = &e->t->steps[s];
+	return st->kind == RP_EVENT ? e->t->events[st->idx].tid : e->t->procs[st->slot].pid;
+}
+
+struct worker {
+	struct rp_engine *e;
+	size_t from;
+	int32_t tid;       /* 0: every step of the owned processes */
+	pthread_t thread;
+};
+
+static size_t run_steps(struct rp_engine *e, size_t from, int32_t *tid);
+static void replayer(struct rp_engine *e, size_t from);
+
+/* The replay of one process, from `from`, to its end; never returns. */
+static void replay_process(struct rp_engine *e, size_t from)
+{
+	replayer(e, from);
+	reap(e, 0);
+	fflush(NULL);
+	_exit(0);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	size_t at = run_steps(w->e, w->from, &w->tid);
+	if (at < w->e->t->nsteps)
+		replay_process(w->e, at + 1);   /* this thread forked: it is the child now */
+	return NULL;
+}
+
+/* Start a thread for every other tid of `slot` with steps after `from`. */
+static size_t start_workers(struct rp_engine *e, uint32_t slot, size_t from, struct worker *ws, size_t max)
+{
+	size_t n = 0;
+	int32_t pid = e->t->procs[slot].pid;
+	for (size_t s = from; s < e->t->nsteps && n < max; s++) {
+		const struct rp_step *st = &e->t->steps[s];
+		int32_t tid = step_tid(e, s);
+		if (st->slot != slot || tid == pid)
+			continue;
+		int seen = 0;
+		for (size_t i = 0; i < n; i++)
+			seen |= ws[i].tid == tid;
+		if (seen)
+			continue;
+		ws[n] = (struct worker){ .e = e, .from = s, .tid = tid };
+		if (pthread_create(&ws[n].thread, NULL, worker_main, &ws[n]) != 0) {
+			say(e, "pid %d: cannot start a thread for tid %d; its calls are skipped", pid, tid);
+			continue;
+		}
+		n++;
+	}
+	return n;
+}
+
+/* Replays, from step `from`, the steps this thread owns.  Returns the step
+ * after the last one, or the fork step when this became a fork child. */
+static size_t run_steps(struct rp_engine *e, size_t from, int32_t *tid)
 {
 	for (size_t s = from; s < e->t->nsteps; s++) {
-		if (!e->ps[e->t->steps[s].slot].owned)
+		if (!e->ps[e->t->steps[s].slot].owned || (*tid && step_tid(e, s) != *tid))
 			continue;
 		if (e->multi)
 			wait_turn(e, (uint32_t)s);
 		if (do_step(e, s) == STEP_FORK_CHILD)
-			continue;    /* the parent passes this turn */
+			return s;    /* the parent passes this turn */
 		if (e->multi)
 			pass_turn(e, (uint32_t)s);
 	}
+	return e->t->nsteps;
+}
+
+/* Replays, from step `from`, the steps of every process this replayer owns. */
+static void replayer(struct rp_engine *e, size_t from)
+{
+	enum { MAX_WORKERS = 256 };
+	static struct worker ws[MAX_WORKERS];
+	size_t nw = 0;
+	int threads = e->o->threads && e->be->per_process;
+	int32_t tid = 0;
+	for (;;) {
+		uint32_t slot = 0;
+		for (size_t s = 0; s < e->t->nprocs; s++)
+			if (e->ps[s].owned)
+				slot = (uint32_t)s;
+		if (threads) {
+			tid = e->t->procs[slot].pid;
+			nw = start_workers(e, slot, from, ws, MAX_WORKERS);
+		}
+		size_t at = run_steps(e, from, &tid);
+		if (at >= e->t->nsteps)
+			break;
+		from = at + 1;   /* a fork child: replay the child from here */
+		nw = 0;          /* the parent's threads are not in this process */
+	}
+	for (size_t i = 0; i < nw; i++)
+		pthread_join(ws[i].thread, NULL);
 	uint64_t end = lat_now();
 	for (size_t s = 0; s < e->t->nprocs; s++)
 		if (e->ps[s].owned) {
@@ -814,10 +909,7 @@ int rp_engine_run_once(struct rp_engine *e)
 			madvise(e->sh, e->shared_bytes, MADV_POPULATE_WRITE);
 			e->ps[s].owned = 1;
 			e->ps[s].needs_build = 1;
-			replayer(e, t->procs[s].first_step);
-			reap(e, 0);
-			fflush(NULL);
-			_exit(0);
+			replay_process(e, t->procs[s].first_step);
 		}
 		sh->slots[s].real_pid = pid;
 	}
@@ -968,7 +1060,8 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	e->si = si;
 	e->page = t->header.host.page_size ? t->header.host.page_size : 4096;
 	e->base_brk = (uint64_t)syscall(SYS_brk, 0);
-	e->multi = be->per_process && t->nprocs > 1;
+	e->driver_pid = getpid();
+	e->multi = be->per_process && (t->nprocs > 1 || o->threads);
 	if (be->per_process)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	size_t bytes = sizeof(struct rp_shared) + t->nprocs * sizeof(struct rp_slot_state) +

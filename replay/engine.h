@@ -7,6 +7,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "replay/backend.h"
 #include "replay/options.h"
 #include "replay/standin.h"
@@ -54,6 +55,7 @@ struct rp_engine {
 	size_t shared_bytes;
 	int64_t offset;       /* recorded -> replayed, for ranges not yet mapped */
 	uint64_t base_brk;    /* this process's break before any replay */
+	pid_t driver_pid;
 	uint64_t page;
 	int multi;            /* several replayers: take turns */
 	int quiet_mismatch;   /* print no per-event messages (later loops) */
