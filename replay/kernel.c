@@ -45,8 +45,10 @@ static int keep_apart(const struct rp_standin_map *m, size_t len)
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, m->fd, (off_t)m->offset);
 	if (p == MAP_FAILED)
 		return errno;
-	*(volatile char *)p = *(volatile char *)p;
-	if (mprotect(p, len, m->prot) < 0 ||
+	/* populate, not a plain write: past the end of a file it fails
+	 * instead of raising SIGBUS */
+	if (madvise(p, (size_t)rp_kernel.page_size, MADV_POPULATE_WRITE) < 0 ||
+	    mprotect(p, len, m->prot) < 0 ||
 	    mremap(p, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)m->start) == MAP_FAILED) {
 		int e = errno;
 		munmap(p, len);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "replay/standin.h"
 
@@ -100,6 +101,15 @@ int standins_create(struct standins *s, const struct rp_trace *t, int real_files
 		int same = same_identity(t, i);
 		if (same >= 0) {
 			s->fd[i] = dup(s->fd[same]);
+			/* one file for every record of the identity: big enough for all */
+			uint64_t size = (t->file_need[i] + 4095) & ~4095ull;
+			struct stat st;
+			if (!real_files && s->fd[i] >= 0 && fstat(s->fd[i], &st) == 0 &&
+			    (uint64_t)st.st_size < size && ftruncate(s->fd[i], (off_t)size) < 0) {
+				snprintf(why, whylen, "%s/f%d: cannot grow a stand-in file: %s", s->dir, same,
+				         strerror(errno));
+				return -1;
+			}
 			continue;
 		}
 		if (real_files) {
