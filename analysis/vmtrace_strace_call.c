@@ -222,7 +222,7 @@ static void fd_path(const char *arg, char *out, size_t size)
 	out[n] = '\0';
 }
 
-static int decode_result(const char *s, int sys, struct vmt_event *ev)
+static int decode_result(const char *s, struct vmt_event *ev)
 {
 	if (s[0] == '?') {
 		ev->flags |= VMT_EV_NORETURN;
@@ -248,44 +248,81 @@ static int decode_result(const char *s, int sys, struct vmt_event *ev)
 	word[n] = '\0';
 	if (parse_number(word, &v) < 0)
 		return -2;
-	(void)sys;
 	ev->result = (int64_t)v;
 	return 0;
 }
 
 #define CLONE_THREAD 0x00010000ull
 
+/* The calls that strace prints with code of its own, read the same way. */
+struct decoder {
+	int sys;
+	int (*decode)(char **argv, int argc, struct vmt_event *ev, struct strace_strings *str);
+};
+
+static int dec_execve(char **argv, int argc, struct vmt_event *ev, struct strace_strings *str)
+{
+	(void)ev;
+	return argc >= 3 ? decode_exec(argv[0], argv[1], str) : -2;
+}
+
+static int dec_execveat(char **argv, int argc, struct vmt_event *ev, struct strace_strings *str)
+{
+	(void)ev;
+	return argc >= 4 ? decode_exec(argv[1], argv[2], str) : -2;
+}
+
+static int dec_mremap(char **argv, int argc, struct vmt_event *ev, struct strace_strings *str)
+{
+	(void)str;
+	return decode_mremap(argv, argc, ev);
+}
+
+static int dec_clone(char **argv, int argc, struct vmt_event *ev, struct strace_strings *str)
+{
+	(void)str;
+	return decode_fields(argv, argc, clone_fields, ev);
+}
+
+static int dec_clone3(char **argv, int argc, struct vmt_event *ev, struct strace_strings *str)
+{
+	(void)str;
+	return decode_clone3(argv, argc, ev);
+}
+
+static const struct decoder decoders[] = {
+	{ VMT_SYS_EXECVE, dec_execve }, { VMT_SYS_EXECVEAT, dec_execveat },
+	{ VMT_SYS_MREMAP, dec_mremap }, { VMT_SYS_CLONE, dec_clone },
+	{ VMT_SYS_CLONE3, dec_clone3 },
+};
+
 int strace_decode_call(const char *name, char *args, const char *result,
-                       struct vmt_event *ev, struct strace_strings *exec)
+                       struct vmt_event *ev, struct strace_strings *str)
 {
 	int sys = vmt_sys_from_name(name);
-	exec->exe[0] = exec->cmdline[0] = exec->fd_path[0] = '\0';
+	str->exe[0] = str->cmdline[0] = str->fd_path[0] = '\0';
 	if (sys == VMT_SYS_NONE)
 		return -1;
 	ev->sys = (uint16_t)sys;
 	memset(ev->args, 0, sizeof(ev->args));
 	char *argv[MAX_ARGS];
-	int argc = split_args(args, argv, MAX_ARGS), ret;
+	int argc = split_args(args, argv, MAX_ARGS), ret = -2;
 	if (argc < 0)
 		return -2;
+	const struct decoder *d = NULL;
+	for (size_t i = 0; i < sizeof(decoders) / sizeof(decoders[0]); i++)
+		if (decoders[i].sys == sys)
+			d = &decoders[i];
 	const uint8_t *kinds = sysfmt_arg_kinds(sys);
-	if (sys == VMT_SYS_EXECVE || sys == VMT_SYS_EXECVEAT)
-		ret = argc >= 3 + (sys == VMT_SYS_EXECVEAT)
-		      ? decode_exec(argv[sys == VMT_SYS_EXECVEAT], argv[1 + (sys == VMT_SYS_EXECVEAT)], exec)
-		      : -2;
-	else if (sys == VMT_SYS_MREMAP)
-		ret = decode_mremap(argv, argc, ev);
-	else if (sys == VMT_SYS_CLONE)
-		ret = decode_fields(argv, argc, clone_fields, ev);
-	else if (sys == VMT_SYS_CLONE3)
-		ret = decode_clone3(argv, argc, ev);
-	else
-		ret = kinds ? decode_plain(kinds, argv, argc, ev) : -2;
-	if (ret == 0 && sys == VMT_SYS_MMAP)
-		fd_path(argv[4], exec->fd_path, sizeof(exec->fd_path));
+	if (d)
+		ret = d->decode(argv, argc, ev, str);
+	else if (kinds)
+		ret = decode_plain(kinds, argv, argc, ev);
 	if (ret < 0)
 		return ret;
+	if (sys == VMT_SYS_MMAP)
+		fd_path(argv[4], str->fd_path, sizeof(str->fd_path));
 	if ((sys == VMT_SYS_CLONE || sys == VMT_SYS_CLONE3) && (ev->args[0] & CLONE_THREAD))
 		ev->flags |= VMT_EV_THREAD;
-	return decode_result(result, sys, ev);
+	return decode_result(result, ev);
 }
