@@ -189,10 +189,16 @@ struct sim_vma *sim_split(struct sim_mm *mm, struct sim_vma *v, uint64_t addr)
 int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *changed)
 {
 	struct sim_vma *v = tree_find(&mm->tree, start);
+	char bp[64];
 
 	*changed = false;
 	if (!v || v->start >= end)
 		return 0;
+	for (struct sim_vma *x = v; x && x->start < end; x = tree_next(&mm->tree, x))
+		if (x->flags & VM_SEALED) {
+			sim_rule(mm, "sealed VMA in the range (%s X1)", sim_rule_cite(R_X1_MSEAL, bp, sizeof bp));
+			return -EPERM;
+		}
 	if (v->start < start) {
 		if (end < v->end && mm->tree.count >= mm->max_map_count) {
 			sim_rule(mm, "split refused: vm.max_map_count (%llu) reached",
@@ -276,8 +282,7 @@ struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start,
 	}
 	if (next && !wn) {
 		take_anon(next, v->anon_vma, v->fork_child);
-		next->start = start;
-		next->pgoff = pg;
+		/* v leaves (or shrinks) first: the tree is keyed by start */
 		if (start == v->start) {
 			tree_erase(&mm->tree, v);
 			vma_free(v);
@@ -285,6 +290,8 @@ struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start,
 			v->end = start;
 			tree_changed(&mm->tree, v);
 		}
+		next->start = start;
+		next->pgoff = pg;
 		tree_changed(&mm->tree, next);
 		sim_rule(mm, "merged with next");
 		return next;

@@ -260,6 +260,18 @@ void sim_fault(struct sim_mm *mm, struct sim_vma *v)
 	v->fork_child = false;
 }
 
+/* Populating (MAP_POPULATE, mlock) gives private anonymous memory an
+ * anon_vma whenever it is accessible at all, even read-only (observed on
+ * 6.18), and private file memory only when it is written. */
+bool sim_populate_faults(const struct sim_vma *v)
+{
+	if (v->special || (v->flags & VM_SHARED))
+		return false;
+	if (vma_is_anon(v))
+		return v->flags & VM_ACCESS_FLAGS;
+	return v->flags & VM_WRITE;
+}
+
 /* Write-faultable (private and writable) VMAs get an anon_vma when a page
  * of theirs is found resident. */
 void sim_touch(struct sim_mm *mm, const struct vmt_residency *res)

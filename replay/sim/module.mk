@@ -9,7 +9,7 @@ $(LIBVMSIM): $(call objs,$(LIBVMSIM_SRCS))
 	rm -f $@ && $(AR) rcs $@ $^
 
 # Compiled tests under tests/sim/ link the simulator (tests/module.mk adds
-# $(TEST_LIBS_<dir>/) after libvmt).
-TEST_LIBS_sim/ := $(LIBVMSIM) $(LIBVMT) $(LIBVMT_LIBS)
+# $(TEST_LIBS_<dir>) after libvmt).
+TEST_LIBS_sim := $(LIBVMSIM) $(LIBVMT) $(LIBVMT_LIBS)
 $(patsubst tests/%_test.c,$(BUILD)/tests/%.t,$(wildcard tests/sim/*_test.c)): $(LIBVMSIM)
 BENCH_SCRIPTS += $(wildcard tests/bench/sim-*.sh)

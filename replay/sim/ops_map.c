@@ -20,11 +20,10 @@ static uint64_t prot_flags(uint64_t prot)
 	       (prot & PROT_EXEC ? VM_EXEC : 0);
 }
 
-/* populate as MAP_POPULATE / VM_LOCKED do: writes fault private memory */
 static void populate(struct sim_mm *mm, uint64_t start, uint64_t end)
 {
 	for (struct sim_vma *v = tree_find(&mm->tree, start); v && v->start < end; v = tree_next(&mm->tree, v))
-		if ((v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE && !v->special)
+		if (sim_populate_faults(v))
 			sim_fault(mm, v);
 }
 

@@ -64,7 +64,9 @@ static int64_t do_mprotect(struct sim_mm *mm, uint64_t start, uint64_t len, uint
 		return -ENOMEM;
 	if (prot & ~(uint64_t)(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
 		return -EINVAL;
-	if (sim_has(mm->prof, R_X1_MSEAL) && any_sealed(mm, start, end))
+	/* sealed VMAs: refused up front in 6.10/6.11, VMA by VMA from 6.12 */
+	if (sim_has(mm->prof, R_X1_MSEAL) && !sim_has(mm->prof, R_M1_MERGE_REWRITE) &&
+	    any_sealed(mm, start, end))
 		return -EPERM;
 	for (tmp = start; tmp < end; tmp = e) {
 		uint64_t nf, old;
@@ -72,6 +74,8 @@ static int64_t do_mprotect(struct sim_mm *mm, uint64_t start, uint64_t len, uint
 		v = tree_find(&mm->tree, tmp);
 		if (!v || v->start > tmp)
 			return -ENOMEM;
+		if (v->flags & VM_SEALED)
+			return -EPERM;
 		old = v->flags;
 		nf = (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
 		     (prot & PROT_EXEC ? VM_EXEC : 0) | (old & ~VM_ACCESS_FLAGS);
@@ -156,6 +160,12 @@ static const struct advice *find_advice(struct sim_mm *mm, int adv)
 /* per-VMA refusal of an advice, 0 if fine */
 static int advice_refused(const struct advice *a, const struct sim_vma *v)
 {
+	bool ro_anon = vma_is_anon(v) && !(v->flags & (VM_SHARED | VM_WRITE));
+
+	/* mseal: no flag changes, no discarding read-only anonymous memory */
+	if ((v->flags & VM_SEALED) && (a->flags || (ro_anon && (a->adv == MADV_DONTNEED ||
+	    a->adv == MADV_FREE || a->adv == MADV_DONTNEED_LOCKED))))
+		return -EPERM;
 	switch (a->adv) {
 	case MADV_DOFORK:
 		return v->flags & VM_IO ? -EINVAL : 0;
@@ -231,12 +241,23 @@ int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *change
 	return unmapped;
 }
 
-static void populate_locked(struct sim_mm *mm, uint64_t start, uint64_t end)
+/* __mm_populate after mlock: stops with ENOMEM (EFAULT as POSIX wants
+ * it) at the first inaccessible VMA unless errors are ignored (mlockall) */
+static int populate_locked(struct sim_mm *mm, uint64_t start, uint64_t end, bool ignore_errors)
 {
-	for (struct sim_vma *v = tree_find(&mm->tree, start); v && v->start < end; v = tree_next(&mm->tree, v))
-		if ((v->flags & VM_LOCKED) && !(v->flags & VM_LOCKONFAULT) &&
-		    (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE && !v->special)
+	for (struct sim_vma *v = tree_find(&mm->tree, start); v && v->start < end; v = tree_next(&mm->tree, v)) {
+		if (!(v->flags & VM_LOCKED) || (v->flags & VM_LOCKONFAULT) || (v->flags & (VM_IO | VM_PFNMAP)))
+			continue;
+		if (!(v->flags & VM_ACCESS_FLAGS)) {
+			if (ignore_errors)
+				continue;
+			sim_rule(mm, "populate fails on a PROT_NONE VMA: ENOMEM after locking");
+			return -ENOMEM;
+		}
+		if (sim_populate_faults(v))
 			sim_fault(mm, v);
+	}
+	return 0;
 }
 
 static bool lock_skips(const struct sim_vma *v)
@@ -266,8 +287,8 @@ static int64_t lock_range(struct sim_mm *mm, uint64_t start, uint64_t len, uint6
 		    !apply(mm, v, tmp, e, (v->flags & ~VM_LOCKED_MASK) | lf, &err, changed))
 			return err;
 	}
-	if (lf & VM_LOCKED)
-		populate_locked(mm, start, end);
+	if ((lf & VM_LOCKED) && !(lf & VM_LOCKONFAULT))
+		return populate_locked(mm, start, end, false);
 	return 0;
 }
 
@@ -296,8 +317,8 @@ static int64_t lock_all(struct sim_mm *mm, uint64_t flags, bool *changed)
 			r = apply(mm, v, v->start, v->end, (v->flags & ~VM_LOCKED_MASK) | add, &err, changed);
 		v = r ? tree_find(&mm->tree, end) : NULL;
 	}
-	if (add & VM_LOCKED)
-		populate_locked(mm, 0, SIM_TASK_SIZE);
+	if ((add & VM_LOCKED) && !(add & VM_LOCKONFAULT))
+		populate_locked(mm, 0, SIM_TASK_SIZE, true);
 	return 0;
 }
 

@@ -136,6 +136,8 @@ struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start,
 struct sim_vma *sim_split(struct sim_mm *mm, struct sim_vma *v, uint64_t addr);
 /* give v an anon_vma as a write fault would (reusing a neighbour's) */
 void sim_fault(struct sim_mm *mm, struct sim_vma *v);
+/* whether populating v's pages gives it an anon_vma */
+bool sim_populate_faults(const struct sim_vma *v);
 
 /* ---- operations (ops_*.c) ---- */
 struct sim_call {
