@@ -14,18 +14,18 @@ static int corrupt(struct vmt_cursor *c, const char *why)
 	return VMT_ECORRUPT;
 }
 
-static int decode_next_event(struct vmt_cursor *c)
+/* Decode the chunk's next event into c->cur. */
+static int decode_event(struct vmt_cursor *c)
 {
-	if (c->ev_left == 0) {
-		c->has_event = 0;
-		return c->ev_p == c->ev_end ? 0 : corrupt(c, "bytes after the chunk's last event");
-	}
-	c->ev_p = vmt_event_decode(c->ev_p, c->ev_end, &c->pred, &c->next_ev);
+	c->ev_p = vmt_event_decode(c->ev_p, c->ev_end, &c->pred, &c->cur.u.event);
 	if (!c->ev_p)
 		return corrupt(c, "an event does not decode");
+	c->cur.type = VMT_REC_EVENT;
 	c->ev_left--;
-	c->has_event = 1;
-	return 0;
+	c->events_done++;
+	if (c->ev_left == 0 && c->ev_p != c->ev_end)
+		return corrupt(c, "bytes after the chunk's last event");
+	return 1;
 }
 
 int vmt_cursor_load(struct vmt_cursor *c, const struct vmt_chunk_info *ci,
@@ -57,7 +57,7 @@ int vmt_cursor_load(struct vmt_cursor *c, const struct vmt_chunk_info *ci,
 			return corrupt(c, "chunk event bytes differ from their declared size");
 		c->ev_end = c->ev + n;
 	}
-	return decode_next_event(c);
+	return 0;
 }
 
 /* The event count stored before a metadata record, without decoding it. */
@@ -85,7 +85,7 @@ int vmt_cursor_step(struct vmt_cursor *c)
 	if (c->meta_left) {
 		if (!meta_due(c, &index))
 			return corrupt(c, "a metadata record does not decode");
-		if (index <= c->events_done || !c->has_event) {
+		if (index <= c->events_done || !c->ev_left) {
 			int ret = vmt_meta_decode(&c->meta, c->meta_end, &c->cur,
 			                          &index, &c->scratch);
 			if (ret)
@@ -98,14 +98,10 @@ int vmt_cursor_step(struct vmt_cursor *c)
 			return 1;
 		}
 	}
-	if (c->has_event) {
-		int ret;
-		c->cur.type = VMT_REC_EVENT;
-		c->cur.u.event = c->next_ev;
-		c->key = c->next_ev.seq;
-		c->events_done++;
-		ret = decode_next_event(c);
-		return ret ? ret : 1;
+	if (c->ev_left) {
+		int ret = decode_event(c);
+		c->key = c->cur.u.event.seq;
+		return ret;
 	}
 	if (c->meta != c->meta_end)
 		return corrupt(c, "bytes after the chunk's last metadata record");

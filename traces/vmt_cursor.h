@@ -17,8 +17,6 @@ struct vmt_cursor {
 	const uint8_t *ev_p, *ev_end;
 	uint32_t ev_left;
 	uint64_t events_done;
-	int has_event;
-	struct vmt_event next_ev;    /* decoded one ahead, for metadata keys */
 	struct vmt_predictor pred;
 	struct vmt_scratch scratch;
 

@@ -7,6 +7,13 @@
 
 #include "vmt_format.h"
 
+static inline void vmt_predict_args(const struct vmt_slot *s, struct vmt_event *e)
+{
+	memcpy(e->args, s->args, sizeof(e->args));
+	if (e->sys == VMT_SYS_BRK)
+		e->args[0] = vmt_predict_brk(s);
+}
+
 static inline void vmt_event_learn(struct vmt_predictor *pr, struct vmt_slot *s,
                                    const struct vmt_event *e)
 {
@@ -154,8 +161,7 @@ static inline const uint8_t *vmt_event_decode(const uint8_t *p, const uint8_t *e
 		e->stack_id = e->file_id = 0;
 		e->pid = pr->pid;
 		e->tid = pr->tid;
-		for (int i = 0; i < 6; i++)
-			e->args[i] = vmt_predict_arg(s, e->sys, i);
+		vmt_predict_args(s, e);
 		e->result = vmt_predict_result(s, e->sys, 0, e->args);
 		vmt_event_learn(pr, s, e);
 		return p;
@@ -182,8 +188,8 @@ static inline const uint8_t *vmt_event_decode(const uint8_t *p, const uint8_t *e
 	e->stack_id = e->file_id = 0;
 	e->pid = pr->pid;
 	e->tid = pr->tid;
-	for (int i = 0; i < 6; i++) {
-		e->args[i] = vmt_predict_arg(s, e->sys, i);
+	vmt_predict_args(s, e);
+	for (int i = 0; (mask & VMT_F_ARGS) && i < 6; i++) {
 		if (mask & vmt_f_arg(i)) {
 			if (!(p = vmt_get_delta(p, end, &v)))
 				return NULL;

@@ -57,6 +57,7 @@ enum {
 	VMT_F_TID = 1u << 12,
 	VMT_F_NEGGAP = 1u << 13, /* the time gap is negative */
 	VMT_F_ALL = (1u << 14) - 1,
+	VMT_F_ARGS = 0xF3u,
 };
 
 static inline unsigned vmt_f_arg(int i)
@@ -225,9 +226,15 @@ static inline const uint8_t *vmt_get_varint(const uint8_t *p, const uint8_t *end
 {
 	uint64_t v = 0;
 	unsigned shift = 0;
-	if (p < end && *p < 0x80) {
-		*out = *p;
-		return p + 1;
+	if (end - p >= 2) {   /* the common lengths, unrolled */
+		if (p[0] < 0x80) {
+			*out = p[0];
+			return p + 1;
+		}
+		if (p[1] < 0x80) {
+			*out = (uint64_t)(p[0] & 0x7F) | (uint64_t)p[1] << 7;
+			return p + 2;
+		}
 	}
 	while (p < end && shift < 64) {
 		uint8_t b = *p++;
