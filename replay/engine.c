@@ -479,7 +479,9 @@ static void apply_mmap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 	if (!(flags & MAP_ANONYMOUS)) {
 		f = file_of(e, slot, rec->file_id);
 		int fd = fd_of(e, f);
-		if (fd < 0 && e->be->per_process)
+		/* no file known: anonymous where the call succeeded; where it
+		 * failed, fd -1 fails the same way (EBADF) */
+		if (fd < 0 && e->be->per_process && !rec->err)
 			flags |= MAP_ANONYMOUS;
 		ev->args[4] = (uint64_t)(int64_t)fd;
 	}
@@ -670,6 +672,8 @@ static int replay_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 			if (ret == STEP_FORK_CHILD)
 				return ret;
 		} else {
+			if ((rec->sys == VMT_SYS_EXECVE || rec->sys == VMT_SYS_EXECVEAT) && !rec->err)
+				p->needs_build = 1;   /* the next map is the new image's */
 			skipped = 1;   /* threads, exec, exit, mlockall, shm: nothing to redo */
 			out.ret = rec->result;
 			out.err = rec->err;
