@@ -186,40 +186,53 @@ struct sim_vma *sim_split(struct sim_mm *mm, struct sim_vma *v, uint64_t addr)
 	return u;
 }
 
+/* do_vmi_munmap: split the edges, then remove; a sealed VMA stops it
+ * after the splits made so far (6.12 on; 6.10/6.11 refuse up front) */
 int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *changed)
 {
-	struct sim_vma *v = tree_find(&mm->tree, start);
-	char bp[64];
+	struct sim_vma *v = tree_find(&mm->tree, start), *x;
+	char cite[64];
 
 	*changed = false;
 	if (!v || v->start >= end)
 		return 0;
-	for (struct sim_vma *x = v; x && x->start < end; x = tree_next(&mm->tree, x))
-		if (x->flags & VM_SEALED) {
-			sim_rule(mm, "sealed VMA in the range (%s X1)", sim_rule_cite(R_X1_MSEAL, bp, sizeof bp));
-			return -EPERM;
-		}
+	sim_rule_cite(R_X1_MSEAL, cite, sizeof cite);
+	if (sim_has(mm->prof, R_X1_MSEAL) && !sim_has(mm->prof, R_M1_MERGE_REWRITE))
+		for (x = v; x && x->start < end; x = tree_next(&mm->tree, x))
+			if (x->flags & VM_SEALED)
+				goto sealed;
 	if (v->start < start) {
 		if (end < v->end && mm->tree.count >= mm->max_map_count) {
 			sim_rule(mm, "split refused: vm.max_map_count (%llu) reached",
 			         (unsigned long long)mm->max_map_count);
 			return -ENOMEM;
 		}
+		if (v->flags & VM_SEALED)
+			goto sealed;
 		if (!(v = sim_split(mm, v, start)))
 			return -ENOMEM;
+		*changed = true;
 	}
-	*changed = true;
+	for (x = v; x && x->start < end; x = tree_next(&mm->tree, x)) {
+		if (x->flags & VM_SEALED)
+			goto sealed;
+		if (x->end > end) {
+			if (!sim_split(mm, x, end))
+				return -ENOMEM;
+			*changed = true;
+		}
+	}
 	while (v && v->start < end) {
-		struct sim_vma *nx;
-
-		if (v->end > end && !sim_split(mm, v, end))
-			return -ENOMEM;
-		nx = tree_next(&mm->tree, v);
+		struct sim_vma *nx = tree_next(&mm->tree, v);
 		tree_erase(&mm->tree, v);
 		vma_free(v);
 		v = nx;
+		*changed = true;
 	}
 	return 0;
+sealed:
+	sim_rule(mm, "sealed VMA in the range (%s X1)", cite);
+	return -EPERM;
 }
 
 static int split_checked(struct sim_mm *mm, struct sim_vma *v, uint64_t addr, struct sim_vma **upper)

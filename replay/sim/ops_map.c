@@ -6,14 +6,6 @@
 
 #define PAGE_ALIGN(x) (((x) + SIM_PAGE - 1) & ~(SIM_PAGE - 1))
 
-static bool range_sealed(struct sim_mm *mm, uint64_t start, uint64_t end)
-{
-	for (struct sim_vma *v = tree_find(&mm->tree, start); v && v->start < end; v = tree_next(&mm->tree, v))
-		if (v->flags & VM_SEALED)
-			return true;
-	return false;
-}
-
 static uint64_t prot_flags(uint64_t prot)
 {
 	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
@@ -92,10 +84,6 @@ int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 		if (v && v->start < addr + len)
 			return -EEXIST;
 	}
-	if (sim_has(mm->prof, R_X1_MSEAL) && range_sealed(mm, addr, addr + len)) {
-		sim_rule(mm, "sealed VMA in the way");
-		return -EPERM;
-	}
 	if ((e = sim_unmap_range(mm, addr, addr + len, changed)))
 		return e;
 	if ((vf & (VM_NORESERVE | VM_SHARED | VM_WRITE)) == VM_WRITE)
@@ -128,10 +116,6 @@ int64_t sim_do_munmap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 	*changed = false;
 	if ((addr & (SIM_PAGE - 1)) || !len || addr > SIM_TASK_SIZE || len > SIM_TASK_SIZE - addr)
 		return -EINVAL;
-	if (sim_has(mm->prof, R_X1_MSEAL) && range_sealed(mm, addr, addr + len)) {
-		sim_rule(mm, "sealed VMA in the range");
-		return -EPERM;
-	}
 	return sim_unmap_range(mm, addr, addr + len, changed);
 }
 

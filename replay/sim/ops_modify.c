@@ -162,10 +162,15 @@ static int advice_refused(const struct advice *a, const struct sim_vma *v)
 {
 	bool ro_anon = vma_is_anon(v) && !(v->flags & (VM_SHARED | VM_WRITE));
 
-	/* mseal: no flag changes, no discarding read-only anonymous memory */
-	if ((v->flags & VM_SEALED) && (a->flags || (ro_anon && (a->adv == MADV_DONTNEED ||
-	    a->adv == MADV_FREE || a->adv == MADV_DONTNEED_LOCKED))))
-		return -EPERM;
+	/* mseal: no discarding of read-only anonymous memory, now or in a
+	 * child (observed on 6.18) */
+	static const int discard[] = { MADV_DONTNEED, MADV_FREE, MADV_REMOVE, MADV_DONTFORK,
+	                               MADV_WIPEONFORK, MADV_DONTNEED_LOCKED };
+
+	if ((v->flags & VM_SEALED) && ro_anon)
+		for (size_t i = 0; i < sizeof discard / sizeof discard[0]; i++)
+			if (a->adv == discard[i])
+				return -EPERM;
 	switch (a->adv) {
 	case MADV_DOFORK:
 		return v->flags & VM_IO ? -EINVAL : 0;
