@@ -77,7 +77,16 @@ static int by_pid_tid(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
+struct proc_stats {
+	int32_t pid, ppid;
+	uint32_t images;
+	char *exe;             /* of its last image */
+	uint64_t threads, events;
+};
+
 struct stats {
+	struct proc_stats *procs;
+	size_t nprocs, proc_cap;
 	struct call_stats calls[VMT_SYS_COUNT];
 	struct tasks tasks;
 	uint64_t events, errors, first_ns, end_ns;
@@ -89,6 +98,52 @@ static const char *const reason_names[] = {
 	[VMT_CK_START] = "start", [VMT_CK_EXEC] = "exec", [VMT_CK_EXIT] = "exit",
 	[VMT_CK_REQUEST] = "request", [VMT_CK_FORK] = "fork",
 };
+
+static int add_process(struct stats *s, const struct vmt_process *p)
+{
+	struct proc_stats *ps = NULL;
+	for (size_t i = s->nprocs; i-- > 0 && !ps;)
+		if (s->procs[i].pid == p->pid)
+			ps = &s->procs[i];
+	if (!ps) {
+		if (s->nprocs == s->proc_cap) {
+			size_t cap = s->proc_cap ? s->proc_cap * 2 : 16;
+			struct proc_stats *v = realloc(s->procs, cap * sizeof(*v));
+			if (!v)
+				return -1;
+			s->procs = v;
+			s->proc_cap = cap;
+		}
+		ps = &s->procs[s->nprocs++];
+		*ps = (struct proc_stats){ .pid = p->pid, .ppid = p->ppid };
+	}
+	ps->images++;
+	free(ps->exe);
+	ps->exe = strdup(p->exe ? p->exe : "");
+	return ps->exe ? 0 : -1;
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct proc_stats *x = a, *y = b;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* Threads and events per process, from the sorted thread table. */
+static void sum_processes(struct stats *s)
+{
+	qsort(s->procs, s->nprocs, sizeof(*s->procs), by_pid);
+	size_t p = 0;
+	for (size_t i = 0; i < s->tasks.n; i++) {
+		const struct task_stats *t = &s->tasks.v[i];
+		while (p < s->nprocs && s->procs[p].pid < t->pid)
+			p++;
+		if (p < s->nprocs && s->procs[p].pid == t->pid) {
+			s->procs[p].threads++;
+			s->procs[p].events += t->events;
+		}
+	}
+}
 
 static int add_record(struct stats *s, const struct vmt_record *rec)
 {
@@ -117,7 +172,7 @@ static int add_record(struct stats *s, const struct vmt_record *rec)
 	case VMT_REC_PROCESS:
 		if (rec->u.process.image == 0)
 			s->processes++;
-		break;
+		return add_process(s, &rec->u.process);
 	case VMT_REC_CHECKPOINT: {
 		const struct vmt_checkpoint *ck = &rec->u.checkpoint;
 		if (ck->reason <= VMT_CK_FORK)
@@ -200,6 +255,17 @@ static void print_json(FILE *f, const char *path, const struct vmt_header *h,
 		        s->tasks.v[i].pid, s->tasks.v[i].tid, s->tasks.v[i].events);
 		sep = ",\n";
 	}
+	fprintf(f, "\n  ],\n  \"process_list\": [");
+	sep = "\n";
+	for (size_t i = 0; i < s->nprocs; i++) {
+		const struct proc_stats *p = &s->procs[i];
+		fprintf(f, "%s    {\"pid\": %d, \"ppid\": %d, \"images\": %u, \"threads\": %" PRIu64
+		        ", \"events\": %" PRIu64 ", \"exe\": ", sep, p->pid, p->ppid, p->images,
+		        p->threads, p->events);
+		json_string(f, p->exe);
+		fputc('}', f);
+		sep = ",\n";
+	}
 	fprintf(f, "\n  ]\n}\n");
 }
 
@@ -224,9 +290,12 @@ static void print_text(FILE *f, const char *path, const struct vmt_header *h,
 		        st->lost_bytes);
 	fprintf(f, "processes:   %" PRIu64 ", threads: %zu\n", s->processes, s->tasks.n);
 	fprintf(f, "checkpoints:");
+	int any = 0;
 	for (int r = VMT_CK_START; r <= VMT_CK_FORK; r++)
 		if (s->checkpoints[r])
-			fprintf(f, " %s %" PRIu64, reason_names[r], s->checkpoints[r]);
+			any = fprintf(f, " %s %" PRIu64, reason_names[r], s->checkpoints[r]);
+	if (!any)
+		fprintf(f, " none");
 	if (s->vma_max)
 		fprintf(f, " (VMAs %" PRIu64 "..%" PRIu64 ")", s->vma_min, s->vma_max);
 	fprintf(f, "\n");
@@ -240,6 +309,12 @@ static void print_text(FILE *f, const char *path, const struct vmt_header *h,
 			        call_name(i), c->count, c->errors, c->latency_ns / c->count,
 			        c->max_latency_ns);
 	}
+	fprintf(f, "\n%-8s %-8s %8s %10s  %s\n", "pid", "ppid", "threads", "events", "exe");
+	for (size_t i = 0; i < s->nprocs && i < TEXT_TASKS; i++)
+		fprintf(f, "%-8d %-8d %8" PRIu64 " %10" PRIu64 "  %s\n", s->procs[i].pid,
+		        s->procs[i].ppid, s->procs[i].threads, s->procs[i].events, s->procs[i].exe);
+	if (s->nprocs > TEXT_TASKS)
+		fprintf(f, "... %zu more processes (--json lists all)\n", s->nprocs - TEXT_TASKS);
 	fprintf(f, "\n%-8s %-8s %10s\n", "pid", "tid", "events");
 	for (size_t i = 0; i < s->tasks.n && i < TEXT_TASKS; i++)
 		fprintf(f, "%-8d %-8d %10" PRIu64 "\n", s->tasks.v[i].pid, s->tasks.v[i].tid,
@@ -285,10 +360,14 @@ int vmtrace_stats_main(int argc, char **argv)
 		struct vmt_reader_stats st;
 		vmt_reader_stats(r, &st);
 		qsort(s->tasks.v, s->tasks.n, sizeof(*s->tasks.v), by_pid_tid);
+		sum_processes(s);
 		(json ? print_json : print_text)(stdout, path, vmt_reader_header(r), s, &st,
 		                                 ret == VMT_ETRUNCATED);
 	}
 	if (s) {
+		for (size_t i = 0; i < s->nprocs; i++)
+			free(s->procs[i].exe);
+		free(s->procs);
 		free(s->tasks.v);
 		free(s->tasks.index);
 		free(s);

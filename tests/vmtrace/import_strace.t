@@ -64,6 +64,8 @@ assert s["processes"] == 2 and s["threads"] == 3, s
 assert s["calls"]["mmap"] == {"count": 2, "errors": 1, "latency_ns": 153000, "max_latency_ns": 150000}, s["calls"]["mmap"]
 assert [t["tid"] for t in s["tasks"]] == [100, 101, 102], s["tasks"]
 assert [t["pid"] for t in s["tasks"]] == [100, 100, 102], s["tasks"]
+assert [(p["pid"], p["ppid"], p["images"], p["threads"], p["events"], p["exe"]) for p in s["process_list"]] == \
+	[(100, 0, 2, 2, 10, "/bin/prog"), (102, 100, 1, 1, 2, "/bin/prog")], s["process_list"]
 ' "$T/json"
 ok $? "threads belong to their process, the fork child is a process"
 
