@@ -582,8 +582,8 @@ static int write_trace(const char *path, uint64_t seed, int nops)
 int main(int argc, char **argv)
 {
 	static struct sim_gen_op ops[4096];
-	uint64_t first = 1, seeds = 12;
-	int nops = 40;
+	uint64_t first = 1, seeds = 40;
+	int nops = 50;
 	const char *trace = NULL;
 	char dir[] = "/tmp/vmrec-sim.XXXXXX", *slash;
 

@@ -1,0 +1,308 @@
+/* rules_test - rules that this kernel cannot show, pinned per profile with
+ * the example from the commit that introduced them or from the real 6.1 and
+ * 6.12 kernels observed in QEMU (../shared/notes/kernel-vma.md), and the
+ * rule names the simulator reports. */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "tests/tap.h"
+#include "replay/sim/sim.h"
+#include "replay/sim/vm_flags.h"
+
+#define PG 4096ull
+#define MB (1ull << 20)
+#define BASE 0x7f0000000000ull   /* PMD-aligned mmap_base */
+#define RW (PROT_READ | PROT_WRITE)
+#define ANON (MAP_PRIVATE | MAP_ANONYMOUS)
+
+static struct vr_result res;
+
+static struct sim_mm *mk(const char *version)
+{
+	struct sim_mm *mm = sim_mm_new(sim_profile_find(version), NULL, NULL);
+	if (mm)
+		sim_mm_set_mmap_base(mm, BASE);
+	return mm;
+}
+
+static int64_t call(struct sim_mm *mm, int sys, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4)
+{
+	struct vmt_event ev = { 0 };
+	ev.sys = (uint16_t)sys;
+	ev.args[0] = a0; ev.args[1] = a1; ev.args[2] = a2; ev.args[3] = a3; ev.args[4] = a4;
+	sim_apply(mm, &ev, NULL, &res);
+	return res.err ? -res.err : res.ret;
+}
+
+static uint64_t map(struct sim_mm *mm, uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags)
+{
+	return (uint64_t)call(mm, VMT_SYS_MMAP, addr, len, prot, flags, (uint64_t)-1);
+}
+
+static void touch(struct sim_mm *mm, uint64_t addr)
+{
+	uint8_t bit = 1;
+	struct vmt_residency r = { 0, 0, addr, 1, &bit };
+	sim_touch(mm, &r);
+}
+
+static uint64_t flags_at(struct sim_mm *mm, uint64_t addr)
+{
+	struct sim_vma_view v;
+	for (size_t i = 0; !sim_vma_at(mm, i, &v); i++)
+		if (v.start <= addr && addr < v.end)
+			return v.vm_flags;
+	return 0;
+}
+
+static int has_rule(const char *needle)
+{
+	return res.rule && strstr(res.rule, needle);
+}
+
+/* T1 efa7df3e3bb5 (6.7), T5 d4148aeab412 (6.12): the notes' observed table */
+static void test_thp_alignment_of_anonymous_maps(void)
+{
+	static const struct { const char *v; uint64_t len; int aligned; } cases[] = {
+		{ "6.1", 2 * MB, 0 }, { "6.1", 4 * MB, 0 },
+		{ "6.8", 2 * MB, 1 }, { "6.8", 4 * MB + PG, 1 },       /* 6.7-6.11: any length >= PMD */
+		{ "6.12", 2 * MB, 1 }, { "6.12", 4 * MB, 1 },
+		{ "6.12", 1 * MB, 0 }, { "6.12", 4 * MB + PG, 0 }, { "6.12", 8 * MB + PG, 0 },
+		{ "6.18", 2 * MB, 1 }, { "6.18", 4 * MB, 1 }, { "6.18", 8 * MB + PG, 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct sim_mm *mm = mk(cases[i].v);
+		uint64_t a;
+		map(mm, 0, 5 * PG, RW, ANON);   /* base is aligned: misalign the top */
+		a = map(mm, 0, cases[i].len, RW, ANON);
+		is_int((a % (2 * MB)) == 0, cases[i].aligned, "%s: %llu KiB anonymous mmap %s PMD-aligned",
+		       cases[i].v, (unsigned long long)cases[i].len >> 10, cases[i].aligned ? "is" : "is not");
+		sim_mm_free(mm);
+	}
+}
+
+/* T1 + T3 96204e15310c (6.8): an aligned search result is used from its top */
+static void test_thp_alignment_keeps_top_down_order(void)
+{
+	struct sim_mm *mm = mk("6.12");
+	is_int(map(mm, 0, 2 * MB, RW, ANON), BASE - 2 * MB, "6.12: 2 MiB just below an aligned mmap_base");
+	ok(has_rule("placed PMD-aligned (6.7 efa7df3e3bb5 T1)"), "rule names T1: %s", res.rule);
+	sim_mm_free(mm);
+}
+
+/* T6 249608ee4713 (6.13): with a hint (taken) no alignment */
+static void test_thp_alignment_not_with_hint(void)
+{
+	static const struct { const char *v; int aligned; } cases[] = { { "6.12", 1 }, { "6.13", 0 } };
+	for (size_t i = 0; i < 2; i++) {
+		struct sim_mm *mm = mk(cases[i].v);
+		uint64_t hint = BASE - 64 * MB, a;
+		map(mm, 0, 5 * PG, RW, ANON);
+		map(mm, hint, PG, RW, ANON | MAP_FIXED);       /* the hint is taken */
+		a = map(mm, hint, 4 * MB, RW, ANON);
+		is_int(a % (2 * MB) == 0, cases[i].aligned, "%s: 4 MiB mmap with a taken hint %s aligned",
+		       cases[i].v, cases[i].aligned ? "is" : "is not");
+		sim_mm_free(mm);
+	}
+}
+
+/* the notes' observed table: a free hint is used on every release */
+static void test_free_hint_is_used(void)
+{
+	const char *vs[] = { "6.1", "6.12", "6.18" };
+	for (int i = 0; i < 3; i++) {
+		struct sim_mm *mm = mk(vs[i]);
+		is_int(map(mm, BASE - 64 * MB + PG, 4 * MB, RW, ANON), BASE - 64 * MB + PG, "%s: 4 MiB at a free hint", vs[i]);
+		sim_mm_free(mm);
+	}
+}
+
+/* T4 c4608d1bf7c6 (6.8), the commit's example: glibc's 8 MiB + 4 KiB thread
+ * stack.  6.7-6.11 place it PMD-aligned (len >= PMD) and from 6.8 it is
+ * VM_NOHUGEPAGE; from 6.12 it is no longer aligned but still NOHUGEPAGE. */
+static void test_thread_stack_8m_plus_4k(void)
+{
+	static const struct { const char *v; int aligned, nohuge; } cases[] = {
+		{ "6.6", 0, 0 }, { "6.8", 1, 1 }, { "6.12", 0, 1 }, { "6.18", 0, 1 },
+	};
+	for (int i = 0; i < 4; i++) {
+		struct sim_mm *mm = mk(cases[i].v);
+		uint64_t a;
+		map(mm, 0, 5 * PG, RW, ANON);
+		a = map(mm, 0, 8 * MB + PG, RW, ANON | MAP_STACK);
+		is_int(a % (2 * MB) == 0, cases[i].aligned, "%s: 8 MiB + 4 KiB MAP_STACK %s PMD-aligned",
+		       cases[i].v, cases[i].aligned ? "is" : "is not");
+		is_int(!!(flags_at(mm, a) & VM_NOHUGEPAGE), cases[i].nohuge, "%s: ... %s VM_NOHUGEPAGE",
+		       cases[i].v, cases[i].nohuge ? "has" : "has no");
+		sim_mm_free(mm);
+	}
+}
+
+/* the notes' observed table: plain anon + adjacent MAP_STACK, then another
+ * plain one after it: 6.1 1 VMA, 1 VMA; 6.12 2, 3 (T4) */
+static void test_stack_next_to_plain_anonymous(void)
+{
+	static const struct { const char *v; int n1, n2; } cases[] = { { "6.1", 1, 1 }, { "6.12", 2, 3 }, { "6.18", 2, 3 } };
+	for (int i = 0; i < 3; i++) {
+		struct sim_mm *mm = mk(cases[i].v);
+		uint64_t a = BASE - 64 * MB;
+		map(mm, a, 16 * PG, RW, ANON | MAP_FIXED);
+		map(mm, a + 16 * PG, 16 * PG, RW, ANON | MAP_FIXED | MAP_STACK);
+		is_int(sim_vma_count(mm), cases[i].n1, "%s: plain + MAP_STACK: %d VMA(s)", cases[i].v, cases[i].n1);
+		if (cases[i].n1 == 2)
+			ok(has_rule("no merge with prev: VM_NOHUGEPAGE differs (MAP_STACK, 6.8 c4608d1bf7c6)"),
+			   "rule: %s", res.rule);
+		map(mm, a + 32 * PG, 16 * PG, RW, ANON | MAP_FIXED);
+		is_int(sim_vma_count(mm), cases[i].n2, "%s: + plain after it: %d", cases[i].v, cases[i].n2);
+		sim_mm_free(mm);
+	}
+}
+
+/* B1 6c28ca6485dd (6.1): brk in a fork child whose heap was faulted before
+ * the fork makes a new VMA; the parent's heap still expands */
+static void test_brk_in_fork_child(void)
+{
+	const char *vs[] = { "6.1", "6.12", "6.18" };
+	for (int i = 0; i < 3; i++) {
+		struct sim_mm *mm = mk(vs[i]), *child;
+		uint64_t heap = 0x555555560000ull;
+		sim_mm_set_brk(mm, heap, heap);
+		call(mm, VMT_SYS_BRK, heap + 4 * PG, 0, 0, 0, 0);
+		touch(mm, heap);
+		child = sim_mm_fork(mm);
+		call(child, VMT_SYS_BRK, heap + 8 * PG, 0, 0, 0, 0);
+		is_int(sim_vma_count(child), 2, "%s: brk in the fork child: heap 1 -> 2 VMAs", vs[i]);
+		ok(has_rule("fork child"), "rule: %s", res.rule);
+		call(mm, VMT_SYS_BRK, heap + 8 * PG, 0, 0, 0, 0);
+		is_int(sim_vma_count(mm), 1, "%s: brk in the parent after that: 1", vs[i]);
+		is_str(vr_outcome_name(res.outcome), "expand_prev", "%s: ... expand_prev", vs[i]);
+		sim_mm_free(child);
+		sim_mm_free(mm);
+	}
+}
+
+/* copy_vma: an unfaulted source takes the pgoff of its new place and merges
+ * there; a faulted one keeps its pgoff.  (The notes' 6.18 "does not merge"
+ * row was not reproduced here: its source had merged into a faulted VMA.) */
+static void test_mremap_unfaulted_moves_merge(void)
+{
+	const char *vs[] = { "6.1", "6.12", "6.18" };
+	for (int i = 0; i < 3; i++) {
+		for (int faulted = 0; faulted < 2; faulted++) {
+			struct sim_mm *mm = mk(vs[i]);
+			uint64_t a = BASE - 64 * MB, s = a + 100 * PG;
+			map(mm, a, 16 * PG, RW, ANON | MAP_FIXED);
+			map(mm, s, 16 * PG, RW, ANON | MAP_FIXED);
+			if (faulted)
+				touch(mm, s);
+			call(mm, VMT_SYS_MREMAP, s, 16 * PG, 16 * PG, MREMAP_MAYMOVE | MREMAP_FIXED, a + 16 * PG);
+			is_int(sim_vma_count(mm), faulted ? 2 : 1, "%s: %s mapping moved next to a neighbour: %d VMA(s)",
+			       vs[i], faulted ? "faulted" : "unfaulted", faulted ? 2 : 1);
+			sim_mm_free(mm);
+		}
+	}
+}
+
+/* M4 879bca0a2c4f (6.16): an unfaulted VMA next to a faulted one that gets
+ * the same flags merges from 6.16, not before */
+static void test_unfaulted_target_faulted_source(void)
+{
+	static const struct { const char *v; int n; } cases[] = { { "6.12", 2 }, { "6.16", 1 } };
+	for (int i = 0; i < 2; i++) {
+		struct sim_mm *mm = mk(cases[i].v);
+		uint64_t a = BASE - 64 * MB;
+		map(mm, a, 16 * PG, RW, ANON | MAP_FIXED);                 /* unfaulted target */
+		map(mm, a + 16 * PG, 16 * PG, RW, ANON | MAP_FIXED);
+		call(mm, VMT_SYS_MADVISE, a + 16 * PG, 16 * PG, MADV_DONTDUMP, 0, 0);
+		touch(mm, a + 16 * PG);                                    /* faulted source */
+		call(mm, VMT_SYS_MADVISE, a + 16 * PG, 16 * PG, MADV_DODUMP, 0, 0);
+		is_int(sim_vma_count(mm), cases[i].n, "%s: faulted VMA made equal to an unfaulted prev: %d VMA(s)",
+		       cases[i].v, cases[i].n);
+		if (cases[i].n == 2)
+			ok(has_rule("allowed from 6.16 879bca0a2c4f M4"), "rule: %s", res.rule);
+		sim_mm_free(mm);
+	}
+}
+
+/* the notes' observed table: mprotect of a middle third, then restored */
+static void test_mprotect_middle_and_back(void)
+{
+	struct sim_mm *mm = mk("6.1");
+	uint64_t a = BASE - 64 * MB;
+	map(mm, a, 30 * PG, RW, ANON | MAP_FIXED);
+	touch(mm, a);
+	call(mm, VMT_SYS_MPROTECT, a + 10 * PG, 10 * PG, PROT_READ, 0, 0);
+	is_int(sim_vma_count(mm), 3, "6.1: middle third read-only: 3 VMAs");
+	is_str(vr_outcome_name(res.outcome), "split", "... split");
+	call(mm, VMT_SYS_MPROTECT, a + 10 * PG, 10 * PG, RW, 0, 0);
+	is_int(sim_vma_count(mm), 1, "6.1: restored: 1 VMA");
+	is_str(vr_outcome_name(res.outcome), "merge_both", "... merge_both");
+	sim_mm_free(mm);
+}
+
+/* X1 8be7258aad44 (6.10), X3 662df3e5c376 (6.13) */
+static void test_calls_that_a_release_lacks(void)
+{
+	struct sim_mm *mm = mk("6.8"), *m12 = mk("6.12");
+	uint64_t a = BASE - 64 * MB;
+	map(mm, a, 4 * PG, RW, ANON | MAP_FIXED);
+	map(m12, a, 4 * PG, RW, ANON | MAP_FIXED);
+	is_int(call(mm, VMT_SYS_MSEAL, a, 4 * PG, 0, 0, 0), -ENOSYS, "6.8: mseal is ENOSYS");
+	is_int(call(m12, VMT_SYS_MSEAL, a, 4 * PG, 0, 0, 0), 0, "6.12: mseal works");
+	is_int(call(m12, VMT_SYS_MUNMAP, a, PG, 0, 0, 0), -EPERM, "6.12: munmap of a sealed VMA is EPERM");
+	is_int(call(m12, VMT_SYS_MADVISE, a, PG, 102, 0, 0), -EINVAL, "6.12: MADV_GUARD_INSTALL is EINVAL");
+	sim_mm_free(m12);
+	m12 = mk("6.13");
+	map(m12, a, 4 * PG, RW, ANON | MAP_FIXED);
+	is_int(call(m12, VMT_SYS_MADVISE, a, PG, 102, 0, 0), 0, "6.13: MADV_GUARD_INSTALL works");
+	is_str(vr_outcome_name(res.outcome), "unchanged", "... and changes no VMA");
+	sim_mm_free(m12);
+	sim_mm_free(mm);
+}
+
+/* vm.max_map_count: a split that would pass it fails with ENOMEM */
+static void test_max_map_count(void)
+{
+	struct vmt_host h = { 0 };
+	struct sim_mm *mm;
+	uint64_t a = BASE - 64 * MB;
+
+	h.max_map_count = 3;
+	mm = sim_mm_new(sim_profile_find("6.18"), NULL, &h);
+	sim_mm_set_mmap_base(mm, BASE);
+	map(mm, a, 30 * PG, RW, ANON | MAP_FIXED);
+	map(mm, a + 40 * PG, 2 * PG, PROT_READ, ANON | MAP_FIXED);
+	is_int(call(mm, VMT_SYS_MPROTECT, a, PG, PROT_READ, 0, 0), 0, "a head split, 2 -> 3 VMAs: allowed");
+	is_int(call(mm, VMT_SYS_MPROTECT, a + 20 * PG, PG, PROT_READ, 0, 0), -ENOMEM, "at the limit: ENOMEM");
+	is_int(call(mm, VMT_SYS_MUNMAP, a + 25 * PG, PG, 0, 0, 0), -ENOMEM, "munmap that splits: ENOMEM");
+	is_int(call(mm, VMT_SYS_MUNMAP, a, PG, 0, 0, 0), 0, "munmap of a head: allowed");
+	sim_mm_free(mm);
+}
+
+static void test_profiles(void)
+{
+	is_str(sim_profile_names(), "6.1,6.6,6.8,6.12,6.13,6.16,6.18,host", "profile names");
+	ok(sim_profile_find("6.5") == NULL, "no profile 6.5");
+	ok(sim_profile_find(NULL) == NULL, "NULL version");
+	ok(sim_profile_find("host") != NULL, "host has a profile");
+	is_str(sim_profile_name(sim_profile_find("6.13")), "6.13", "6.13 by name");
+	ok(sim_mm_new(NULL, NULL, NULL) == NULL, "no address space without a profile");
+}
+
+int main(void)
+{
+	test_thp_alignment_of_anonymous_maps();
+	test_thp_alignment_keeps_top_down_order();
+	test_thp_alignment_not_with_hint();
+	test_free_hint_is_used();
+	test_thread_stack_8m_plus_4k();
+	test_stack_next_to_plain_anonymous();
+	test_brk_in_fork_child();
+	test_mremap_unfaulted_moves_merge();
+	test_unfaulted_target_faulted_source();
+	test_mprotect_middle_and_back();
+	test_calls_that_a_release_lacks();
+	test_max_map_count();
+	test_profiles();
+	return done_testing();
+}
