@@ -285,7 +285,10 @@ static void fmt_args(struct out *o, const struct vmt_event *ev)
 
 static void fmt_result(struct out *o, const struct vmt_event *ev)
 {
-	if (ev->flags & VMT_EV_NORETURN) {
+	int exec = ev->sys == VMT_SYS_EXECVE || ev->sys == VMT_SYS_EXECVEAT;
+	if ((ev->flags & VMT_EV_NORETURN) && exec && !ev->err) {
+		put(o, "0");   /* strace sees a successful execve return in the new image */
+	} else if (ev->flags & VMT_EV_NORETURN) {
 		put(o, "?");
 	} else if (ev->err) {
 		const char *name = sysfmt_errno_name(ev->err);

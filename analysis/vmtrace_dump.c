@@ -123,7 +123,7 @@ static void print_event(FILE *out, const struct dump_opts *o, const struct vmt_e
 		fputc(' ', out);
 	sysfmt_result(line, sizeof(line), ev);
 	fprintf(out, "= %s", line);
-	if (o->latency && !(ev->flags & VMT_EV_NORETURN))
+	if (o->latency && strcmp(line, "?") != 0)
 		fprintf(out, " <%" PRIu64 ".%06" PRIu64 ">", ev->latency_ns / 1000000000u,
 		        ev->latency_ns % 1000000000u / 1000u);
 	fputc('\n', out);

@@ -113,6 +113,8 @@ static void test_processes(void)
 	     "clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f791671b990, parent_tid=0x7f791671b990, exit_signal=0, stack=0x7f7915f1b000, stack_size=0x7fff80, tls=0x7f791671b6c0}, 88) = -1 EAGAIN (Resource temporarily unavailable)");
 	CALL(EXECVE, 0x55d0c0de0000, 0x7ffc00001000, 0x7ffc00002000, 0, 0, 0, 0,
 	     "execve(0x55d0c0de0000, 0x7ffc00001000, 0x7ffc00002000) = 0");
+	expect(VMT_SYS_EXECVE, 0x55d0c0de0000, 0x7ffc00001000, 0x7ffc00002000, 0, 0, 0, 0, 0,
+	       VMT_EV_NORETURN, "execve(0x55d0c0de0000, 0x7ffc00001000, 0x7ffc00002000) = 0");
 	expect(VMT_SYS_EXIT_GROUP, 0, 0, 0, 0, 0, 0, 0, 0, VMT_EV_NORETURN, "exit_group(0) = ?");
 	expect(VMT_SYS_EXIT, 3, 0, 0, 0, 0, 0, 0, 0, VMT_EV_NORETURN, "exit(3) = ?");
 }
