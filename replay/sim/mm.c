@@ -272,6 +272,24 @@ bool sim_populate_faults(const struct sim_vma *v)
 	return v->flags & VM_WRITE;
 }
 
+/* A touch below a VM_GROWSDOWN VMA grows it (expand_downwards): up to
+ * RLIMIT_STACK (8 MiB assumed) and not within the guard gap of the VMA
+ * before it. */
+static bool grow_stack(struct sim_mm *mm, struct sim_vma *v, uint64_t addr)
+{
+	struct sim_vma *p = tree_prev(&mm->tree, v);
+
+	addr &= ~(SIM_PAGE - 1);
+	if (!(v->flags & VM_GROWSDOWN) || v->end - addr > (8ull << 20))
+		return false;
+	if (p && !(p->flags & VM_GROWSDOWN) && (p->flags & VM_ACCESS_FLAGS) && addr - p->end < SIM_GUARD_GAP)
+		return false;
+	v->pgoff -= (v->start - addr) / SIM_PAGE;
+	v->start = addr;
+	tree_changed(&mm->tree, v);
+	return true;
+}
+
 /* Write-faultable (private and writable) VMAs get an anon_vma when a page
  * of theirs is found resident. */
 void sim_touch(struct sim_mm *mm, const struct vmt_residency *res)
@@ -285,7 +303,9 @@ void sim_touch(struct sim_mm *mm, const struct vmt_residency *res)
 		if (!(res->bits[i / 8] & (1u << (i % 8))))
 			continue;
 		v = tree_find(&mm->tree, a);
-		if (!v || v->start > a)
+		if (v && v->start > a && !grow_stack(mm, v, a))
+			continue;
+		if (!v)
 			continue;
 		if ((v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE && !v->special)
 			sim_fault(mm, v);

@@ -90,8 +90,11 @@ static int64_t do_mprotect(struct sim_mm *mm, uint64_t start, uint64_t len, uint
 			nf &= ~VM_ACCOUNT;
 		}
 		e = v->end < end ? v->end : end;
-		if (!apply(mm, v, tmp, e, nf, &err, changed))
+		if (!(v = apply(mm, v, tmp, e, nf, &err, changed)))
 			return err;
+		/* a locked private VMA made writable is populated (COW now) */
+		if ((old & (VM_WRITE | VM_SHARED | VM_LOCKED)) == VM_LOCKED && (nf & VM_WRITE))
+			sim_fault(mm, v);
 	}
 	return 0;
 }

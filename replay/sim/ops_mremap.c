@@ -55,9 +55,8 @@ static int64_t move(struct sim_mm *mm, struct sim_vma *v, const struct remap *r,
 	if (!(nv = sim_map_range(mm, &nr, &how)))
 		return -ENOMEM;
 	*changed = true;
-	if ((nv->flags & VM_LOCKED) && r->new_len > r->old_len &&
-	    (nv->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)
-		sim_fault(mm, nv);
+	if ((nv->flags & VM_LOCKED) && r->new_len > r->old_len && sim_populate_faults(nv))
+		sim_fault(mm, nv);   /* the grown part of a locked VMA is populated */
 	if (r->flags & MREMAP_DONTUNMAP) {
 		struct sim_vma *o = tree_find(&mm->tree, r->addr);
 		if (o && o->start < r->addr)
@@ -133,6 +132,14 @@ int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 		return -EINVAL;
 	if ((r.addr & (SIM_PAGE - 1)) || !r.new_len)
 		return -EINVAL;
+	if (r.flags & MREMAP_FIXED) {
+		if (r.new_addr & (SIM_PAGE - 1))
+			return -EINVAL;
+		if (r.new_len > SIM_TASK_SIZE || r.new_addr > SIM_TASK_SIZE - r.new_len)
+			return -EINVAL;
+		if (r.addr + r.old_len > r.new_addr && r.new_addr + r.new_len > r.addr)
+			return -EINVAL;
+	}
 	v = tree_find(&mm->tree, r.addr);
 	if (!v || v->start > r.addr)
 		return -EFAULT;
@@ -166,8 +173,9 @@ int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 			*changed = true;
 			mm->how = how;
 			sim_rule(mm, "grown in place");
-			if ((nr.flags & VM_LOCKED) && (nr.flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)
-				sim_fault(mm, tree_find(&mm->tree, r.addr));
+			v = tree_find(&mm->tree, r.addr);
+			if ((v->flags & VM_LOCKED) && sim_populate_faults(v))
+				sim_fault(mm, v);
 			return (int64_t)r.addr;
 		}
 	}

@@ -14,10 +14,11 @@ uint64_t sim_start_gap(const struct sim_vma *v)
 	return s;
 }
 
+/* raw free space below v; guard gaps are applied by the search, as
+ * unmapped_area_topdown applies them */
 static uint64_t own_gap(const struct sim_vma *v)
 {
-	uint64_t hi = sim_start_gap(v);
-	return hi > v->gap_lo ? hi - v->gap_lo : 0;
+	return v->start - v->gap_lo;
 }
 
 static void pull(struct sim_vma *n)
@@ -239,39 +240,54 @@ struct sim_vma *tree_at(const struct sim_tree *t, size_t i)
 	return NULL;
 }
 
-/* Highest fit in the subtree; gaps are [gap_lo, start_gap) clipped to
- * [low, high).  Subtrees wholly above high or below low are skipped. */
-static uint64_t search(const struct sim_vma *n, uint64_t len, uint64_t low, uint64_t high)
+/* The VMA above the highest free range of len bytes inside [low, high)
+ * (gaps are [gap_lo, start) clipped to the limits); NULL if none.
+ * Subtrees wholly above high or below low are skipped. */
+static const struct sim_vma *search(const struct sim_vma *n, uint64_t len, uint64_t low, uint64_t high)
 {
-	uint64_t r, lo, hi;
+	const struct sim_vma *r;
+	uint64_t lo, hi;
 
 	if (!n || n->max_gap < len)
-		return 0;
+		return NULL;
 	if (n->start < high && (r = search(n->r, len, low, high)))
 		return r;
-	hi = sim_start_gap(n);
-	lo = n->gap_lo;
-	if (hi > high)
-		hi = high;
-	if (lo < low)
-		lo = low;
+	hi = n->start < high ? n->start : high;
+	lo = n->gap_lo > low ? n->gap_lo : low;
 	if (hi > lo && hi - lo >= len)
-		return hi - len;
+		return n;
 	if (n->gap_lo > low)
 		return search(n->l, len, low, high);
-	return 0;
+	return NULL;
 }
 
+/* unmapped_area_topdown: take the highest gap that fits; if the VMA above
+ * it grows down and its guard gap reaches into the gap, search again below
+ * that guard gap (skipping any smaller gaps in between, as the kernel does) */
 uint64_t tree_gap_topdown(const struct sim_tree *t, uint64_t len, uint64_t low, uint64_t high)
 {
-	const struct sim_vma *last = tree_last(t);
-	uint64_t lo = last ? last->end : 0;
+	const struct sim_vma *last = tree_last(t), *n;
+	uint64_t end;
 
-	if (lo < low)
-		lo = low;
-	if (high > lo && high - lo >= len)
-		return high - len;
-	return search(t->root, len, low, high);
+	for (;;) {
+		uint64_t lo = last ? last->end : 0;
+
+		if (lo < low)
+			lo = low;
+		if (high > lo && high - lo >= len && (!last || last->end < high)) {
+			n = NULL;
+			end = high;
+		} else if ((n = search(t->root, len, low, high))) {
+			end = n->start < high ? n->start : high;
+		} else {
+			return 0;
+		}
+		if (n && (n->flags & VM_GROWSDOWN) && sim_start_gap(n) < end) {
+			high = sim_start_gap(n);
+			continue;
+		}
+		return end - len;
+	}
 }
 
 static void free_all(struct sim_vma *n)
