@@ -76,7 +76,7 @@ EOF2
 	} | mk collide
 	setarch -R "$V" -q --strict --per-event --json "$T/c.json" "$T/collide.vmt"
 	ok $? "colliding layout: replayed at an offset with perfect fidelity"
-	is "$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["per_event"][0]; print(e["result"] != e["recorded_result"], (e["result"] - e["recorded_result"]) % (1 << 30))' "$T/c.json")" \
+	is "$("$PYTHON" -c 'import json,sys; e=json.load(open(sys.argv[1]))["per_event"][0]; print(e["result"] != e["recorded_result"], (e["result"] - e["recorded_result"]) % (1 << 30))' "$T/c.json")" \
 	   "True 0" "colliding layout: moved by a whole number of GiB"
 fi
 done_testing

@@ -42,6 +42,6 @@ cat >"$T/want" <<'EOF2'
 101 exit_group skipped 8 ok
 EOF2
 is_file "$T/got" "$T/want" "outcomes and VMA counts per process"
-order=$(python3 -c 'import json,sys; print(" ".join(str(e["order"]) for e in json.load(open(sys.argv[1]))["per_event"]))' "$T/o.json")
+order=$("$PYTHON" -c 'import json,sys; print(" ".join(str(e["order"]) for e in json.load(open(sys.argv[1]))["per_event"]))' "$T/o.json")
 is "$order" "1 2 3 4 5 6 7 8 9 10" "replayed in the recorded global order"
 done_testing

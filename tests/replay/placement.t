@@ -17,12 +17,12 @@ EOF2
 
 "$V" -q --strict --per-event --json "$T/rec.json" "$T/place.vmt"
 ok $? "recorded placement: strict fidelity"
-got=$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["per_event"][0]; print(hex(e["result"]), hex(e["recorded_result"]))' "$T/rec.json")
+got=$("$PYTHON" -c 'import json,sys; e=json.load(open(sys.argv[1]))["per_event"][0]; print(hex(e["result"]), hex(e["recorded_result"]))' "$T/rec.json")
 is "$got" "0x20000000 0x20000000" "recorded placement: mmap lands at the recorded address"
 
 "$V" -q --strict --placement kernel --per-event --json "$T/ker.json" "$T/place.vmt"
 ok $? "kernel placement: strict fidelity"
-got=$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["per_event"][0]; print(e["result"] != e["recorded_result"])' "$T/ker.json")
+got=$("$PYTHON" -c 'import json,sys; e=json.load(open(sys.argv[1]))["per_event"][0]; print(e["result"] != e["recorded_result"])' "$T/ker.json")
 is "$got" "True" "kernel placement: this kernel chose another address"
 per_event "$T/ker.json" >"$T/got"
 cat >"$T/want" <<'EOF2'

@@ -22,7 +22,7 @@ replay_strict() {
 for p in fork_threads file_maps spawn_exec threads_malloc errno_kept; do
 	[ -x "$B/tests/shim/progs/$p" ] && replay_strict "$p" "$B/tests/shim/progs/$p"
 done
-PY=/usr/bin/python3; [ -x "$PY" ] || PY=$(command -v python3)
+PY=$PYTHON
 replay_strict python "$PY" -c 'import threading, json; t = threading.Thread(target=lambda: [bytearray(1 << 20) for _ in range(8)]); t.start(); t.join()'
 replay_strict shell /bin/sh -c '/bin/ls / >/dev/null; /bin/true'
 done_testing

@@ -1,5 +1,8 @@
 # Helpers for tests/replay/*.t (sourced after tests/lib.sh).
 V=$B/bin/vmreplay
+# the system python: a version-manager shim would cost a second per call
+PYTHON=/usr/bin/python3
+[ -x "$PYTHON" ] || PYTHON=$(command -v python3)
 MK=$B/tests/replay/progs/mktrace
 [ -x "$V" ] && [ -x "$MK" ] || skip_all "vmreplay or mktrace not built"
 
@@ -8,7 +11,7 @@ mk() { "$MK" "$T/$1.vmt" || echo "# mktrace failed for $1"; }
 
 # per_event JSON : "pid op outcome vma_count mismatch" per replayed event
 per_event() {
-	python3 -c '
+	"$PYTHON" -c '
 import json, sys
 for e in json.load(open(sys.argv[1]))["per_event"]:
     print(e["pid"], e["op"], e["outcome"], e["vma_count"], "MISMATCH" if e["mismatch"] else "ok")
@@ -17,7 +20,7 @@ for e in json.load(open(sys.argv[1]))["per_event"]:
 
 # metric JSON NAME : the metric's values, space separated
 metric() {
-	python3 -c '
+	"$PYTHON" -c '
 import json, sys
 print(" ".join(str(v) for v in json.load(open(sys.argv[1]))["metrics"][sys.argv[2]]))
 ' "$1" "$2"

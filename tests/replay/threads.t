@@ -35,7 +35,7 @@ for mode in "" --threads; do
 	ok $? "${mode:-default}: checkpoints match"
 	per_event "$T/o.json" >"$T/got"
 	is_file "$T/got" "$T/want" "${mode:-default}: outcomes"
-	order=$(python3 -c 'import json,sys; print(" ".join(str(e["order"]) for e in json.load(open(sys.argv[1]))["per_event"]))' "$T/o.json")
+	order=$("$PYTHON" -c 'import json,sys; print(" ".join(str(e["order"]) for e in json.load(open(sys.argv[1]))["per_event"]))' "$T/o.json")
 	is "$order" "1 2 3 4 5 6 7 8" "${mode:-default}: recorded order"
 done
 
