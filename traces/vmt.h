@@ -275,6 +275,10 @@ int vmt_writer_flush(struct vmt_writer *w);
 int vmt_writer_close(struct vmt_writer *w);
 /* A one-line description of the writer's first error, or "". */
 const char *vmt_writer_error(const struct vmt_writer *w);
+/* Free without writing what is buffered: for a fork child's copy of its
+ * parent's writer (the parent writes those records itself).  Uses only the
+ * writer's allocator, so it is safe right after fork. */
+void vmt_writer_discard(struct vmt_writer *w);
 
 /* ---- reader ---------------------------------------------------------- */
 enum vmt_read_order {

@@ -27,6 +27,7 @@ struct vmt_writer {
 
 	struct vmt_predictor pred;
 	int chunk_open;              /* a record is buffered */
+	int chunk_has_seq;           /* ... and one of them has a seq */
 	uint32_t nevents, nmeta;
 	uint64_t first_seq, last_seq, next_seq;
 
@@ -217,7 +218,7 @@ static void put_skip_head(uint8_t *p, int kind, size_t body_len)
 
 static void reset_chunk(struct vmt_writer *w)
 {
-	w->chunk_open = 0;
+	w->chunk_open = w->chunk_has_seq = 0;
 	w->ev_len = w->meta_len = 0;
 	w->nevents = w->nmeta = 0;
 }
@@ -234,6 +235,8 @@ int vmt_writer_flush(struct vmt_writer *w)
 		reset_chunk(w);
 		return w->err;
 	}
+	if (!w->chunk_has_seq)
+		w->first_seq = w->last_seq = w->next_seq;
 	body = w->out + VMT_SKIP_HDR + VMT_PAYLOAD_HDR;
 	frame = w->out + VMT_CHUNK_PREFIX + w->meta_len;
 	if (w->nevents)
@@ -252,30 +255,31 @@ int vmt_writer_flush(struct vmt_writer *w)
 	return ret;
 }
 
-/* ---- records --------------------------------------------------------- */
-static uint64_t record_seq(const struct vmt_record *rec, uint64_t fallback)
+/* ---- records ----------------------------------------------------- */
+static int record_seq(const struct vmt_record *rec, uint64_t *seq)
 {
 	switch (rec->type) {
-	case VMT_REC_EVENT: return rec->u.event.seq;
-	case VMT_REC_PROCESS: return rec->u.process.seq;
-	case VMT_REC_MAP: return rec->u.map.seq;
-	case VMT_REC_CHECKPOINT: return rec->u.checkpoint.seq;
-	case VMT_REC_RESIDENCY: return rec->u.residency.seq;
+	case VMT_REC_EVENT: *seq = rec->u.event.seq; return 1;
+	case VMT_REC_PROCESS: *seq = rec->u.process.seq; return 1;
+	case VMT_REC_MAP: *seq = rec->u.map.seq; return 1;
+	case VMT_REC_CHECKPOINT: *seq = rec->u.checkpoint.seq; return 1;
+	case VMT_REC_RESIDENCY: *seq = rec->u.residency.seq; return 1;
 	}
-	return fallback;
+	return 0;
 }
 
-static void note_record(struct vmt_writer *w, const struct vmt_record *rec)
+/* The chunk's first_seq is the seq of its first record that has one, so
+ * records without a seq at its start (files, stacks) merge right before
+ * it; the event predictor counts from there. */
+static void note_seq(struct vmt_writer *w, uint64_t seq)
 {
-	uint64_t seq = record_seq(rec, w->next_seq);
-
-	if (!w->chunk_open) {
-		w->chunk_open = 1;
+	if (!w->chunk_has_seq) {
+		w->chunk_has_seq = 1;
 		w->first_seq = w->last_seq = seq;
 		vmt_predictor_init(&w->pred, seq, w->pid, w->tid);
-	}
-	if (seq > w->last_seq)
+	} else if (seq > w->last_seq) {
 		w->last_seq = seq;
+	}
 }
 
 static int write_event(struct vmt_writer *w, const struct vmt_event *e)
@@ -285,13 +289,8 @@ static int write_event(struct vmt_writer *w, const struct vmt_event *e)
 		if (ret)
 			return ret;
 	}
-	if (!w->chunk_open) {
-		struct vmt_record r = { .type = VMT_REC_EVENT };
-		r.u.event.seq = e->seq;
-		note_record(w, &r);
-	} else if (e->seq > w->last_seq) {
-		w->last_seq = e->seq;
-	}
+	w->chunk_open = 1;
+	note_seq(w, e->seq);
 	w->ev_len = (size_t)(vmt_event_encode(w->ev + w->ev_len, &w->pred, e) - w->ev);
 	w->nevents++;
 	w->next_seq = e->seq + 1;
@@ -317,18 +316,21 @@ static int write_header(struct vmt_writer *w, const struct vmt_record *rec)
 static int write_meta(struct vmt_writer *w, const struct vmt_record *rec)
 {
 	size_t bound = vmt_meta_bound(rec);
+	uint64_t seq;
 	uint8_t *end;
 
 	if (w->meta_len + bound > w->meta_cap || w->nmeta == UINT32_MAX) {
 		int ret = vmt_writer_flush(w);
 		if (ret)
 			return ret;
-		if (bound > UINT32_MAX - VMT_CHUNK_PREFIX)
+		if (bound > VMT_META_MAX)
 			return VMT_EINVAL;
 		if (bound > w->meta_cap && alloc_buffers(w, bound))
 			return fail(w, VMT_ENOMEM, "out of memory for a metadata record", 0);
 	}
-	note_record(w, rec);
+	w->chunk_open = 1;
+	if (record_seq(rec, &seq))
+		note_seq(w, seq);
 	end = vmt_meta_encode(w->out + VMT_CHUNK_PREFIX + w->meta_len, rec, w->nevents);
 	w->meta_len = (size_t)(end - (w->out + VMT_CHUNK_PREFIX));
 	w->nmeta++;
@@ -354,6 +356,15 @@ int vmt_write(struct vmt_writer *w, const struct vmt_record *rec)
 		return write_meta(w, rec);
 	}
 	return VMT_EINVAL;
+}
+
+void vmt_writer_discard(struct vmt_writer *w)
+{
+	if (!w)
+		return;
+	if (w->owns_fd)
+		close(w->fd);
+	free_all(w);
 }
 
 int vmt_writer_close(struct vmt_writer *w)

@@ -3,6 +3,7 @@
  * keep returning that error; records larger than a chunk still fit. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "tests/tap.h"
@@ -165,9 +166,74 @@ static void test_big_record(void)
 	unlink(path);
 }
 
+/* A child's chunk that starts with a file record merges right before its
+ * first record with a seq, not at the start of the trace. */
+static void test_seqless_key(void)
+{
+	char path[] = "/tmp/vmt-writer-XXXXXX";
+	int fd = mkstemp(path), err, n = 0;
+	struct vmt_writer *a = vmt_writer_fdopen(fd, 1, 1, NULL);
+	struct vmt_writer *b = vmt_writer_fdopen(fd, 2, 2, NULL);
+	struct vmt_record rec, hdr;
+	struct vmt_reader *r;
+	char got[200] = "", *p = got;
+
+	gen_header(&hdr);
+	vmt_write(a, &hdr);
+	rec = (struct vmt_record){ .type = VMT_REC_FILE };
+	rec.u.file = (struct vmt_file){ 1, 2, 3, 4, 5, "/bin/true" };
+	vmt_write(b, &rec);
+	rec = (struct vmt_record){ .type = VMT_REC_PROCESS };
+	rec.u.process = (struct vmt_process){ 5, 0, 2, 1, 0, "/bin/true", "true" };
+	vmt_write(b, &rec);
+	for (uint64_t s = 5; s < 7; s++) {
+		rec = event(s);
+		rec.u.event.pid = rec.u.event.tid = 2;
+		vmt_write(b, &rec);
+	}
+	vmt_writer_close(b);
+	for (uint64_t s = 0; s < 10; s++) {
+		rec = event(s < 5 ? s : s + 2);
+		rec.u.event.pid = rec.u.event.tid = 1;
+		vmt_write(a, &rec);
+		if (s == 4)
+			vmt_writer_flush(a);
+	}
+	vmt_writer_close(a);
+	close(fd);
+	r = vmt_reader_open(path, NULL, &err);
+	while (r && vmt_reader_next(r, &rec) == 1 && n++ < 20)
+		p += sprintf(p, "%s%d", p == got ? "" : " ",
+		             rec.type == VMT_REC_EVENT ? (int)rec.u.event.seq :
+		             rec.type == VMT_REC_FILE ? -1 : -2);
+	is_str(got, "0 1 2 3 4 -1 -2 5 6 7 8 9 10 11",
+	       "seq order: file and process records of a late chunk come right before its events");
+	vmt_reader_close(r);
+	unlink(path);
+}
+
+static void test_discard(void)
+{
+	char path[] = "/tmp/vmt-writer-XXXXXX";
+	int fd = mkstemp(path);
+	struct vmt_writer *w = vmt_writer_fdopen(fd, 1, 1, NULL);
+	struct vmt_record rec = event(1);
+	struct stat st;
+
+	vmt_write(w, &rec);
+	vmt_writer_discard(w);
+	fstat(fd, &st);
+	is_int(st.st_size, 0, "vmt_writer_discard writes nothing");
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	int fd, err = 0;
+
+	test_seqless_key();
+	test_discard();
 
 	test_no_malloc();
 	fd = open("/dev/full", O_WRONLY);
