@@ -97,6 +97,7 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 		return;
 	}
 	mm->rule[0] = 0;
+	mm->rule_fixed = NULL;
 	mm->how = VR_UNCHANGED;
 	if (sys <= VMT_SYS_NONE || sys >= VMT_SYS_COUNT || (!ops[sys].fn && !ops[sys].note)) {
 		out->ret = -1;
@@ -118,7 +119,7 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 	}
 	delta = (int64_t)mm->tree.count - (int64_t)before;
 	out->vma_count = (int64_t)mm->tree.count;
-	out->rule = mm->rule[0] ? mm->rule : NULL;
+	out->rule = mm->rule[0] ? mm->rule : mm->rule_fixed;
 	if (r < 0 && r > -4096 && sys != VMT_SYS_BRK) {
 		out->ret = -1;
 		out->err = (int)-r;

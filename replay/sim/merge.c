@@ -196,7 +196,6 @@ int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *chang
 	*changed = false;
 	if (!v || v->start >= end)
 		return 0;
-	sim_rule_cite(R_X1_MSEAL, cite, sizeof cite);
 	if (sim_has(mm->prof, R_X1_MSEAL) && !sim_has(mm->prof, R_M1_MERGE_REWRITE))
 		for (x = v; x && x->start < end; x = tree_next(&mm->tree, x))
 			if (x->flags & VM_SEALED)
@@ -231,7 +230,7 @@ int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *chang
 	}
 	return 0;
 sealed:
-	sim_rule(mm, "sealed VMA in the range (%s X1)", cite);
+	sim_rule(mm, "sealed VMA in the range (%s X1)", sim_rule_cite(R_X1_MSEAL, cite, sizeof cite));
 	return -EPERM;
 }
 

@@ -18,11 +18,24 @@ void vma_free(struct sim_vma *v)
 	free(v);
 }
 
+void sim_rule_fixed(struct sim_mm *mm, const char *text)
+{
+	if (!mm->rule[0] && !mm->rule_fixed)
+		mm->rule_fixed = text;
+	else
+		sim_rule(mm, "%s", text);
+}
+
 void sim_rule(struct sim_mm *mm, const char *fmt, ...)
 {
-	size_t n = strlen(mm->rule);
+	size_t n;
 	va_list ap;
 
+	if (mm->rule_fixed) {
+		snprintf(mm->rule, sizeof mm->rule, "%s", mm->rule_fixed);
+		mm->rule_fixed = NULL;
+	}
+	n = strlen(mm->rule);
 	if (n && n + 2 < sizeof mm->rule) {
 		memcpy(mm->rule + n, "; ", 3);
 		n += 2;
@@ -36,6 +49,7 @@ void sim_rule_force(struct sim_mm *mm, const char *fmt, ...)
 {
 	va_list ap;
 
+	mm->rule_fixed = NULL;
 	va_start(ap, fmt);
 	vsnprintf(mm->rule, sizeof mm->rule, fmt, ap);
 	va_end(ap);
@@ -142,6 +156,12 @@ struct sim_mm *sim_mm_new(const struct sim_profile *p, const struct vmt_map *map
 		tree_insert(&mm->tree, v);
 	}
 	mm->mmap_base = derive_mmap_base(mm, stack_start);
+	{
+		char c[64];
+		sim_rule_cite(R_B1_BRK_EXPAND, c, sizeof c);
+		snprintf(mm->brk_msg[0], sizeof mm->brk_msg[0], "brk expanded the heap VMA (%s B1)", c);
+		snprintf(mm->brk_msg[1], sizeof mm->brk_msg[1], "brk shrink unmaps the released pages");
+	}
 	return mm;
 }
 

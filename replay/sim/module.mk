@@ -10,6 +10,6 @@ $(LIBVMSIM): $(call objs,$(LIBVMSIM_SRCS))
 
 # Compiled tests under tests/sim/ link the simulator (tests/module.mk adds
 # $(TEST_LIBS_<dir>) after libvmt).
-TEST_LIBS_sim := $(LIBVMSIM) $(LIBVMT) $(LIBVMT_LIBS)
+TEST_LIBS_sim := $(LIBVMSIM) $(LIBVMT) $(LIBVMT_LIBS) -lm
 $(patsubst tests/%_test.c,$(BUILD)/tests/%.t,$(wildcard tests/sim/*_test.c)): $(LIBVMSIM)
 BENCH_SCRIPTS += $(wildcard tests/bench/sim-*.sh)

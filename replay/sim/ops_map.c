@@ -127,7 +127,6 @@ static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *
 	char cite[64];
 	const char *why = NULL;
 
-	sim_rule_cite(R_B1_BRK_EXPAND, cite, sizeof cite);
 	if (prev && (prev->end != oldbrk || prev->start < mm->start_brk))
 		prev = NULL;
 	if (!prev)
@@ -145,7 +144,7 @@ static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *
 		prev->end = newbrk;
 		tree_changed(&mm->tree, prev);
 		mm->how = VR_EXPAND_PREV;
-		sim_rule(mm, "brk expanded the heap VMA (%s B1)", cite);
+		sim_rule_fixed(mm, mm->brk_msg[0]);
 		return;
 	}
 	if (!(v = vma_new(mm)))
@@ -156,7 +155,7 @@ static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *
 	v->flags = f;
 	tree_insert(&mm->tree, v);
 	mm->how = VR_NEW;
-	sim_rule(mm, "brk made a new VMA: %s (%s B1)", why, cite);
+	sim_rule(mm, "brk made a new VMA: %s (%s B1)", why, sim_rule_cite(R_B1_BRK_EXPAND, cite, sizeof cite));
 }
 
 int64_t sim_do_brk(struct sim_mm *mm, const struct sim_call *c, bool *changed)
@@ -179,7 +178,7 @@ int64_t sim_do_brk(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 		if ((e = sim_unmap_range(mm, newbrk, oldbrk, changed)))
 			return (int64_t)mm->brk;
 		mm->brk = brk;
-		sim_rule(mm, "brk shrink unmaps the released pages");
+		sim_rule_fixed(mm, mm->brk_msg[1]);
 		return (int64_t)brk;
 	}
 	next = tree_find(&mm->tree, oldbrk);

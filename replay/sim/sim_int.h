@@ -94,6 +94,8 @@ struct sim_mm {
 	uint32_t next_shmem;
 	int how;                     /* outcome of the last sim_map_range */
 	char rule[200];              /* the last call's rule */
+	const char *rule_fixed;      /* or a fixed text (no formatting cost) */
+	char brk_msg[2][96];         /* the brk rule texts, formatted once */
 };
 
 struct sim_vma *vma_new(struct sim_mm *mm);
@@ -104,6 +106,8 @@ static inline bool vma_is_anon(const struct sim_vma *v) { return v->file_id == 0
 /* rule text for this call: sim_rule appends ("; "), _force replaces */
 void sim_rule(struct sim_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sim_rule_force(struct sim_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* a fixed text that outlives the call (hot paths) */
+void sim_rule_fixed(struct sim_mm *mm, const char *text);
 
 /* ---- placement (place.c) ---- */
 struct sim_place {
