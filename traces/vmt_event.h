@@ -21,6 +21,8 @@ static inline void vmt_event_learn(struct vmt_predictor *pr, struct vmt_slot *s,
 	pr->seq = e->seq;
 	pr->end_ns = e->time_ns + e->latency_ns;
 	pr->last_sys = e->sys;
+	pr->pid = e->pid;
+	pr->tid = e->tid;
 }
 
 /* Appends e at p (at most VMT_EVENT_MAX_BYTES); returns the new end. */

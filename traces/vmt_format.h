@@ -88,7 +88,7 @@ struct vmt_slot {
 struct vmt_predictor {
 	uint64_t seq;         /* last event's seq */
 	uint64_t end_ns;      /* last event's time + latency */
-	int32_t pid, tid;     /* the chunk's */
+	int32_t pid, tid;     /* the last event's (the chunk's at first) */
 	uint16_t last_sys;
 	uint32_t run_left;    /* reader: repeat events still to come */
 	uint8_t *run_tag;     /* writer: the open run tag, or NULL */
