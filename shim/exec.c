@@ -124,6 +124,7 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	else
 		call_begin(&c, sys, (uint64_t)dirfd, (uint64_t)path, (uint64_t)argv, (uint64_t)envp,
 		           (uint64_t)flags, 0);
+	call_clock(&c);
 	int is_static = is_static_elf(dirfd, path, flags);
 	char var[256], *p = stpcpy(var, EXEC_VAR);
 	uint64_t vals[] = { c.seq, c.t0, (uint64_t)sys, c.args[0], c.args[1], c.args[2],

@@ -60,7 +60,7 @@ long shim_vma_call(int sys, long nr, long a0, long a1, long a2, long a3, long a4
 	residency_before(sys, c.seq, a);
 	if (sys == VMT_SYS_MMAP && !(a3 & MAP_ANONYMOUS) && a4 >= 0)
 		c.file_id = image_file_fd((int)a4);
-	c.t0 = shim_now();
+	call_clock(&c);
 	r = raw6(nr, a0, a1, a2, a3, a4, a5);
 	call_end(&c, r);
 	sud_leave(sud);

@@ -35,7 +35,7 @@ static void split_begin(int sys, uint64_t flags, uint64_t a1, uint64_t a2, uint6
 	call_begin(&split, sys, flags, a1, a2, a3, 0, 0);
 	if (!(flags & CLONE_VM))
 		residency_fork(split.seq);
-	split.t0 = shim_now();
+	call_clock(&split);
 }
 
 static long split_end(long r)

@@ -4,6 +4,7 @@
  *   VMREC_OUT=TRACE   where to record (default: PROGRAM.vmrec.lz4)
  *   VMREC_STACKS=N    call stacks of depth N (0: off)
  *   VMREC_SUD=0       no Syscall User Dispatch safety net
+ *   VMREC_RESIDENCY=0 no page residency records (saves a mincore per change)
  *   VMREC_SEQFD=N     internal: the shared sequence counter of the tree
  *   VMREC_EXEC=...    internal: the execve event handed to a new image */
 #include "arena.h"
@@ -55,7 +56,7 @@ static int move_high(long fd)
 
 static void save_env(const char *out, const char *seqfd)
 {
-	static const char *names[] = { "VMREC_STACKS", "VMREC_SUD", NULL };
+	static const char *names[] = { "VMREC_STACKS", "VMREC_SUD", "VMREC_RESIDENCY", NULL };
 	char *p = saved_buf;
 	int n = 0;
 	saved_env[n++] = p;
@@ -198,6 +199,8 @@ __attribute__((constructor)) static void shim_init(void)
 	shim.enabled = 1;
 	shim_threads_init();
 	hooks_init();
+	const char *res = getenv("VMREC_RESIDENCY");
+	shim.residency = !res || strcmp(res, "0") != 0;
 	const char *stacks = getenv("VMREC_STACKS");
 	if (stacks && atoi(stacks) > 0 && stacks_init(atoi(stacks)) == 0)
 		shim.stacks = atoi(stacks);

@@ -28,6 +28,54 @@ static struct shim_thread *threads[MAX_THREADS];
 static pthread_key_t exit_key;
 static int have_exit_key;
 
+/* Writers of exited threads, kept with whatever they buffered: a new
+ * thread continues one instead of allocating (events carry their own tid),
+ * so thread churn costs no allocation and no write per thread. */
+#define POOL 64
+static struct vmt_writer *pool[POOL];
+static int npool;
+static volatile int pool_lock;
+
+static void lock_pool(void)
+{
+	while (__atomic_exchange_n(&pool_lock, 1, __ATOMIC_ACQUIRE))
+		__builtin_ia32_pause();
+}
+
+static void unlock_pool(void) { __atomic_store_n(&pool_lock, 0, __ATOMIC_RELEASE); }
+
+static struct vmt_writer *pool_take(void)
+{
+	struct vmt_writer *w = NULL;
+	lock_pool();
+	if (npool)
+		w = pool[--npool];
+	unlock_pool();
+	return w;
+}
+
+static void check(struct vmt_writer *w, int r);
+
+static void pool_give(struct vmt_writer *w)
+{
+	lock_pool();
+	if (npool < POOL) {
+		pool[npool++] = w;
+		w = NULL;
+	}
+	unlock_pool();
+	if (w)
+		check(w, vmt_writer_close(w));
+}
+
+static void pool_flush(void)
+{
+	lock_pool();
+	for (int i = 0; i < npool; i++)
+		check(pool[i], vmt_writer_flush(pool[i]));
+	unlock_pool();
+}
+
 static void *alloc_cb(size_t size, void *opaque) { (void)opaque; return arena_alloc(size); }
 static void free_cb(void *p, size_t size, void *opaque) { (void)opaque; arena_free(p, size); }
 static const struct vmt_alloc shim_alloc = { alloc_cb, free_cb, NULL };
@@ -37,6 +85,47 @@ uint64_t shim_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Latency from the TSC (cheaper than a second clock_gettime), once its
+ * rate against CLOCK_MONOTONIC is known: measured over the first 50 ms
+ * of the process and refined every second after. */
+static uint64_t cal_tsc, cal_ns;
+static double ns_per_tick;
+
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+void call_clock(struct shim_call *c)
+{
+	c->t0 = shim_now();
+	c->tsc0 = rdtsc();
+	if (!cal_ns) {
+		cal_ns = c->t0;
+		cal_tsc = c->tsc0;
+	} else if (c->t0 - cal_ns > (ns_per_tick ? 1000000000u : 50000000u) && c->tsc0 > cal_tsc) {
+		double rate = (double)(c->t0 - cal_ns) / (double)(c->tsc0 - cal_tsc);
+		if (!ns_per_tick) {
+			ns_per_tick = rate;
+		} else {
+			ns_per_tick = rate;
+			cal_ns = c->t0;
+			cal_tsc = c->tsc0;
+		}
+	}
+}
+
+static uint64_t latency(const struct shim_call *c)
+{
+	if (!c->t0)
+		return 0;
+	if (ns_per_tick)
+		return (uint64_t)((double)(rdtsc() - c->tsc0) * ns_per_tick);
+	return shim_now() - c->t0;
 }
 
 uint64_t shim_next_seq(void)
@@ -97,7 +186,9 @@ static struct vmt_writer *writer_get(struct shim_thread *t)
 	t->pid = shim.pid;
 	t->tid = (int32_t)raw0(SYS_gettid);
 	struct vmt_writer_prefs prefs = { .alloc = &shim_alloc };
-	t->w = vmt_writer_fdopen(shim.fd, t->pid, t->tid, &prefs);
+	t->w = pool_take();
+	if (!t->w)
+		t->w = vmt_writer_fdopen(shim.fd, t->pid, t->tid, &prefs);
 	if (!t->w) {
 		shim_output_failed("out of recorder memory", 0);
 		return NULL;
@@ -134,7 +225,7 @@ static void write_locked(struct shim_thread *t, const struct vmt_record *rec)
 	}
 	t->npending = 0;
 	if (t->exiting) {
-		check(w, vmt_writer_close(w));
+		pool_give(w);
 		t->w = NULL;
 	}
 }
@@ -187,19 +278,18 @@ void call_begin(struct shim_call *c, int sys, uint64_t a0, uint64_t a1, uint64_t
 	c->args[0] = a0; c->args[1] = a1; c->args[2] = a2;
 	c->args[3] = a3; c->args[4] = a4; c->args[5] = a5;
 	c->seq = shim_next_seq();
-	c->t0 = shim_now();
+	c->t0 = 0;
 }
 
 void call_end(struct shim_call *c, long ret)
 {
 	struct shim_thread *t = &shim_self;
-	uint64_t t1 = shim_now();
 	struct vmt_record rec = { .type = VMT_REC_EVENT };
 	struct vmt_event *ev = &rec.u.event;
 
 	ev->seq = c->seq;
-	ev->time_ns = c->t0;
-	ev->latency_ns = t1 - c->t0;
+	ev->latency_ns = latency(c);
+	ev->time_ns = c->t0 ? c->t0 : shim_now();
 	ev->pid = shim.pid;
 	ev->tid = t->tid && t->pid == shim.pid ? t->tid : (int32_t)raw0(SYS_gettid);
 	ev->sys = (uint16_t)c->sys;
@@ -252,11 +342,14 @@ void shim_flush_all(void)
 			check(t->w, vmt_writer_flush(t->w));
 		release(t);
 	}
+	pool_flush();
 	errno = saved;
 }
 
 void shim_forget_threads(void)
 {
+	npool = 0;                  /* the parent's buffers: never written here */
+	pool_lock = 0;
 	for (int i = 0; i < MAX_THREADS; i++)
 		threads[i] = NULL;
 	shim_self.w = NULL;        /* the parent's buffer: never written here */
@@ -284,7 +377,7 @@ void shim_thread_exit(void)
 	unregister_thread(t);
 	t->exiting = 1;
 	t->exit_pending = 1;
-	write_locked(t, NULL);      /* closes the writer */
+	write_locked(t, NULL);      /* hands the writer to the pool */
 	release(t);
 	sud_leave(sud);
 }

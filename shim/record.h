@@ -26,6 +26,7 @@ struct shim_proc {
 	int32_t pid, ppid;
 	uint32_t image;
 	int stacks;                 /* call stack depth, 0: off */
+	int residency;              /* mincore before changes (VMREC_RESIDENCY=0: off) */
 	uint64_t *seq;              /* shared across the process tree */
 	uint64_t local_seq;         /* fallback when the shared counter is gone */
 	uint32_t next_file_id;
@@ -48,17 +49,19 @@ struct shim_call {
 	int sys;
 	uint16_t flags;
 	uint64_t args[6];
-	uint64_t seq, t0;
+	uint64_t seq, t0, tsc0;
 	uint32_t file_id;
 };
 
 uint64_t shim_now(void);
 uint64_t shim_next_seq(void);
 
-/* call_begin reserves the sequence number and the entry time; call_end
+/* call_begin reserves the sequence number; call_clock takes the entry
+ * time right before the system call (after any residency work); call_end
  * records the event with the kernel's raw result (-errno on failure). */
 void call_begin(struct shim_call *c, int sys, uint64_t a0, uint64_t a1, uint64_t a2,
                 uint64_t a3, uint64_t a4, uint64_t a5);
+void call_clock(struct shim_call *c);
 void call_end(struct shim_call *c, long ret);
 
 /* Write a non-event record from the current thread (0, or lost). */

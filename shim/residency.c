@@ -33,7 +33,7 @@ void residency_range(uint64_t seq, uint64_t start, uint64_t len)
 	unsigned char vec[VEC];
 	uint8_t *bits;
 
-	if (shim_self.depth > 1 || len == 0 || (start & (PAGE - 1)))
+	if (!shim.residency || shim_self.depth > 1 || len == 0 || (start & (PAGE - 1)))
 		return;
 	npages = (len + PAGE - 1) / PAGE;
 	if (npages > RESIDENCY_MAX_PAGES)

@@ -1,0 +1,45 @@
+#!/bin/sh
+# shim-overhead.sh - the recorder's cost, measured side by side in one run:
+# native, recorded (no stacks), recorded without residency records
+# (VMREC_RESIDENCY=0), recorded with --stacks=16, and strace -f,
+# run alternately ROUNDS times; prints median ratios to native.
+#   1. AIM9 page_test's sbrk loop (ns per brk, loop only)
+#   2. pthread create/join churn (ns per thread)
+#   3. python3 -c 'import json' start-up (CPU time of the whole process)
+# All three count CPU time, not wall time: the machine is shared.
+# Target: recorded/native <= 1.10 without stacks.
+set -e
+B=${VMREC_BUILD:-$(cd "$(dirname "$0")/../.." && pwd)/build}
+ROUNDS=${ROUNDS:-7}
+T=$(mktemp -d "${TMPDIR:-/tmp}/shim-bench.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+LIB=$B/lib/libvmrec.so
+PY=$(command -v python3.11 || command -v python3)
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+rec() { LD_PRELOAD=$LIB VMREC_OUT=$T/t.lz4 "$@"; }
+nores() { LD_PRELOAD=$LIB VMREC_OUT=$T/t.lz4 VMREC_RESIDENCY=0 "$@"; }
+stk() { LD_PRELOAD=$LIB VMREC_OUT=$T/t.lz4 VMREC_STACKS=16 "$@"; }
+st() { strace -f -qq -o /dev/null "$@"; }
+
+bench() {   # NAME: runs "$@" (which prints one number) in each mode
+	name=$1; shift
+	: >"$T/n"; : >"$T/r"; : >"$T/s"; : >"$T/x"; : >"$T/m"
+	i=0
+	while [ $i -lt "$ROUNDS" ]; do
+		"$@" >>"$T/n"; rec "$@" >>"$T/r"; nores "$@" >>"$T/m"; stk "$@" >>"$T/s"
+		[ "$STRACE" = 0 ] || st "$@" >>"$T/x"
+		i=$((i + 1))
+	done
+	n=$(median <"$T/n"); r=$(median <"$T/r"); s=$(median <"$T/s"); m=$(median <"$T/m")
+	line="$name: native $n, recorded $(ratio "$r" "$n")x, without residency $(ratio "$m" "$n")x, --stacks=16 $(ratio "$s" "$n")x"
+	[ "$STRACE" = 0 ] || line="$line, strace -f $(ratio "$(median <"$T/x")" "$n")x"
+	echo "$line (medians of $ROUNDS alternating runs)"
+}
+
+echo "shim-overhead: recorder cost relative to native (lower is better; target <= 1.10 unstacked)"
+bench "aim9 page_test sbrk loop (ns/brk)" "$B/bench/shim-page_test" 3000
+bench "pthread create/join churn (ns/thread)" "$B/bench/shim-thread_churn" 3000
+STRACE=0 bench "python3 -c 'import json' x10 (CPU ms)" "$B/bench/shim-runcpu" 10 "$PY" -c 'import json'
