@@ -10,12 +10,58 @@
 #include <string.h>
 
 #define JSON_MAX_DEPTH 64
+#define CHUNK_MIN (256u << 10)
+
+/* Bump allocation: a results file is millions of small values read once
+ * and freed together, which malloc serves poorly. */
+struct json_arena {
+	struct json_arena *next;
+	size_t size, used;
+	uint64_t data[];
+};
+
+static void *arena_alloc(struct json_arena **a, size_t n)
+{
+	n = (n + 7) & ~(size_t)7;
+	if (!*a || (*a)->size - (*a)->used < n) {
+		size_t size = n > CHUNK_MIN ? n : CHUNK_MIN;
+		struct json_arena *c = malloc(sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->next = *a;
+		c->size = size;
+		c->used = 0;
+		*a = c;
+	}
+	void *p = (char *)(*a)->data + (*a)->used;
+	(*a)->used += n;
+	return p;
+}
+
+static void arena_free(struct json_arena *a)
+{
+	while (a) {
+		struct json_arena *next = a->next;
+		free(a);
+		a = next;
+	}
+}
+
+/* Members of open containers wait here until their container closes and
+ * gets arrays of the exact size. */
+struct pending {
+	struct json **items;
+	char **keys;
+	size_t n, cap;
+};
 
 struct parser {
-	const char *s, *end, *p;
+	char *s, *end, *p;	/* our own copy: strings are decoded in place */
 	char *err;
 	size_t errlen;
 	bool failed;
+	struct json_arena *arena;
+	struct pending stack;
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -51,11 +97,13 @@ static void skip_ws(struct parser *ps)
 
 static struct json *node(struct parser *ps, enum json_type t)
 {
-	struct json *j = calloc(1, sizeof(*j));
-	if (!j)
+	struct json *j = arena_alloc(&ps->arena, sizeof(*j));
+	if (!j) {
 		fail(ps, "out of memory");
-	else
-		j->type = t;
+		return NULL;
+	}
+	memset(j, 0, sizeof(*j));
+	j->type = t;
 	return j;
 }
 
@@ -113,11 +161,12 @@ static size_t put_utf8(char *o, uint32_t cp)
 	return 4;
 }
 
-/* At the opening quote.  Returns a malloc'd UTF-8 string (escapes decoded
- * never grow, so the raw length bounds the result). */
+/* At the opening quote.  Decodes the string in place (the text is the
+ * parser's own copy; decoded escapes never grow, so writing never overtakes
+ * reading) and returns it, NUL-terminated where the closing quote was. */
 static char *parse_string(struct parser *ps)
 {
-	const char *q = ++ps->p;
+	char *q = ++ps->p;
 	while (q < ps->end && *q != '"') {
 		if (*q == '\\')
 			q++;
@@ -127,11 +176,7 @@ static char *parse_string(struct parser *ps)
 		fail(ps, "unterminated string");
 		return NULL;
 	}
-	char *out = malloc((size_t)(q - ps->p) + 1), *o = out;
-	if (!out) {
-		fail(ps, "out of memory");
-		return NULL;
-	}
+	char *out = ps->p, *o = out;
 	while (ps->p < q) {
 		unsigned char c = (unsigned char)*ps->p;
 		if (c < 0x20) {
@@ -177,13 +222,12 @@ static char *parse_string(struct parser *ps)
 	ps->p = q + 1;
 	return out;
 bad:
-	free(out);
 	return NULL;
 }
 
 static struct json *parse_number(struct parser *ps)
 {
-	const char *p = ps->p;
+	char *p = ps->p;
 	if (p < ps->end && *p == '-')
 		p++;
 	const char *digits = p;
@@ -229,22 +273,45 @@ static struct json *parse_number(struct parser *ps)
 	return j;
 }
 
-static bool grow(struct parser *ps, struct json *j, size_t *cap, bool keys)
+static bool push(struct parser *ps, char *key, struct json *v)
 {
-	if (j->n < *cap)
+	struct pending *st = &ps->stack;
+	if (st->n == st->cap) {
+		size_t nc = st->cap ? st->cap * 2 : 256;
+		struct json **it = realloc(st->items, nc * sizeof(*it));
+		if (it)
+			st->items = it;
+		char **k = realloc(st->keys, nc * sizeof(*k));
+		if (k)
+			st->keys = k;
+		if (!it || !k) {
+			fail(ps, "out of memory");
+			return false;
+		}
+		st->cap = nc;
+	}
+	st->keys[st->n] = key;
+	st->items[st->n++] = v;
+	return true;
+}
+
+/* Moves the members pushed since BASE into J. */
+static bool settle(struct parser *ps, struct json *j, size_t base, bool object)
+{
+	struct pending *st = &ps->stack;
+	j->n = st->n - base;
+	st->n = base;
+	if (!j->n)
 		return true;
-	size_t nc = *cap ? *cap * 2 : 4;
-	struct json **it = realloc(j->items, nc * sizeof(*it));
-	if (it)
-		j->items = it;
-	char **k = keys ? realloc(j->keys, nc * sizeof(*k)) : NULL;
-	if (k)
-		j->keys = k;
-	if (!it || (keys && !k)) {
+	j->items = arena_alloc(&ps->arena, j->n * sizeof(*j->items));
+	j->keys = object ? arena_alloc(&ps->arena, j->n * sizeof(*j->keys)) : NULL;
+	if (!j->items || (object && !j->keys)) {
 		fail(ps, "out of memory");
 		return false;
 	}
-	*cap = nc;
+	memcpy(j->items, st->items + base, j->n * sizeof(*j->items));
+	if (object)
+		memcpy(j->keys, st->keys + base, j->n * sizeof(*j->keys));
 	return true;
 }
 
@@ -253,7 +320,7 @@ static struct json *parse_container(struct parser *ps, int depth, bool object)
 {
 	char close = object ? '}' : ']';
 	struct json *j = node(ps, object ? JSON_OBJECT : JSON_ARRAY);
-	size_t cap = 0;
+	size_t base = ps->stack.n;
 	if (!j)
 		return NULL;
 	ps->p++;
@@ -268,27 +335,20 @@ static struct json *parse_container(struct parser *ps, int depth, bool object)
 		if (object) {
 			if (ps->p >= ps->end || *ps->p != '"') {
 				fail(ps, "expected a string key");
-				break;
+				return NULL;
 			}
 			if (!(key = parse_string(ps)))
-				break;
+				return NULL;
 			skip_ws(ps);
 			if (ps->p >= ps->end || *ps->p != ':') {
 				fail(ps, "expected ':' after key \"%s\"", key);
-				free(key);
-				break;
+				return NULL;
 			}
 			ps->p++;
 		}
 		struct json *v = parse_value(ps, depth + 1);
-		if (!v || !grow(ps, j, &cap, object)) {
-			free(key);
-			json_free(v);
-			break;
-		}
-		if (object)
-			j->keys[j->n] = key;
-		j->items[j->n++] = v;
+		if (!v || !push(ps, key, v))
+			return NULL;
 		skip_ws(ps);
 		if (ps->p < ps->end && *ps->p == ',') {
 			ps->p++;
@@ -296,14 +356,12 @@ static struct json *parse_container(struct parser *ps, int depth, bool object)
 		}
 		if (ps->p < ps->end && *ps->p == close) {
 			ps->p++;
-			return j;
+			return settle(ps, j, base, object) ? j : NULL;
 		}
 		fail(ps, ps->p >= ps->end ? "unexpected end of input" :
 		     object ? "expected ',' or '}'" : "expected ',' or ']'");
-		break;
+		return NULL;
 	}
-	json_free(j);
-	return NULL;
 }
 
 static struct json *parse_value(struct parser *ps, int depth)
@@ -325,12 +383,9 @@ static struct json *parse_value(struct parser *ps, int depth)
 		return parse_container(ps, depth, false);
 	case '"': {
 		char *s = parse_string(ps);
-		if (!s)
+		if (!s || !(j = node(ps, JSON_STRING)))
 			return NULL;
-		if (!(j = node(ps, JSON_STRING)))
-			free(s);
-		else
-			j->string = s;
+		j->string = s;
 		return j;
 	}
 	case 't':
@@ -356,36 +411,59 @@ static struct json *parse_value(struct parser *ps, int depth)
 	return NULL;
 }
 
-struct json *json_parse(const char *text, size_t len, char *err, size_t errlen)
+/* Parses the copy TEXT..TEXT+LEN that ps->arena or OWNED holds. */
+static struct json *parse_document(struct parser *ps, char *text, size_t len, char *owned)
 {
-	struct parser ps = { text, text + len, text, err, errlen, false };
-	if (errlen)
-		err[0] = 0;
-	struct json *j = parse_value(&ps, 0);
-	if (!j)
-		return NULL;
-	skip_ws(&ps);
-	if (ps.p != ps.end) {
-		fail(&ps, "unexpected data after the document");
-		json_free(j);
+	ps->s = ps->p = text;
+	ps->end = text + len;
+	struct json *j = parse_value(ps, 0);
+	if (j) {
+		skip_ws(ps);
+		if (ps->p != ps->end) {
+			fail(ps, "unexpected data after the document");
+			j = NULL;
+		}
+	}
+	free(ps->stack.items);
+	free(ps->stack.keys);
+	if (!j) {
+		arena_free(ps->arena);
+		free(owned);
 		return NULL;
 	}
+	j->arena = ps->arena;
+	j->owned = owned;
 	return j;
+}
+
+struct json *json_parse(const char *text, size_t len, char *err, size_t errlen)
+{
+	struct parser ps = { .err = err, .errlen = errlen };
+	if (errlen)
+		err[0] = 0;
+	char *copy = arena_alloc(&ps.arena, len + 1);	/* strings are decoded in it */
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	memcpy(copy, text, len);
+	return parse_document(&ps, copy, len, NULL);
+}
+
+struct json *json_parse_owned(char *text, size_t len, char *err, size_t errlen)
+{
+	struct parser ps = { .err = err, .errlen = errlen };
+	if (errlen)
+		err[0] = 0;
+	return parse_document(&ps, text, len, text);
 }
 
 void json_free(struct json *j)
 {
-	if (!j)
-		return;
-	for (size_t i = 0; i < j->n; i++) {
-		json_free(j->items[i]);
-		if (j->keys)
-			free(j->keys[i]);
+	if (j) {
+		free(j->owned);
+		arena_free(j->arena);
 	}
-	free(j->items);
-	free(j->keys);
-	free(j->string);
-	free(j);
 }
 
 const struct json *json_get(const struct json *obj, const char *key)

@@ -12,16 +12,23 @@ enum json_type { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSO
 struct json {
 	enum json_type type;
 	bool boolean;
-	double number;
-	char *string;          /* JSON_STRING, NUL-terminated UTF-8 */
 	size_t n;              /* JSON_ARRAY / JSON_OBJECT: members */
-	struct json **items;
+	union {
+		double number;
+		char *string;          /* JSON_STRING, NUL-terminated UTF-8 */
+		struct json **items;   /* JSON_ARRAY / JSON_OBJECT */
+	};
 	char **keys;           /* JSON_OBJECT only */
+	struct json_arena *arena; /* the root owns every node, string and array */
+	char *owned;              /* and, from json_parse_owned(), the text */
 };
 
 /* Parses TEXT (LEN bytes).  NULL on error, with "line L, column C: what"
- * in ERR. */
+ * in ERR.  The tree lives in one arena: free it whole with json_free(). */
 struct json *json_parse(const char *text, size_t len, char *err, size_t errlen);
+/* The same, parsing TEXT (from malloc) in place: the tree owns it from
+ * then on, even when parsing fails. */
+struct json *json_parse_owned(char *text, size_t len, char *err, size_t errlen);
 void json_free(struct json *j);
 
 /* Lookups that tolerate NULL and the wrong type (they return NULL). */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_RESULTS_BYTES (1u << 30)
 
@@ -29,7 +30,11 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 		bad(err, errlen, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
+	struct stat st;
 	size_t cap = 1 << 16, n = 0;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+	    (unsigned long long)st.st_size < MAX_RESULTS_BYTES)
+		cap = (size_t)st.st_size + 1;	/* one more byte to see the end */
 	char *buf = malloc(cap);
 	while (buf) {
 		n += fread(buf + n, 1, cap - n, f);
@@ -210,8 +215,7 @@ int rep_results_load(const char *path, struct rep_results *r, char *err, size_t 
 		return bad(err, errlen, "empty file");
 	}
 	char jerr[160];
-	r->doc = json_parse(text, len, jerr, sizeof(jerr));
-	free(text);
+	r->doc = json_parse_owned(text, len, jerr, sizeof(jerr));
 	if (!r->doc)
 		return bad(err, errlen, "not valid JSON: %s", jerr);
 	if (check(r, err, errlen)) {
