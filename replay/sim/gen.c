@@ -191,6 +191,9 @@ static void gen_range_op(struct sim_gen *g, const struct sim_mm *mm, struct sim_
 	case 4: {   /* mremap: shrink, grow, move */
 		uint64_t inside = v.end - g->base - s, ol = len > inside ? inside : len;
 		uint64_t nl = pick(g, 3) ? ol + PG * (1 + pick(g, 16)) : (ol > PG ? ol - PG : ol);
+		/* populating past the end of a file faults (SIGBUS): not modelled */
+		if (v.file_id || (v.vm_flags & VM_SHARED))
+			nl = ol;
 		if (pick(g, 2))
 			set(op, VMT_SYS_MREMAP, 1, s, ol, nl, MREMAP_MAYMOVE, 0, 0);
 		else

@@ -83,17 +83,19 @@ static int64_t do_mprotect(struct sim_mm *mm, uint64_t start, uint64_t len, uint
 			return -EACCES;
 		/* private memory made writable is charged; unfaulted anonymous
 		 * memory made read-only is uncharged again */
+		e = v->end < end ? v->end : end;
+		if (nf == old)
+			continue;
 		if (nf & VM_WRITE) {
 			if (!(old & (VM_ACCOUNT | VM_WRITE | VM_HUGETLB | VM_SHARED | VM_NORESERVE)))
 				nf |= VM_ACCOUNT;
 		} else if ((old & VM_ACCOUNT) && vma_is_anon(v) && !v->anon_vma) {
 			nf &= ~VM_ACCOUNT;
 		}
-		e = v->end < end ? v->end : end;
 		if (!(v = apply(mm, v, tmp, e, nf, &err, changed)))
 			return err;
 		/* a locked private VMA made writable is populated (COW now) */
-		if ((old & (VM_WRITE | VM_SHARED | VM_LOCKED)) == VM_LOCKED && (nf & VM_WRITE))
+		if ((old & (VM_WRITE | VM_SHARED | VM_LOCKED | VM_LOCKONFAULT)) == VM_LOCKED && (nf & VM_WRITE))
 			sim_fault(mm, v);
 	}
 	return 0;
