@@ -32,12 +32,14 @@ int main(void)
 	munlockall();
 	pkey_mprotect(a, page, PROT_READ, -1);
 	munmap(a, 16 * page);
+	/* a reservation of our own, so MREMAP_FIXED replaces nothing else */
+	char *r = mmap(NULL, 80 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char *m = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char *b = mremap(m, 4 * page, 8 * page, MREMAP_MAYMOVE);
-	char *c = mremap(b, page, page, MREMAP_MAYMOVE | MREMAP_FIXED, b + 64 * page);
+	char *c = mremap(b, page, page, MREMAP_MAYMOVE | MREMAP_FIXED, r + 64 * page);
 	mremap(c, page, 2 * page, 0);                      /* ENOMEM */
 	munmap(b, 8 * page);
-	munmap(c, page);
+	munmap(r, 80 * page);
 	int id = shmget(IPC_PRIVATE, page, IPC_CREAT | 0600);
 	void *shm = shmat(id, NULL, SHM_RDONLY);
 	shmdt(shm);
