@@ -56,7 +56,7 @@ extern const struct sysfmt_table sysfmt_prot, sysfmt_map_type, sysfmt_map_flags,
 	sysfmt_shmat;
 
 /* Parse what the formatter prints for a flags or enum argument:
- * "PROT_READ|PROT_WRITE", "0", "0x3039 /- MADV_??? -/", "SIGCHLD",
+ * "PROT_READ|PROT_WRITE", "0", "0x3039" followed by its MADV_??? comment, "SIGCHLD",
  * "MAP_PRIVATE|21<<MAP_HUGE_SHIFT".  0 on success, -1 on an unknown name. */
 int sysfmt_parse_value(const struct sysfmt_table *t, const char *text,
                        uint64_t *out);

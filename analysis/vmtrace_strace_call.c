@@ -65,7 +65,7 @@ static int parse_number(const char *s, uint64_t *out)
 		return errno || end == s ? -1 : 0;
 	while (*end == ' ')
 		end++;
-	/* "0x7ffd706d3fc8 /- 41 vars -/" */
+	/* "0x7ffd706d3fc8" followed by a comment such as "41 vars" */
 	return errno || end == s || (*end && strncmp(end, "/*", 2)) ? -1 : 0;
 }
 
