@@ -53,7 +53,8 @@ static void inputs_table(FILE *f, const struct rep_table *t)
 {
 	char host[256];
 	fputs("<div class=\"wide\"><table class=\"inputs\"><tr><th>#</th><th class=\"name\">label</th><th class=\"name\">"
-	      "target</th><th>runs</th><th class=\"name\">host</th><th class=\"name\">results</th></tr>\n", f);
+	      "target</th><th>runs</th><th class=\"name\">host</th><th class=\"name\">results</th>"
+	      "<th class=\"name\">reproduce</th></tr>\n", f);
 	for (size_t i = 0; i < t->nin; i++) {
 		const struct rep_results *r = &t->in[i];
 		rep_fmt_host(host, sizeof(host), r);
@@ -70,6 +71,8 @@ static void inputs_table(FILE *f, const struct rep_table *t)
 		esc(f, host);
 		fputs("</td><td class=\"l\"><code>", f);
 		esc(f, r->path);
+		fputs("</code></td><td class=\"l\"><code>", f);
+		esc(f, r->command);
 		fputs("</code></td></tr>\n", f);
 	}
 	fputs("</table></div>\n", f);

@@ -31,6 +31,8 @@ static void legend(FILE *f, const struct rep_table *t)
 			same ? "" : r->kernel, r->runs,
 			r->runs == 1 ? "" : "s", host, r->vm ? ", in a " : "",
 			r->vm ? r->vm : "", r->vm ? " guest" : "", r->path);
+		if (r->command)
+			fprintf(f, "     reproduce: %s\n", r->command);
 		if (r->incomplete)
 			fputs("     incomplete: the trace was cut short; its events are compared as far as they go\n", f);
 		const char *tr = rep_trace_name(r);
@@ -209,13 +211,15 @@ void rep_write_markdown(FILE *f, const struct rep_table *t)
 	char buf[256];
 	const char *trace = rep_trace_name(&t->in[0]);
 	fprintf(f, "### vmreport: trace `%s`\n\n", trace ? trace : "(not named)");
-	fputs("| # | label | target | runs | host | results |\n|---|---|---|---:|---|---|\n", f);
+	fputs("| # | label | target | runs | host | results | reproduce |\n"
+	      "|---|---|---|---:|---|---|---|\n", f);
 	for (size_t i = 0; i < t->nin; i++) {
 		const struct rep_results *r = &t->in[i];
 		rep_fmt_host(buf, sizeof(buf), r);
-		fprintf(f, "| %zu | %s | %s %s%s%s | %zu | %s | `%s` |\n", i + 1, t->labels[i],
+		fprintf(f, "| %zu | %s | %s %s%s%s | %zu | %s | `%s` | %s%s%s |\n", i + 1, t->labels[i],
 			r->sim ? "simulator" : "kernel", r->kernel, r->vm ? " in " : "",
-			r->vm ? r->vm : "", r->runs, buf, r->path);
+			r->vm ? r->vm : "", r->runs, buf, r->path, r->command ? "`" : "",
+			r->command ? r->command : "", r->command ? "`" : "");
 	}
 	fprintf(f, "\n| metric | %s |", t->labels[0]);
 	for (size_t i = 1; i < t->nin; i++)
