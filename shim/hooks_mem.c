@@ -5,6 +5,7 @@
 #include "image.h"
 #include "raw.h"
 #include "residency.h"
+#include "stacks.h"
 #include "sud.h"
 
 #include <dlfcn.h>
@@ -52,7 +53,7 @@ long shim_vma_call(int sys, long nr, long a0, long a1, long a2, long a3, long a4
 {
 	struct shim_call c;
 	long r;
-	if (!shim.enabled)
+	if (!shim.enabled || shim_self.internal)
 		return raw6(nr, a0, a1, a2, a3, a4, a5);
 	uint8_t sud = sud_enter();
 	call_begin(&c, sys, a0, a1, a2, a3, a4, a5);
@@ -62,6 +63,8 @@ long shim_vma_call(int sys, long nr, long a0, long a1, long a2, long a3, long a4
 		c.file_id = image_file_fd((int)a4);
 	call_clock(&c);
 	r = raw6(nr, a0, a1, a2, a3, a4, a5);
+	if (sys == VMT_SYS_MMAP && (a2 & PROT_EXEC) && c.file_id)
+		stacks_modules_changed();
 	call_end(&c, r);
 	sud_leave(sud);
 	return r;

@@ -360,6 +360,10 @@ void shim_forget_threads(void)
 /* A new thread, before its start routine: arm the exit notification. */
 void shim_thread_start(void)
 {
+	/* glibc reuses cached stacks, and static TLS with them: start clean */
+	memset(&shim_self, 0, sizeof shim_self);
+	shim_vfork_child = 0;
+	shim_trap_flags = 0;
 	if (have_exit_key)
 		pthread_setspecific(exit_key, (void *)1);
 }

@@ -15,6 +15,7 @@ struct shim_thread {
 	int depth;                  /* hooks active on this thread (signals nest) */
 	int exiting;                /* past its key destructor: write through */
 	int exit_pending;           /* its exit event follows the stack madvise */
+	int internal;               /* the recorder's own calls (libunwind): not recorded */
 	int npending;
 	struct vmt_event pending[SHIM_PENDING]; /* recorded inside a signal */
 	uint64_t lost;

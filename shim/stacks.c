@@ -1,6 +1,187 @@
-/* stacks.c - placeholder until libunwind capture lands: no stacks. */
+/* stacks.c - call stacks for --stacks=N: libunwind's unw_backtrace,
+ * dlopen'ed only when stacks are asked for (so it is not mapped into
+ * programs recorded without them), deduplicated in a per-process hash
+ * table in recorder memory.  A new stack is written once as a
+ * VMT_REC_STACK; events name it by id.  Loaded objects are described by
+ * VMT_REC_MODULE records (text range, load bias, build-id) at start and
+ * whenever a new object appears, for offline symbolisation. */
 #include "stacks.h"
+#include "arena.h"
+#include "raw.h"
+#include "record.h"
 
-int stacks_init(int depth) { (void)depth; return -1; }
-uint32_t stacks_capture(int depth) { (void)depth; return 0; }
-void stacks_forget(void) {}
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#define SLOTS 65536
+#define MAX_DEPTH 128
+#define MAX_MODULES 1024
+
+struct slot { uint64_t hash; uint32_t id, depth; uint64_t *ips; };
+
+static int (*backtrace_fn)(void **, int);
+static struct slot *table;
+static uint32_t next_id;
+static volatile int lock;
+static uint64_t module_start[MAX_MODULES];
+static int nmodules;
+static int modules_dirty;
+
+static void lock_table(void)
+{
+	while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+		__builtin_ia32_pause();
+}
+
+static void unlock_table(void) { __atomic_store_n(&lock, 0, __ATOMIC_RELEASE); }
+
+int stacks_init(int depth)
+{
+	(void)depth;
+	void *h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return -1;
+	backtrace_fn = (int (*)(void **, int))dlsym(h, "unw_backtrace");
+	table = arena_alloc(sizeof *table * SLOTS);
+	modules_dirty = 1;
+	return backtrace_fn && table ? 0 : -1;
+}
+
+void stacks_forget(void)
+{
+	if (table)
+		memset(table, 0, sizeof *table * SLOTS);
+	next_id = 0;
+	nmodules = 0;          /* the same objects, described again for this pid */
+	modules_dirty = 1;
+	lock = 0;
+}
+
+void stacks_modules_changed(void) { modules_dirty = 1; }
+
+static int known_module(uint64_t start)
+{
+	for (int i = 0; i < nmodules; i++)
+		if (module_start[i] == start)
+			return 1;
+	return 0;
+}
+
+static void build_id(const struct dl_phdr_info *info, struct vmt_module *m)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+		while (p + sizeof(ElfW(Nhdr)) <= end) {
+			const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+			const char *desc = p + sizeof *n + ((n->n_namesz + 3) & ~3u);
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && memcmp(p + sizeof *n, "GNU", 4) == 0) {
+				m->build_id_len = n->n_descsz < 20 ? n->n_descsz : 20;
+				memcpy(m->build_id, desc, m->build_id_len);
+				return;
+			}
+			p = desc + ((n->n_descsz + 3) & ~3u);
+		}
+	}
+}
+
+/* The main program has no name in dl_iterate_phdr. */
+static const char *exe_path(void)
+{
+	static char exe[4096];
+	if (!exe[0]) {
+		long n = raw3(SYS_readlink, "/proc/self/exe", exe, sizeof exe - 1);
+		exe[raw_failed(n) ? 0 : n] = 0;
+	}
+	return exe;
+}
+
+static int emit_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size; (void)arg;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		uint64_t start = info->dlpi_addr + ph->p_vaddr;
+		if (known_module(start) || nmodules == MAX_MODULES)
+			return 0;
+		module_start[nmodules++] = start;
+		struct vmt_record rec = { .type = VMT_REC_MODULE };
+		struct vmt_module *m = &rec.u.module;
+		m->pid = shim.pid;
+		m->start = start;
+		m->end = start + ph->p_memsz;
+		m->offset = ph->p_offset;
+		m->load_bias = info->dlpi_addr;
+		m->path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : exe_path();
+		build_id(info, m);
+		shim_write(&rec);
+		return 0;
+	}
+	return 0;
+}
+
+static uint64_t hash_ips(const uint64_t *ips, int n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (int i = 0; i < n; i++)
+		h = (h ^ ips[i]) * 0x100000001b3ULL;
+	return h | 1;
+}
+
+uint32_t stacks_capture(int depth)
+{
+	void *buf[MAX_DEPTH + 2];
+	uint64_t ips[MAX_DEPTH];
+	if (!backtrace_fn || !table)
+		return 0;
+	if (depth > MAX_DEPTH)
+		depth = MAX_DEPTH;
+	if (modules_dirty && !shim_trap_flags) {   /* not inside the loader */
+		modules_dirty = 0;
+		dl_iterate_phdr(emit_module, NULL);
+	}
+	shim_self.internal++;                       /* libunwind's own calls */
+	int n = backtrace_fn(buf, depth + 2);
+	shim_self.internal--;
+	/* drop the recorder's frames: stacks_capture and call_end */
+	int skip = n > 2 ? 2 : 0;
+	n -= skip;
+	for (int i = 0; i < n; i++)
+		ips[i] = (uint64_t)(uintptr_t)buf[i + skip];
+	if (n <= 0)
+		return 0;
+	uint64_t h = hash_ips(ips, n);
+	uint32_t id = 0;
+	lock_table();
+	for (uint32_t i = 0; i < SLOTS; i++) {
+		struct slot *s = &table[(h + i) % SLOTS];
+		if (s->hash == h && s->depth == (uint32_t)n && memcmp(s->ips, ips, n * sizeof *ips) == 0) {
+			id = s->id;
+			break;
+		}
+		if (!s->hash) {
+			s->ips = arena_alloc(n * sizeof *ips);
+			if (!s->ips)
+				break;
+			memcpy(s->ips, ips, n * sizeof *ips);
+			s->depth = (uint32_t)n;
+			s->id = id = ++next_id;
+			s->hash = h;
+			unlock_table();
+			struct vmt_record rec = { .type = VMT_REC_STACK };
+			rec.u.stack = (struct vmt_stack){ .id = id, .pid = shim.pid, .depth = (uint32_t)n,
+			                                  .ips = s->ips };
+			shim_write(&rec);
+			return id;
+		}
+	}
+	unlock_table();
+	return id;
+}

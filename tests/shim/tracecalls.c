@@ -4,11 +4,48 @@
  *
  * (arguments and results in hex, as `strace -e raw=all` prints them), and
  * with -a the other records too (process, map size, file, checkpoint,
- * residency).  Read in global sequence order. */
+ * residency).  Records are read in file order and sorted here by sequence
+ * number (records without one follow the record before them in the file),
+ * so the output does not depend on the reader's merge. */
 #include "vmt.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+struct line { uint64_t key, index; char *text; };
+static struct line *lines;
+static size_t nlines, cap;
+static char buf[1 << 16];
+static size_t used;
+
+/* Collect what was printed into buf since the last call as one line. */
+static void keep(uint64_t key)
+{
+	if (nlines == cap) {
+		cap = cap ? cap * 2 : 4096;
+		lines = realloc(lines, cap * sizeof *lines);
+		if (!lines)
+			exit(1);
+	}
+	lines[nlines].key = key;
+	lines[nlines].index = nlines;
+	lines[nlines].text = strdup(buf);
+	nlines++;
+	used = 0;
+	buf[0] = 0;
+}
+
+#define printf(...) (used += (size_t)snprintf(buf + used, sizeof buf - used, __VA_ARGS__))
+#define putchar(c) printf("%c", c)
+
+static int by_key(const void *a, const void *b)
+{
+	const struct line *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
 
 static void event(const struct vmt_event *e)
 {
@@ -27,6 +64,7 @@ static void event(const struct vmt_event *e)
 	if (e->flags & 0x0004) printf(" THREAD");
 	if (e->flags & 0x0008) printf(" LOADER");
 	if (e->file_id) printf(" file=%u", e->file_id);
+	if (e->stack_id) printf(" stack=%u", e->stack_id);
 	putchar('\n');
 }
 
@@ -34,7 +72,8 @@ int main(int argc, char **argv)
 {
 	int all = argc > 2 && strcmp(argv[1], "-a") == 0, err;
 	const char *path = argv[argc - 1];
-	struct vmt_reader_prefs prefs = { .order = VMT_ORDER_SEQ };
+	struct vmt_reader_prefs prefs = { .order = VMT_ORDER_FILE };
+	uint64_t key = 0;
 	struct vmt_record rec;
 	if (argc < 2) {
 		fprintf(stderr, "usage: tracecalls [-a] TRACE\n");
@@ -46,6 +85,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	while ((err = vmt_reader_next(r, &rec)) > 0) {
+		switch (rec.type) {
+		case VMT_REC_EVENT: key = rec.u.event.seq; break;
+		case VMT_REC_PROCESS: key = rec.u.process.seq; break;
+		case VMT_REC_MAP: key = rec.u.map.seq; break;
+		case VMT_REC_CHECKPOINT: key = rec.u.checkpoint.seq; break;
+		case VMT_REC_RESIDENCY: key = rec.u.residency.seq; break;
+		}
 		switch (rec.type) {
 		case VMT_REC_EVENT:
 			event(&rec.u.event);
@@ -74,6 +120,16 @@ int main(int argc, char **argv)
 			if (all)
 				printf("file %d %u %s\n", rec.u.file.pid, rec.u.file.id, rec.u.file.path);
 			break;
+		case VMT_REC_STACK:
+			if (all)
+				printf("stack %d %u depth %u\n", rec.u.stack.pid, rec.u.stack.id,
+				       rec.u.stack.depth);
+			break;
+		case VMT_REC_MODULE:
+			if (all)
+				printf("module %d %s build-id %u bytes\n", rec.u.module.pid,
+				       rec.u.module.path, rec.u.module.build_id_len);
+			break;
 		case VMT_REC_RESIDENCY:
 			if (all) {
 				uint64_t res = 0;
@@ -85,7 +141,13 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
+		if (used)
+			keep(key);
 	}
+#undef printf
+	qsort(lines, nlines, sizeof *lines, by_key);
+	for (size_t i = 0; i < nlines; i++)
+		fputs(lines[i].text, stdout);
 	if (err < 0) {
 		fprintf(stderr, "%s\n", vmt_reader_error(r));
 		vmt_reader_close(r);
