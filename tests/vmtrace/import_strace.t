@@ -56,18 +56,20 @@ is_file "$T/got" "$T/want" "dump -t prints seconds"
 
 "$V" stats --json "$T/trace" >"$T/json"
 ok $? "stats --json on the imported trace"
-python3 -c '
-import json, sys
-s = json.load(open(sys.argv[1]))
-assert s["events"] == 12 and s["errors"] == 1, s
-assert s["processes"] == 2 and s["threads"] == 3, s
-assert s["calls"]["mmap"] == {"count": 2, "errors": 1, "latency_ns": 153000, "max_latency_ns": 150000}, s["calls"]["mmap"]
-assert [t["tid"] for t in s["tasks"]] == [100, 101, 102], s["tasks"]
-assert [t["pid"] for t in s["tasks"]] == [100, 100, 102], s["tasks"]
-assert [(p["pid"], p["ppid"], p["images"], p["threads"], p["events"], p["exe"]) for p in s["process_list"]] == \
-	[(100, 0, 2, 2, 10, "/bin/prog"), (102, 100, 1, 1, 2, "/bin/prog")], s["process_list"]
-' "$T/json"
-ok $? "threads belong to their process, the fork child is a process"
+grep -E '^  "(events|errors|processes|threads)"|"mmap": |"(pid|tid)": ' "$T/json" >"$T/got"
+cat >"$T/want" <<'W'
+  "events": 12,
+  "errors": 1,
+  "processes": 2,
+  "threads": 3,
+    "mmap": {"count": 2, "errors": 1, "latency_ns": 153000, "max_latency_ns": 150000},
+    {"pid": 100, "tid": 100, "events": 8},
+    {"pid": 100, "tid": 101, "events": 2},
+    {"pid": 102, "tid": 102, "events": 2}
+    {"pid": 100, "ppid": 0, "images": 2, "threads": 2, "events": 10, "exe": "/bin/prog"},
+    {"pid": 102, "ppid": 100, "images": 1, "threads": 1, "events": 2, "exe": "/bin/prog"}
+W
+is_file "$T/got" "$T/want" "threads belong to their process, the fork child is a process"
 
 # logs it cannot read: one line naming the file (and line), exit 1
 printf '100   mmap(NULL, 4096, PROT_BOGUS, MAP_PRIVATE, -1, 0) = 0x1000\n' >"$T/badargs"
