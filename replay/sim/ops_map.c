@@ -165,6 +165,10 @@ int64_t sim_do_brk(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 	int e;
 
 	*changed = false;
+	if (!mm->start_brk) {
+		sim_rule_fixed(mm, "brk: the program break is unknown (no [heap] in the map, no sim_mm_set_brk)");
+		return (int64_t)mm->brk;
+	}
 	if (brk < mm->start_brk)
 		return (int64_t)mm->brk;
 	if (oldbrk == newbrk) {
