@@ -15,6 +15,7 @@ struct rp_space;   /* one replayed address space (a back end's own state) */
 struct rp_effect {
 	uint64_t lo, hi;     /* replay addresses, page aligned */
 	int kind;            /* enum rp_effect_kind */
+	int fresh;           /* CREATE over a range known to be free (NOREPLACE, brk) */
 	int64_t vma_delta;   /* out: VMAs added by the call (kernel, when measured) */
 	int have_delta;      /* out */
 };

@@ -149,6 +149,9 @@ int rp_derive_outcome(const struct rp_effect *fx, const struct vq_list *before,
 	return VR_UNCHANGED;
 }
 
+/* The outcome and VMA-count change of a call, from as few queries as its
+ * kind allows: a fresh CREATE needs only the VMA at lo afterwards, a REMOVE
+ * only the VMAs before, a MODIFY both sides. */
 static void k_apply(struct rp_space *s, const struct vmt_event *ev, const struct vmt_file *file,
                     struct rp_effect *fx, struct vr_result *out)
 {
@@ -160,10 +163,10 @@ static void k_apply(struct rp_space *s, const struct vmt_event *ev, const struct
 		nrs[ev->sys] = vmt_sys_nr(ev->sys);
 	long nr = nrs[ev->sys];
 	int want = rp_kernel.outcomes && fx->kind != RP_FX_NONE;
-	int placed_here = fx->kind == RP_FX_CREATE && fx->lo == 0; /* kernel placement */
+	int fresh = fx->kind == RP_FX_CREATE && (fx->fresh || fx->lo == 0);
 	fx->have_delta = 0;
 	before.n = 0;
-	if (want && !placed_here)
+	if (want && !fresh && fx->kind != RP_FX_MREMAP)
 		vq_around(fx->lo, fx->hi, &before);
 	uint64_t t0 = lat_now();
 	long ret = syscall(nr, ev->args[0], ev->args[1], ev->args[2], ev->args[3],
@@ -178,21 +181,46 @@ static void k_apply(struct rp_space *s, const struct vmt_event *ev, const struct
 	out->vma_count = -1;
 	if (err) {
 		out->outcome = VR_FAILED;
-	} else if (ev->sys == VMT_SYS_MREMAP && (uint64_t)ret != ev->args[0]) {
+		return;
+	}
+	if (ev->sys == VMT_SYS_MREMAP && (uint64_t)ret != ev->args[0]) {
 		out->outcome = VR_MOVE;
-	} else if (want) {
-		if (placed_here) {
+		return;
+	}
+	if (!want) {
+		out->outcome = VR_UNCHANGED;
+		return;
+	}
+	if (fresh) {
+		if (fx->lo == 0) {   /* placed by the kernel: known now */
 			fx->lo = (uint64_t)ret;
 			fx->hi = (uint64_t)ret + ((ev->args[1] + rp_kernel.page_size - 1) & ~(rp_kernel.page_size - 1));
 		}
-		vq_around(fx->lo, fx->hi, &after);
-		out->outcome = rp_derive_outcome(fx, &before, &after);
-		fx->vma_delta = placed_here ? out->outcome == VR_NEW :
-		                (int64_t)after.n - (int64_t)before.n;
+		struct vq_vma v;
+		if (vq_covering(fx->lo, &v) != 1) {
+			out->outcome = VR_UNCHANGED;
+			return;
+		}
+		int left = v.start < fx->lo, right = v.end > fx->hi;
+		out->outcome = left && right ? VR_MERGE_BOTH : left ? VR_EXPAND_PREV :
+		               right ? VR_EXPAND_NEXT : VR_NEW;
+		fx->vma_delta = 1 - left - right;
 		fx->have_delta = 1;
-	} else {
-		out->outcome = VR_UNCHANGED;
+		return;
 	}
+	if (fx->kind == RP_FX_REMOVE) {
+		out->outcome = rp_derive_outcome(fx, &before, &before);
+		int64_t whole = 0;
+		for (size_t i = 0; i < before.n && i < VQ_MAX; i++)
+			whole += before.v[i].start >= fx->lo && before.v[i].end <= fx->hi;
+		fx->vma_delta = out->outcome == VR_SPLIT ? 1 : -whole;
+		fx->have_delta = before.n <= VQ_MAX;
+		return;
+	}
+	vq_around(fx->lo, fx->hi, &after);
+	out->outcome = rp_derive_outcome(fx, &before, &after);
+	fx->vma_delta = (int64_t)after.n - (int64_t)before.n;
+	fx->have_delta = before.n <= VQ_MAX && after.n <= VQ_MAX;
 }
 
 static void populate(uint64_t a, uint64_t b)

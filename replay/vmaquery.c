@@ -145,6 +145,12 @@ int vq_around(uint64_t lo, uint64_t hi, struct vq_list *out)
 
 int vq_covering(uint64_t addr, struct vq_vma *v)
 {
+	if (maps_fd < 0 && vq_open())
+		return -1;
+	if (use_ioctl) {
+		int r = next_ioctl(addr, v);
+		return r <= 0 ? r : v->start <= addr;
+	}
 	struct vq_list l;
 	if (vq_around(addr + 1, addr, &l) < 0)
 		return -1;

@@ -24,11 +24,14 @@ for r in $(seq "$ROUNDS"); do
 	metric "$T/o.json" vmreplay.events_per_sec >>"$T/full"
 done
 median() { sort -g "$1" | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+# ratios per round (the machine's load changes between rounds), then medians
+ratios() { paste "$1" "$T/native" | awk '{print $1 / $2}' >"$T/r"; median "$T/r"; }
 n=$(median "$T/native"); f=$(median "$T/fast"); o=$(median "$T/full"); c=$(median "$T/incall")
-awk -v n="$n" -v f="$f" -v o="$o" -v c="$c" -v it="$ITER" -v r="$ROUNDS" 'BEGIN {
-	printf "replay-brk: brk_test loop, %d calls, median of %d alternating rounds\n", it * 17, r
+rf=$(ratios "$T/fast"); ro=$(ratios "$T/full"); rc=$(ratios "$T/incall")
+awk -v n="$n" -v f="$f" -v o="$o" -v c="$c" -v rf="$rf" -v ro="$ro" -v rc="$rc" -v it="$ITER" -v r="$ROUNDS" 'BEGIN {
+	printf "replay-brk: brk_test loop, %d calls, medians of %d alternating rounds\n", it * 17, r
 	printf "  native loop                       %10.0f ops/s\n", n
-	printf "  vmreplay --no-outcomes (wall)     %10.0f ops/s  ratio %.2f (target >= 0.90)\n", f, f / n
-	printf "  vmreplay with merge outcomes      %10.0f ops/s  ratio %.2f\n", o, o / n
-	printf "  vmreplay, time inside the call    %10.0f ops/s  ratio %.2f\n", c, c / n
+	printf "  vmreplay --no-outcomes (wall)     %10.0f ops/s  ratio %.2f (target >= 0.90)\n", f, rf
+	printf "  vmreplay with merge outcomes      %10.0f ops/s  ratio %.2f\n", o, ro
+	printf "  vmreplay, time inside the call    %10.0f ops/s  ratio %.2f\n", c, rc
 }'
