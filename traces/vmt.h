@@ -282,7 +282,10 @@ void vmt_writer_discard(struct vmt_writer *w);
 
 /* ---- reader ---------------------------------------------------------- */
 enum vmt_read_order {
-	VMT_ORDER_SEQ = 0,   /* events and records merged into global seq order */
+	/* events and records merged into global seq order; memory grows with
+	 * the chunks that overlap in seq (about one per live thread), at most
+	 * 4096 of them (docs/trace-format.md, "Merge order") */
+	VMT_ORDER_SEQ = 0,
 	VMT_ORDER_FILE = 1,  /* as stored: fastest, constant memory */
 };
 
@@ -299,7 +302,8 @@ struct vmt_reader *vmt_reader_open(const char *path,
                                    int *err);
 const char *vmt_reader_open_error(void);
 
-/* The header record (always present in a readable trace). */
+/* The header record (always present in a readable trace; vmt_reader_next
+ * never returns it). */
 const struct vmt_header *vmt_reader_header(const struct vmt_reader *r);
 
 /* 1: *rec filled; 0: end of trace; < 0: error (vmt_reader_error()).
