@@ -166,14 +166,13 @@ static double xlog(double v, double lo, double hi)
 
 static void latency_plot(FILE *f, const struct rep_table *t, const char *sys)
 {
-	double p[16][NPCT], lo = INFINITY, hi = -INFINITY;
-	bool have[16] = { false };
-	size_t n = t->nin < 16 ? t->nin : 16;
+	double p[NPCT], lo = INFINITY, hi = -INFINITY;
+	size_t n = t->nin;
 	for (size_t i = 0; i < n; i++) {
-		if (!(have[i] = latency_of(t, sys, i, p[i])))
+		if (!latency_of(t, sys, i, p))
 			continue;
-		lo = fmin(lo, log10(p[i][0]));
-		hi = fmax(hi, log10(p[i][4]));
+		lo = fmin(lo, log10(p[0]));
+		hi = fmax(hi, log10(p[4]));
 	}
 	if (!isfinite(lo))
 		return;
@@ -194,21 +193,21 @@ static void latency_plot(FILE *f, const struct rep_table *t, const char *sys)
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LEFT - 8, y + 4);
 		esc(f, t->labels[i]);
 		fputs("</text>\n", f);
-		if (!have[i]) {
+		if (!latency_of(t, sys, i, p)) {
 			fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"dim\">no kernel timings (%s)</text>\n",
 				LEFT, y + 4, t->in[i].sim ? "simulator" : "not in these results");
 			continue;
 		}
 		double x[NPCT];
 		for (int k = 0; k < NPCT; k++)
-			x[k] = xlog(p[i][k], lo, hi);
+			x[k] = xlog(p[k], lo, hi);
 		fprintf(f, "<g stroke=\"%s\"><title>min %.0f, p50 %.0f, p90 %.0f, p99 %.0f, max %.0f ns</title>"
 			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
 			"<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\" fill-opacity=\"0.25\"/>"
 			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke-width=\"3\"/>"
 			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke-dasharray=\"2,2\"/>"
 			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/></g>\n",
-			COLOUR(i), p[i][0], p[i][1], p[i][2], p[i][3], p[i][4],
+			COLOUR(i), p[0], p[1], p[2], p[3], p[4],
 			x[0], y, x[4], y, x[1], y - 8, fmax(x[3] - x[1], 1), COLOUR(i),
 			x[1], y - 8, x[1], y + 8, x[2], y - 8, x[2], y + 8,
 			x[0], y - 5, x[0], y + 5, x[4], y - 5, x[4], y + 5);
