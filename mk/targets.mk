@@ -5,6 +5,8 @@
 #   BENCH_SCRIPTS  scripts printing side-by-side ratios for `make bench`
 #   MANPAGES    man pages under docs/man
 
+MANPAGES := $(sort $(MANPAGES) $(wildcard docs/man/*.1))
+
 .PHONY: all check test bench demo asan deps deps-extra install uninstall clean
 
 all: $(LIBS) $(BINS)
