@@ -165,6 +165,8 @@ static void gen_range_op(struct sim_gen *g, const struct sim_mm *mm, struct sim_
 	}
 	sub_range(g, &v, &s, &len);
 	s -= g->base;
+	if (s + len > g->size)       /* never past the window: the runner's own maps are above */
+		len = g->size - s;
 	switch (which) {
 	case 0:
 		set(op, VMT_SYS_MUNMAP, 1, s, len, 0, 0, 0, 0);
