@@ -26,6 +26,13 @@ test: all $(TEST_BINS)
 	VMREC_BUILD=$(abspath $(BUILD)) VMREC_SRC=$(CURDIR) \
 	  $(PROVE) --exec '' $(PROVE_FLAGS) -r tests $(wildcard $(BUILD)/tests)
 
+# The main job end to end: record real programs, synthesise the benchmark
+# workloads, replay them here, in the simulator and in real older kernels,
+# and write build/demo/report.html (mk/demo.sh says how).
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@VMREC_BUILD=$(abspath $(BUILD)) VMREC_SRC=$(CURDIR) sh mk/demo.sh
+
 bench: all $(BENCH_BINS)
 	@set -e; for s in $(BENCH_SCRIPTS); do \
 	  VMREC_BUILD=$(abspath $(BUILD)) VMREC_SRC=$(CURDIR) $$s; done

@@ -1,0 +1,3 @@
+#!/bin/sh
+echo "demo: not yet written" >&2
+exit 2
