@@ -938,6 +938,19 @@ int rp_engine_run_once(struct rp_engine *e)
 		}
 		sh->slots[s].real_pid = pid;
 	}
+	if (e->tick) {
+		/* wake every 200 ms for the progress line while the replayers run */
+		int status;
+		pid_t pid;
+		for (;;) {
+			while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+				note_death(e, pid, status);
+			if (pid < 0)
+				break;
+			e->tick(e, atomic_load(&sh->order));
+			usleep(200 * 1000);
+		}
+	}
 	reap(e, 0);
 	advance_turn_past_finished(e);
 	return 0;

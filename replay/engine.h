@@ -60,6 +60,9 @@ struct rp_engine {
 	int multi;            /* several replayers: take turns */
 	int quiet_mismatch;   /* print no per-event messages (later loops) */
 	struct rp_pstate *ps; /* per process slot */
+	/* called about every 200 ms during a kernel replay with the events done */
+	void (*tick)(struct rp_engine *e, uint64_t events_done);
+	void *tick_arg;
 	uint64_t (*rbuf)[2];  /* scratch for counting */
 	size_t rcap;
 };

@@ -16,25 +16,35 @@
 #include "replay/trace.h"
 #include "replay/vm/vm.h"
 
-static void progress(const struct rp_opts *o, uint64_t began, int run, uint64_t loops, int final)
+struct progress {
+	const struct rp_opts *o;
+	uint64_t began, last, nevents;
+	int run, shown;
+	uint64_t loops;
+};
+
+static void progress_show(struct progress *pg, uint64_t done)
 {
-	static int shown;
-	static uint64_t last;
-	if (o->quiet || !isatty(2))
-		return;
 	uint64_t now = lat_now();
-	if (final) {
-		if (shown)
-			fputs("\r\033[K", stderr);
-		shown = 0;
+	if (pg->o->quiet || !isatty(2) || now - pg->began < 1000000000ull || now - pg->last < 200000000ull)
 		return;
-	}
-	if (now - began < 1000000000ull || now - last < 200000000ull)
-		return;
-	last = now;
-	shown = 1;
-	fprintf(stderr, "\rvmreplay: run %d/%d, %llu loops, %.1f s", run + 1, o->repeat,
-	        (unsigned long long)loops, (double)(now - began) / 1e9);
+	pg->last = now;
+	pg->shown = 1;
+	fprintf(stderr, "\rvmreplay: run %d/%d, loop %llu, %llu/%llu events, %.1f s\033[K", pg->run + 1,
+	        pg->o->repeat, (unsigned long long)pg->loops + 1, (unsigned long long)done,
+	        (unsigned long long)pg->nevents, (double)(now - pg->began) / 1e9);
+}
+
+static void progress_tick(struct rp_engine *e, uint64_t done)
+{
+	progress_show(e->tick_arg, done);
+}
+
+static void progress_end(struct progress *pg)
+{
+	if (pg->shown)
+		fputs("\r\033[K", stderr);
+	pg->shown = 0;
 }
 
 static int replay(const struct rp_opts *o, const struct rp_trace *t)
@@ -81,20 +91,27 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 		return 2;
 	}
 	uint64_t began = lat_now();
+	struct progress pg = { .o = o, .began = began, .nevents = t->nevents };
+	if (!o->quiet && isatty(2)) {
+		e.tick = progress_tick;
+		e.tick_arg = &pg;
+	}
 	for (int r = 0; r < o->repeat; r++) {
+		pg.run = r;
 		rp_run_reset(&runs[r]);
 		uint64_t run_began = lat_now();
 		for (uint64_t l = 0; ; l++) {
 			e.quiet_mismatch = r > 0 || l > 0;
+			pg.loops = l;
 			rp_engine_run_once(&e);
 			rp_run_add_loop(&runs[r], &e, r == 0 && l == 0);
-			progress(o, began, r, l + 1, 0);
+			progress_show(&pg, t->nevents);
 			if (o->duration > 0 ? lat_now() - run_began >= (uint64_t)(o->duration * 1e9)
 			                    : l + 1 >= (uint64_t)o->loop)
 				break;
 		}
 	}
-	progress(o, began, 0, 0, 1);
+	progress_end(&pg);
 	struct rp_report rep = {
 		.t = t, .o = o, .target = be->target, .kernel = kernel_name,
 		.clock_cost = rp_kernel.clock_cost, .runs = runs, .nruns = o->repeat, .e = &e,
