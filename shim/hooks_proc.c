@@ -280,6 +280,16 @@ int hook_execveat(int dirfd, const char *path, char *const argv[], char *const e
 	return (int)shim_errno_ret(exec_call(VMT_SYS_EXECVEAT, dirfd, path, argv, envp, flags));
 }
 
+/* glibc: EINVAL for a NULL argv or envp, then execveat(fd, "", AT_EMPTY_PATH). */
+int hook_fexecve(int fd, char *const argv[], char *const envp[])
+{
+	if (!argv || !envp) {
+		errno = EINVAL;
+		return -1;
+	}
+	return (int)shim_errno_ret(exec_call(VMT_SYS_EXECVEAT, fd, "", argv, envp, AT_EMPTY_PATH));
+}
+
 /* ---- _exit ---------------------------------------------------------------- */
 void hook__exit(int status)
 {

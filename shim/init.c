@@ -103,6 +103,25 @@ static const char *open_counter(int *root)
 	return q;
 }
 
+/* The root image puts VMREC_SEQFD in its own environment (a new array in
+ * recorder memory; setenv would allocate from the program's heap), so an
+ * exec that bypasses the hooks still joins this trace instead of starting
+ * a new one. */
+static void export_counter(const char *fd)
+{
+	extern char **environ;
+	size_t n = 0;
+	while (environ && environ[n])
+		n++;
+	char **env = arena_alloc((n + 2) * sizeof *env);
+	if (!env)
+		return;
+	memcpy(env, environ, n * sizeof *env);
+	env[n] = (char *)saved_env[1];   /* "VMREC_SEQFD=N" (save_env) */
+	environ = env;
+	(void)fd;
+}
+
 static void default_out(char *buf, size_t cap)
 {
 	char exe[4096];
@@ -186,7 +205,10 @@ __attribute__((constructor)) static void shim_init(void)
 		out = outbuf;
 	}
 	shim.out_path = out;
-	save_env(out, open_counter(&root));
+	const char *seqfd = open_counter(&root);
+	save_env(out, seqfd);
+	if (root)
+		export_counter(seqfd);
 	shim.fd = move_high(raw4(SYS_openat, AT_FDCWD, out,
 	                         O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (root ? O_TRUNC : 0), 0644));
 	if (shim.fd < 0) {

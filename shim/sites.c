@@ -36,6 +36,8 @@ struct patch_site shim_sites[] = {
 	  " 48 85 c0 7c ?? 74 01 c3 31 ed 48 83 e4 f0 4c 89 c7 ff d2 48 89 c7 b8 3c 00 00 00 0f 05", 0 },
 	{ "execve", hook_execve, "b8 3b 00 00 00 0f 05 48 3d 01 f0 ff ff", 0 },
 	{ "execveat", hook_execveat, "49 89 ca b8 42 01 00 00 0f 05 48 3d 00 f0 ff ff", 0 },
+	{ "fexecve", hook_fexecve,
+	  "41 55 41 54 55 48 89 d5 53 48 81 ec c8 00 00 00 64 48 8b 04 25 28 00 00 00", 0 },
 	{ "_exit", hook__exit, "4c 8b 05 ?? ?? ?? ?? be e7 00 00 00 ba 3c 00 00 00", 0 },
 	{ "syscall", shim_hook_syscall,
 	  "48 89 f8 48 89 f7 48 89 d6 48 89 ca 4d 89 c2 4d 89 c8 4c 8b 4c 24 08 0f 05", 0 },

@@ -1,6 +1,8 @@
-/* posix_spawn (clone(CLONE_VM|CLONE_VFORK)) and fork + execve of this
- * program again with "child": both children are recorded. */
+/* posix_spawn (clone(CLONE_VM|CLONE_VFORK)), fork + execve and fork +
+ * fexecve (execveat) of this program again with "child": every child and
+ * every new image is recorded into the same trace. */
 #include "marker.h"
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +31,14 @@ int main(int argc, char **argv)
 		_exit(127);
 	}
 	waitpid(pid, &st2, 0);
-	int ok = WEXITSTATUS(st1) == 5 && WEXITSTATUS(st2) == 5;
+	int st3 = -1, fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	pid = fork();
+	if (pid == 0) {
+		fexecve(fd, args, environ);
+		_exit(127);
+	}
+	waitpid(pid, &st3, 0);
+	int ok = WEXITSTATUS(st1) == 5 && WEXITSTATUS(st2) == 5 && WEXITSTATUS(st3) == 5;
 	puts(ok ? "PASS" : "FAIL");
 	return 0;
 }
