@@ -103,7 +103,7 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 		out->ret = -1;
 		out->err = ENOSYS;
 		out->outcome = VR_FAILED;
-		out->vma_count = (int64_t)mm->tree.count;
+		out->vma_count = (int64_t)sim_vma_count(mm);
 		out->rule = "unknown system call";
 		return;
 	}
@@ -118,7 +118,7 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 		sim_rule(mm, "%s", ops[sys].note);
 	}
 	delta = (int64_t)mm->tree.count - (int64_t)before;
-	out->vma_count = (int64_t)mm->tree.count;
+	out->vma_count = (int64_t)sim_vma_count(mm);
 	out->rule = mm->rule[0] ? mm->rule : mm->rule_fixed;
 	if (r < 0 && r > -4096 && sys != VMT_SYS_BRK) {
 		out->ret = -1;

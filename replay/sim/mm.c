@@ -129,6 +129,12 @@ struct sim_mm *sim_mm_new(const struct sim_profile *p, const struct vmt_map *map
 
 		struct sim_vma *o = tree_find(&mm->tree, m->start);
 
+		if (m->start >= SIM_TASK_SIZE && m->end > m->start) {
+			mm->gate_vmas = 1;
+			mm->gate_start = m->start;
+			mm->gate_end = m->end;
+			continue;
+		}
 		if (m->start >= m->end || m->end > SIM_TASK_SIZE || (o && o->start < m->end))
 			continue;  /* gate VMA above TASK_SIZE, or overlapping garbage */
 		if (!(v = vma_new(mm)))
@@ -236,15 +242,23 @@ void sim_mm_free(struct sim_mm *mm)
 	free(mm);
 }
 
+/* as /proc/PID/maps counts them: with the gate VMA of the map */
 size_t sim_vma_count(const struct sim_mm *mm)
 {
-	return mm ? mm->tree.count : 0;
+	return mm ? mm->tree.count + mm->gate_vmas : 0;
 }
 
 int sim_vma_at(const struct sim_mm *mm, size_t i, struct sim_vma_view *out)
 {
 	const struct sim_vma *v = mm ? tree_at(&mm->tree, i) : NULL;
 
+	if (!v && mm && mm->gate_vmas && i == mm->tree.count) {
+		memset(out, 0, sizeof *out);
+		out->start = mm->gate_start;
+		out->end = mm->gate_end;
+		out->vm_flags = VM_EXEC;
+		return 0;
+	}
 	if (!v)
 		return -1;
 	out->start = v->start;

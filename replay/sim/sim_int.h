@@ -90,6 +90,8 @@ struct sim_mm {
 	uint64_t mmap_base;
 	uint64_t start_brk, brk;
 	uint64_t def_flags;          /* mlockall(MCL_FUTURE) */
+	uint32_t gate_vmas;          /* [vsyscall]: listed in maps, not in the tree */
+	uint64_t gate_start, gate_end;
 	uint32_t next_anon_vma;      /* identities */
 	uint32_t next_shmem;
 	int how;                     /* outcome of the last sim_map_range */
