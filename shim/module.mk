@@ -35,3 +35,5 @@ BENCH_BINS += $(BUILD)/bench/shim-page_test $(BUILD)/bench/shim-thread_churn \
 $(BUILD)/bench/shim-%: $(call objs,tests/bench/shim-%.c)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $< -lpthread $(VMREC_LDFLAGS)
+
+MANPAGES += docs/man/vmrec.1
