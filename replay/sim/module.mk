@@ -13,3 +13,9 @@ $(LIBVMSIM): $(call objs,$(LIBVMSIM_SRCS))
 TEST_LIBS_sim := $(LIBVMSIM) $(LIBVMT) $(LIBVMT_LIBS) -lm
 $(patsubst tests/%_test.c,$(BUILD)/tests/%.t,$(wildcard tests/sim/*_test.c)): $(LIBVMSIM)
 BENCH_SCRIPTS += $(wildcard tests/bench/sim-*.sh)
+
+# The differential test's runner must have only the mappings of the calls it
+# makes: never build it with sanitizers (their shadow memory and allocator
+# mappings would be compared too).
+$(OBJ)/tests/sim/progs/vma_runner.o: VMREC_CFLAGS := $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(VMREC_CFLAGS))
+$(BUILD)/tests/sim/progs/vma_runner: VMREC_LDFLAGS := $(filter-out -fsanitize=%,$(VMREC_LDFLAGS))
