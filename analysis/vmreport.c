@@ -1,7 +1,7 @@
 /* vmreport - compare vmreplay results files as LKP compares kernels.
  *
  *   vmreport [--all] [--ranges] [--explain[=N]] [--format FMT] [-o FILE]
- *            [--label A,B,...] [--any-trace] BASE.json OTHER.json...
+ *            [--label A,B,...] [--any-trace | --by-trace] BASE.json OTHER.json...
  *
  * Exit status: 0 report written, 1 a results file could not be used or the
  * output not written, 2 usage error. */
@@ -35,6 +35,18 @@ struct args {
 	const char **labels;
 	size_t nlabels;
 	bool help;
+	bool by_trace;
+};
+
+/* The inputs compared in one table: all of them, or those of one trace. */
+struct group {
+	const char *trace;
+	struct rep_results *in;      /* copies; the originals own the memory */
+	const char **labels;
+	size_t n;
+	struct rep_options opt;
+	struct rep_table table;
+	bool built;
 };
 
 static void usage(FILE *f)
@@ -48,6 +60,7 @@ static void usage(FILE *f)
 	      "  -o, --output FILE     write there instead of standard output\n"
 	      "  -l, --label A,B,...   column labels (default: kernel release or sim:PROFILE)\n"
 	      "      --any-trace       compare results of different traces anyway\n"
+	      "      --by-trace        one comparison per trace, the first file of each its base\n"
 	      "  -h, --help            this text\n"
 	      "Colour: text on a terminal, unless NO_COLOR is set.\n", f);
 }
@@ -76,7 +89,7 @@ static int split_labels(struct args *a, const char *list)
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	enum { OPT_ANY_TRACE = 256 };
+	enum { OPT_ANY_TRACE = 256, OPT_BY_TRACE };
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "ranges", no_argument, NULL, 'r' },
@@ -85,6 +98,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "output", required_argument, NULL, 'o' },
 		{ "label", required_argument, NULL, 'l' },
 		{ "any-trace", no_argument, NULL, OPT_ANY_TRACE },
+		{ "by-trace", no_argument, NULL, OPT_BY_TRACE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -98,6 +112,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'a': a->opt.all = true; break;
 		case 'r': a->opt.ranges = true; break;
 		case OPT_ANY_TRACE: a->opt.any_trace = true; break;
+		case OPT_BY_TRACE: a->by_trace = true; break;
 		case 'e':
 			if (!optarg) {
 				a->opt.explain = DEFAULT_EXPLAIN;
@@ -136,6 +151,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->nlabels, a->nlabels == 1 ? "" : "s", nin);
 		return 2;
 	}
+	if (a->by_trace && a->opt.any_trace)
+		return usage_error("%s", "--by-trace and --any-trace exclude each other");
 	a->opt.labels = a->labels;
 	return 0;
 }
@@ -146,23 +163,82 @@ static bool want_colour(const char *output, FILE *out)
 	return !output && !(nc && nc[0]) && isatty(fileno(out));
 }
 
-static int write_report(const struct args *a, const struct rep_table *t)
+static int write_report(const struct args *a, const struct rep_table *const *tables, size_t n)
 {
 	FILE *out = stdout;
 	if (a->output && !(out = fopen(a->output, "w"))) {
 		fprintf(stderr, "vmreport: %s: cannot write: %s\n", a->output, strerror(errno));
 		return 1;
 	}
-	switch (a->format) {
-	case FMT_TEXT: rep_write_text(out, t, want_colour(a->output, out)); break;
-	case FMT_MARKDOWN: rep_write_markdown(out, t); break;
-	case FMT_JSON: rep_write_json(out, t); break;
-	case FMT_HTML: rep_write_html(out, t); break;
+	for (size_t k = 0; k < n && a->format != FMT_JSON && a->format != FMT_HTML; k++) {
+		if (k)
+			fputc('\n', out);
+		if (a->format == FMT_TEXT)
+			rep_write_text(out, tables[k], want_colour(a->output, out));
+		else
+			rep_write_markdown(out, tables[k]);
 	}
+	if (a->format == FMT_JSON)
+		rep_write_json(out, tables, n, a->by_trace);
+	if (a->format == FMT_HTML)
+		rep_write_html(out, tables, n);
 	int bad = ferror(out);
 	if ((out == stdout ? fflush(out) : fclose(out)) || bad) {
 		fprintf(stderr, "vmreport: %s: write error: %s\n",
 			a->output ? a->output : "standard output", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static bool same_trace(const char *x, const char *y)
+{
+	return x == y || (x && y && strcmp(x, y) == 0);
+}
+
+/* Splits the inputs into groups: one, or one per trace in order of first
+ * appearance.  Returns the number of groups, 0 when out of memory. */
+static size_t make_groups(const struct args *a, struct rep_results *in, size_t nin, struct group *g)
+{
+	size_t ng = 0;
+	for (size_t i = 0; i < nin; i++) {
+		const char *trace = a->by_trace ? rep_trace_name(&in[i]) : NULL;
+		size_t k;
+		for (k = 0; k < ng && !same_trace(g[k].trace, trace); k++)
+			;
+		if (k == ng) {
+			g[k].trace = trace;
+			g[k].in = calloc(nin, sizeof(*g[k].in));
+			g[k].labels = calloc(nin, sizeof(*g[k].labels));
+			g[k].opt = a->opt;
+			g[k].opt.labels = a->labels ? g[k].labels : NULL;
+			ng++;
+			if (!g[k].in || !g[k].labels)
+				return 0;
+		}
+		g[k].in[g[k].n] = in[i];
+		g[k].labels[g[k].n++] = a->labels ? a->labels[i] : NULL;
+	}
+	return ng;
+}
+
+/* Builds a table for every group of two or more; the tables in T. */
+static int build_tables(struct group *g, size_t ng, const struct rep_table **t, size_t *nt)
+{
+	*nt = 0;
+	for (size_t k = 0; k < ng; k++) {
+		if (g[k].n < 2) {
+			fprintf(stderr, "vmreport: %s: the only results of trace %s: nothing to compare "
+				"them with\n", g[k].in[0].path, g[k].trace ? g[k].trace : "(not named)");
+			continue;
+		}
+		if (rep_table_build(&g[k].table, g[k].in, g[k].n, &g[k].opt))
+			return 1;
+		g[k].built = true;
+		t[(*nt)++] = &g[k].table;
+	}
+	if (!*nt) {
+		fprintf(stderr, "vmreport: no two results files of one trace to compare\n");
 		return 1;
 	}
 	return 0;
@@ -179,9 +255,11 @@ int main(int argc, char **argv)
 		free(a.label_buf);
 		return status;
 	}
-	size_t nin = (size_t)(argc - optind);
+	size_t nin = (size_t)(argc - optind), ng = 0, nt = 0;
 	struct rep_results *in = calloc(nin, sizeof(*in));
-	if (!in) {
+	struct group *g = calloc(nin, sizeof(*g));
+	const struct rep_table **t = calloc(nin, sizeof(*t));
+	if (!in || !g || !t) {
 		fprintf(stderr, "vmreport: out of memory\n");
 		return 1;
 	}
@@ -192,16 +270,24 @@ int main(int argc, char **argv)
 			status = 1;
 		}
 	}
-	struct rep_table t;
-	if (!status) {
-		if (rep_table_build(&t, in, nin, &a.opt))
-			status = 1;
-		else
-			status = write_report(&a, &t);
-		rep_table_free(&t);
+	if (!status && !(ng = make_groups(&a, in, nin, g))) {
+		fprintf(stderr, "vmreport: out of memory\n");
+		status = 1;
+	}
+	if (!status)
+		status = build_tables(g, ng, t, &nt);
+	if (!status)
+		status = write_report(&a, t, nt);
+	for (size_t k = 0; k < nin; k++) {
+		if (g[k].built)
+			rep_table_free(&g[k].table);
+		free(g[k].in);
+		free(g[k].labels);
 	}
 	for (size_t i = 0; i < nin; i++)
 		rep_results_free(&in[i]);
+	free(t);
+	free(g);
 	free(in);
 	free(a.labels);
 	free(a.label_buf);

@@ -383,12 +383,10 @@ static void explain_section(FILE *f, const struct rep_table *t)
 	free(text);
 }
 
-void rep_write_html(FILE *f, const struct rep_table *t)
+static void trace_section(FILE *f, const struct rep_table *t, size_t k)
 {
 	const char *trace = rep_trace_name(&t->in[0]);
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>vmreport: ", f);
-	esc(f, trace ? trace : "results");
-	fprintf(f, "</title>\n<style>%s</style></head><body>\n<h1>vmreport: trace <code>", css);
+	fprintf(f, "<section id=\"trace-%zu\">\n<h1>vmreport: trace <code>", k + 1);
 	esc(f, trace ? trace : "(not named)");
 	fputs("</code></h1>\n", f);
 	inputs_table(f, t);
@@ -402,5 +400,19 @@ void rep_write_html(FILE *f, const struct rep_table *t)
 	bars(f, t, "vmreplay.merge.", "Merge outcome of every operation, per input", "merge-bars");
 	if (t->opt->explain)
 		explain_section(f, t);
+	fputs("</section>\n", f);
+}
+
+void rep_write_html(FILE *f, const struct rep_table *const *tables, size_t n)
+{
+	const char *trace = n == 1 ? rep_trace_name(&tables[0]->in[0]) : NULL;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>vmreport: ", f);
+	if (n == 1)
+		esc(f, trace ? trace : "results");
+	else
+		fprintf(f, "%zu traces", n);
+	fprintf(f, "</title>\n<style>%s</style></head><body>\n", css);
+	for (size_t k = 0; k < n; k++)
+		trace_section(f, tables[k], k);
 	fputs("</body></html>\n", f);
 }

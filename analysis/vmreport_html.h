@@ -7,6 +7,7 @@
 
 #include "analysis/vmreport_compare.h"
 
-void rep_write_html(FILE *f, const struct rep_table *t);
+/* One page for N comparisons (one per trace with --by-trace). */
+void rep_write_html(FILE *f, const struct rep_table *const *tables, size_t n);
 
 #endif

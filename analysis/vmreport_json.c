@@ -99,41 +99,51 @@ static void cell(struct json_w *w, const struct rep_cell *c, bool base)
 	json_w_end(w, '}');
 }
 
-void rep_write_json(FILE *f, const struct rep_table *t)
+static void comparison(struct json_w *w, const struct rep_table *t)
+{
+	json_w_begin(w, '{');
+	json_w_key(w, "vmreport");
+	json_w_int(w, REP_JSON_VERSION);
+	json_w_key(w, "inputs");
+	inputs(w, t);
+	json_w_key(w, "metrics");
+	json_w_begin(w, '[');
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct rep_row *row = &t->rows[r];
+		json_w_begin(w, '{');
+		json_w_key(w, "name");
+		json_w_str(w, row->name);
+		json_w_key(w, "direction");
+		json_w_str(w, rep_direction_name(row->direction));
+		json_w_key(w, "timing");
+		json_w_bool(w, row->timing);
+		json_w_key(w, "headline");
+		json_w_bool(w, row->headline);
+		json_w_key(w, "shown");
+		json_w_bool(w, row->shown);
+		json_w_key(w, "cells");
+		json_w_begin(w, '[');
+		for (size_t i = 0; i < t->nin; i++)
+			cell(w, &row->cells[i], i == 0);
+		json_w_end(w, ']');
+		json_w_end(w, '}');
+	}
+	json_w_end(w, ']');
+	if (t->opt->explain) {
+		json_w_key(w, "explain");
+		rep_explain_json(w, t);
+	}
+	json_w_end(w, '}');
+}
+
+void rep_write_json(FILE *f, const struct rep_table *const *tables, size_t n, bool as_array)
 {
 	struct json_w w;
 	json_w_init(&w, f, true);
-	json_w_begin(&w, '{');
-	json_w_key(&w, "vmreport");
-	json_w_int(&w, REP_JSON_VERSION);
-	json_w_key(&w, "inputs");
-	inputs(&w, t);
-	json_w_key(&w, "metrics");
-	json_w_begin(&w, '[');
-	for (size_t r = 0; r < t->nrows; r++) {
-		const struct rep_row *row = &t->rows[r];
-		json_w_begin(&w, '{');
-		json_w_key(&w, "name");
-		json_w_str(&w, row->name);
-		json_w_key(&w, "direction");
-		json_w_str(&w, rep_direction_name(row->direction));
-		json_w_key(&w, "timing");
-		json_w_bool(&w, row->timing);
-		json_w_key(&w, "headline");
-		json_w_bool(&w, row->headline);
-		json_w_key(&w, "shown");
-		json_w_bool(&w, row->shown);
-		json_w_key(&w, "cells");
+	if (as_array)
 		json_w_begin(&w, '[');
-		for (size_t i = 0; i < t->nin; i++)
-			cell(&w, &row->cells[i], i == 0);
+	for (size_t k = 0; k < n; k++)
+		comparison(&w, tables[k]);
+	if (as_array)
 		json_w_end(&w, ']');
-		json_w_end(&w, '}');
-	}
-	json_w_end(&w, ']');
-	if (t->opt->explain) {
-		json_w_key(&w, "explain");
-		rep_explain_json(&w, t);
-	}
-	json_w_end(&w, '}');
 }

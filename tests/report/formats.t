@@ -44,6 +44,10 @@ c = m["vmreplay.munmap.ops_per_sec"]["cells"]
 print(c[1]["comparable"], c[1]["change_pct"], c[2]["state"], c[2]["mean"], d["inputs"][1]["vm"])' "$T/json")" \
    "False None missing None qemu-tcg" "json: not comparable and missing cells carry no numbers"
 
+"$R" --by-trace -f json "$D/brk-6.1.json" "$D/churn-sim-6.1.json" "$D/brk-6.8.json" "$D/churn-sim-6.8.json" >"$T/json"
+is "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(len(d), [len(x["inputs"]) for x in d])' "$T/json")" \
+   "2 [2, 2]" "json --by-trace: an array of one comparison per trace"
+
 # colour: on a terminal only, and never with NO_COLOR
 ARGS="$D/brk-6.1.json $D/brk-6.8.json"
 ESC=$(printf '\033')

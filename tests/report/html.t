@@ -11,7 +11,10 @@ is "$?" 0 "kernels page written"
 "$R" -f html --explain -o "$T/sim.html" "$D/churn-sim-6.1.json" "$D/churn-sim-6.8.json" "$D/churn-sim-6.8-noevents.json"
 is "$?" 0 "simulator page written"
 
-for p in kernels sim; do
+"$R" -f html --by-trace -o "$T/both.html" "$D/brk-6.1.json" "$D/churn-sim-6.1.json" "$D/brk-6.8.json" "$D/churn-sim-6.8.json"
+is "$(grep -c '^<section id="trace-[12]">' "$T/both.html")" 2 "--by-trace: one page, a section per trace"
+
+for p in kernels sim both; do
 	n=$(grep -Eoi '<script|<link|<img|<iframe|src=|href=|url\(|@import' "$T/$p.html" | wc -l)
 	is "$n" 0 "$p: no script and no external resource"
 	is "$(grep -o 'http[s]*://[^"]*' "$T/$p.html" | sort -u)" "http://www.w3.org/2000/svg" "$p: the only URL is the SVG namespace"

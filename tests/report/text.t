@@ -41,4 +41,19 @@ is "$(grep -c 'vmreplay.mmap.latency_ns.p50' "$T/def")" 0 "default: unchanged la
 is "$(grep -c 'vmreplay.mmap.latency_ns.p50' "$T/all")" 1 "--all: shown"
 is "$(grep -c '^ .*vmreplay\.' "$T/all")" 36 "--all: every metric of the files"
 
+# --by-trace: one comparison per trace, each as if compared alone
+"$R" --by-trace "$D/brk-6.1.json" "$D/churn-sim-6.1.json" "$D/brk-6.8.json" "$D/other-trace.json" \
+	"$D/churn-sim-6.8.json" >"$T/by" 2>"$T/err"
+is "$?" 0 "--by-trace: exit status 0"
+{ "$R" "$D/brk-6.1.json" "$D/brk-6.8.json"; echo; "$R" "$D/churn-sim-6.1.json" "$D/churn-sim-6.8.json"; } >"$T/want"
+is_file "$T/by" "$T/want" "--by-trace: the reports of each trace, in order of first appearance"
+is "$(cat "$T/err")" "vmreport: $D/other-trace.json: the only results of trace mmap1.vmt: nothing to compare them with" \
+   "--by-trace: a trace with one results file is named"
+"$R" --by-trace "$D/brk-6.1.json" "$D/churn-sim-6.1.json" 2>"$T/err" >/dev/null
+is "$?" 1 "--by-trace, nothing to compare: exit status 1"
+is "$(tail -1 "$T/err")" "vmreport: no two results files of one trace to compare" "--by-trace, nothing to compare: message"
+"$R" --by-trace --label a,b,c,d "$D/brk-6.1.json" "$D/churn-sim-6.1.json" "$D/brk-6.8.json" "$D/churn-sim-6.8.json" |
+	grep -E '^[abcd] +[abcd]$' >"$T/out"
+is "$(tr -s ' ' <"$T/out")" "$(printf 'a c\nb d')" "--by-trace --label: each file keeps its label"
+
 done_testing
