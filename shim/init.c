@@ -16,6 +16,7 @@
 #include "raw.h"
 #include "record.h"
 #include "stacks.h"
+#include "signals.h"
 #include "sud.h"
 
 #include <dlfcn.h>
@@ -132,27 +133,6 @@ static void default_out(char *buf, size_t cap)
 		strcpy(stpcpy(buf, base), ".vmrec.lz4");
 }
 
-static void fatal_handler(int sig)
-{
-	uint8_t sud = sud_enter();
-	shim_flush_all();
-	signal(sig, SIG_DFL);
-	raw3(SYS_tgkill, raw0(SYS_getpid), raw0(SYS_gettid), sig);
-	sud_leave(sud);
-}
-
-/* Only where the program has not chosen a disposition: it may replace ours. */
-static void catch_fatal(void)
-{
-	static const int sigs[] = { SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTERM, SIGINT,
-	                            SIGHUP, SIGQUIT };
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-		struct sigaction old, sa = { .sa_handler = fatal_handler, .sa_flags = SA_NODEFER };
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-			sigaction(sigs[i], &sa, NULL);
-	}
-}
-
 static void start_image(int root)
 {
 	struct vmt_event ev;
@@ -228,7 +208,7 @@ __attribute__((constructor)) static void shim_init(void)
 		shim.stacks = atoi(stacks);
 	start_image(root);
 	shim.unpatched = (uint64_t)patch_sites(shim_sites, shim_nsites);
-	catch_fatal();
+	signals_catch_fatal();
 	const char *sud = getenv("VMREC_SUD");
 	if (!sud || strcmp(sud, "0") != 0)
 		sud_init();

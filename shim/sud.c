@@ -10,14 +10,14 @@
  * in new threads and fork children, and a static program exec'd later is
  * never left with a trap it cannot handle (unlike a seccomp filter).
  *
- * The program may install its own SIGSYS handler: sigaction() and signal()
- * for SIGSYS are answered here, and SIGSYS not raised by dispatch goes to
- * the program's handler (or its default action). */
+ * The program may install its own SIGSYS handler (signals.c keeps it), and
+ * SIGSYS not raised by dispatch goes to it (or to its default action). */
 #include "sud.h"
 #include "exec.h"
 #include "hooks.h"
 #include "init.h"
 #include "patch.h"
+#include "signals.h"
 
 #include <link.h>
 #include <sched.h>
@@ -36,9 +36,6 @@ int sud_enabled;
 __thread uint8_t shim_sud_selector __attribute__((tls_model("initial-exec")));
 
 static unsigned long exempt_start, exempt_len, ldso_start, ldso_end;
-static struct sigaction app_sigsys;                 /* the program's view */
-static int (*libc_sigaction)(int, const struct sigaction *, struct sigaction *);
-static __sighandler_t (*libc_signal)(int, __sighandler_t);
 
 static int find_ldso(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -66,24 +63,6 @@ void sud_arm_thread(void)
 	shim_sud_selector = SUD_BLOCK;
 }
 
-/* SIGSYS that dispatch did not raise: what the program asked for. */
-static void forward(int sig, siginfo_t *si, void *ctx)
-{
-	struct sigaction sa = app_sigsys;
-	if (sa.sa_handler == SIG_IGN)
-		return;
-	if (sa.sa_handler == SIG_DFL) {
-		struct sigaction dfl = { .sa_handler = SIG_DFL };
-		libc_sigaction(SIGSYS, &dfl, NULL);   /* delivered again on return: default action */
-		raw3(SYS_tgkill, raw0(SYS_getpid), raw0(SYS_gettid), SIGSYS);
-		return;
-	}
-	if (sa.sa_flags & SA_SIGINFO)
-		sa.sa_sigaction(sig, si, ctx);
-	else
-		sa.sa_handler(sig);
-}
-
 /* Calls that create a task on another stack cannot be re-issued from a
  * signal frame: they run again where they were, unrecorded, with this
  * thread's selector left at ALLOW. */
@@ -101,7 +80,7 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	ucontext_t *uc = ctx;
 	greg_t *g = uc->uc_mcontext.gregs;
 	if (si->si_code != SYS_USER_DISPATCH) {
-		forward(sig, si, ctx);
+		signals_forward(sig, si, ctx);
 		return;
 	}
 	uint8_t prev = sud_enter();
@@ -133,50 +112,15 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 
 int sud_init(void)
 {
-	struct sigaction sa = { .sa_sigaction = on_sigsys, .sa_flags = SA_SIGINFO | SA_RESTART };
-	libc_sigaction = patch_libc_symbol("sigaction");
-	libc_signal = patch_libc_symbol("signal");
-	if (!libc_sigaction || !libc_signal)
-		return -1;
 	patch_libc_text(&exempt_start, &exempt_len);
 	dl_iterate_phdr(find_ldso, NULL);
-	if (!exempt_len || libc_sigaction(SIGSYS, &sa, &app_sigsys) < 0)
-		return -1;
+	if (!exempt_len || signals_own(SIGSYS, on_sigsys, SA_RESTART) < 0)
+		return -1;                        /* the handler first: then arm */
 	sud_enabled = 1;
 	sud_arm_thread();
 	if (shim_sud_selector != SUD_BLOCK) {     /* kernel without dispatch */
 		sud_enabled = 0;
-		libc_sigaction(SIGSYS, &app_sigsys, NULL);
 		return -1;
 	}
 	return 0;
-}
-
-/* The program's SIGSYS disposition is kept here while dispatch owns it. */
-__attribute__((visibility("default")))
-int sigaction(int sig, const struct sigaction *sa, struct sigaction *old)
-{
-	if (!libc_sigaction)
-		libc_sigaction = patch_libc_symbol("sigaction");
-	if (sig != SIGSYS || !sud_enabled)
-		return libc_sigaction(sig, sa, old);
-	if (old)
-		*old = app_sigsys;
-	if (sa)
-		app_sigsys = *sa;
-	return 0;
-}
-
-__attribute__((visibility("default")))
-__sighandler_t signal(int sig, __sighandler_t handler)
-{
-	if (!libc_signal)
-		libc_signal = patch_libc_symbol("signal");
-	if (sig != SIGSYS || !sud_enabled)
-		return libc_signal(sig, handler);
-	__sighandler_t old = app_sigsys.sa_handler;
-	memset(&app_sigsys, 0, sizeof app_sigsys);
-	app_sigsys.sa_handler = handler;
-	app_sigsys.sa_flags = SA_RESTART;
-	return old;
 }

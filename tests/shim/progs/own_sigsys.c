@@ -1,5 +1,6 @@
 /* A program with its own SIGSYS handler: it still gets the SIGSYS it
- * raises, and the recorder's traps never reach it. */
+ * raises, and the recorder's traps never reach it.  The dispositions of
+ * the signals the recorder catches read back as the program left them. */
 #include "marker.h"
 #include <signal.h>
 #include <stdio.h>
@@ -23,7 +24,10 @@ int main(void)
 	__asm__ volatile("syscall" : "=a"(r) : "0"(11L), "D"(0L), "S"(0L) : "rcx", "r11", "memory");
 	raise(SIGSYS);
 	sigaction(SIGSYS, NULL, &old);
-	int ok = got == 2 && r == -22 && old.sa_sigaction == on_sys;
+	struct sigaction intr;
+	sigaction(SIGINT, NULL, &intr);
+	int ok = got == 2 && r == -22 && old.sa_sigaction == on_sys && intr.sa_handler == SIG_DFL &&
+	         signal(SIGTERM, SIG_IGN) == SIG_DFL && signal(SIGTERM, SIG_DFL) == SIG_IGN;
 	puts(ok ? "PASS" : "FAIL");
 	return 0;
 }

@@ -1,0 +1,103 @@
+/* signals.c - signals the recorder owns, virtualised for the program.
+ *
+ * SIGSYS stays the recorder's while dispatch is armed: the program's
+ * handler is kept here and called for SIGSYS that dispatch did not raise.
+ * A fatal signal whose action is the default gets a handler that flushes
+ * the trace and dies the default way; the program still sees SIG_DFL, and
+ * as soon as it installs a handler or ignores the signal, the kernel gets
+ * exactly what it asked for. */
+#include "signals.h"
+#include "patch.h"
+#include "raw.h"
+#include "record.h"
+#include "sud.h"
+
+#include <string.h>
+#include <sys/syscall.h>
+
+static struct sigaction app[_NSIG];         /* the program's view */
+static unsigned char owned[_NSIG];          /* our handler is in the kernel */
+static int (*libc_sigaction)(int, const struct sigaction *, struct sigaction *);
+
+static int real_sigaction(int sig, const struct sigaction *sa, struct sigaction *old)
+{
+	if (!libc_sigaction)
+		libc_sigaction = patch_libc_symbol("sigaction");
+	return libc_sigaction ? libc_sigaction(sig, sa, old) : -1;
+}
+
+int signals_own(int sig, void (*fn)(int, siginfo_t *, void *), int flags)
+{
+	struct sigaction sa = { .sa_sigaction = fn, .sa_flags = flags | SA_SIGINFO };
+	if (real_sigaction(sig, &sa, &app[sig]) < 0)
+		return -1;
+	owned[sig] = 1;
+	return 0;
+}
+
+static void die_by_default(int sig)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	real_sigaction(sig, &dfl, NULL);
+	owned[sig] = 0;
+	raw3(SYS_tgkill, raw0(SYS_getpid), raw0(SYS_gettid), sig);   /* on return */
+}
+
+void signals_forward(int sig, siginfo_t *si, void *ctx)
+{
+	struct sigaction sa = app[sig];
+	if (sa.sa_handler == SIG_IGN)
+		return;
+	if (sa.sa_handler == SIG_DFL)
+		die_by_default(sig);
+	else if (sa.sa_flags & SA_SIGINFO)
+		sa.sa_sigaction(sig, si, ctx);
+	else
+		sa.sa_handler(sig);
+}
+
+static void on_fatal(int sig, siginfo_t *si, void *ctx)
+{
+	(void)si; (void)ctx;
+	uint8_t sud = sud_enter();
+	shim_flush_all();
+	die_by_default(sig);
+	sud_leave(sud);
+}
+
+void signals_catch_fatal(void)
+{
+	static const int sigs[] = { SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTERM, SIGINT,
+	                            SIGHUP, SIGQUIT };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction old;
+		if (real_sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+			signals_own(sigs[i], on_fatal, SA_NODEFER);
+	}
+}
+
+__attribute__((visibility("default")))
+int sigaction(int sig, const struct sigaction *sa, struct sigaction *old)
+{
+	if (sig <= 0 || sig >= _NSIG || !owned[sig])
+		return real_sigaction(sig, sa, old);
+	if (old)
+		*old = app[sig];
+	if (!sa)
+		return 0;
+	if (sig == SIGSYS || sa->sa_handler == SIG_DFL) {
+		app[sig] = *sa;                     /* ours stays installed */
+		return 0;
+	}
+	owned[sig] = 0;                             /* the program's own */
+	return real_sigaction(sig, sa, NULL);
+}
+
+__attribute__((visibility("default")))
+__sighandler_t signal(int sig, __sighandler_t handler)
+{
+	struct sigaction sa = { .sa_handler = handler, .sa_flags = SA_RESTART }, old;
+	if (sigaction(sig, &sa, &old) < 0)
+		return SIG_ERR;
+	return old.sa_handler;
+}
