@@ -1,13 +1,14 @@
 /* fake_replay.c - a stand-in for vmreplay inside the guest (linked
  * statically), to test the boot and the transport on their own.
  *
- *   fake-replay [--exit N] [--crash] [--bytes N] [--json OUT] [other...] TRACE
+ *   fake-replay [--exit N] [--bytes N] [--json OUT] [other...] TRACE
  *
  * Prints one summary line; with --json writes the kernel release, the size
  * of TRACE as the guest saw it, and a probe of the placement change the
  * notes observed (2 MiB anonymous mmaps PMD-aligned from 6.7) and the THP
  * mode; --bytes adds
- * N bytes of a known pattern to the JSON to exercise a large transfer. */
+ * N bytes of a known pattern to the JSON to exercise a large transfer.
+ * A TRACE whose file name starts with "crash" makes it abort. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,9 +64,10 @@ int main(int argc, char **argv)
 			bytes = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--json") && i + 1 < argc - 1)
 			json = argv[++i];
-		else if (!strcmp(argv[i], "--crash"))
-			abort();
 	}
+	const char *base = strrchr(trace, '/');
+	if (!strncmp(base ? base + 1 : trace, "crash", 5))
+		abort();
 	uname(&u);
 	long size = stat(trace, &st) ? -1 : (long)st.st_size;
 	int aligned = pmd_aligned_of_8();
