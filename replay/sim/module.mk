@@ -13,6 +13,7 @@ $(LIBVMSIM): $(call objs,$(LIBVMSIM_SRCS))
 TEST_LIBS_sim := $(LIBVMSIM) $(LIBVMT) $(LIBVMT_LIBS) -lm
 $(patsubst tests/%_test.c,$(BUILD)/tests/%.t,$(wildcard tests/sim/*_test.c)): $(LIBVMSIM)
 BENCH_SCRIPTS += $(wildcard tests/bench/sim-*.sh)
+BENCH_BINS += $(BUILD)/tests/sim/bench.t
 
 # The differential test's runner must have only the mappings of the calls it
 # makes: never build it with sanitizers (their shadow memory and allocator
