@@ -128,7 +128,7 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	int is_static = is_static_elf(dirfd, path, flags);
 	char var[256], *p = stpcpy(var, EXEC_VAR);
 	uint64_t vals[] = { c.seq, c.t0, (uint64_t)sys, c.args[0], c.args[1], c.args[2],
-	                    c.args[3], c.args[4], shim_vfork_child ? 0 : shim.image + 1 };
+	                    c.args[3], c.args[4], shim_vfork_child ? 1 : shim.image + 1 };
 	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
 		p = put_u64(p, vals[i]);
 		*p++ = ',';
@@ -144,6 +144,8 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	}
 	if (!shim_vfork_child)
 		shim_flush_all();
+	else
+		shim_announce_vfork_child(&c);
 	long r = nr == SYS_execve ? raw3(nr, path, argv, env ? env : envp)
 	                          : raw6(nr, dirfd, (long)path, (long)argv, (long)(env ? env : envp), flags, 0);
 	arena_free(env, bytes);

@@ -33,7 +33,7 @@ static void split_begin(int sys, uint64_t flags, uint64_t a1, uint64_t a2, uint6
 	if (!split_on)
 		return;
 	call_begin(&split, sys, flags, a1, a2, a3, 0, 0);
-	if (!(flags & CLONE_VM))
+	if (!(flags & CLONE_VM) && sys != VMT_SYS_VFORK)
 		residency_fork(split.seq);
 	call_clock(&split);
 }

@@ -254,24 +254,50 @@ int shim_write(const struct vmt_record *rec)
 }
 
 /* A vfork child: a writer of its own for one record, written at once. */
-static void write_detached(const struct vmt_record *rec)
+/* The first record of a vfork child announces it (image 0: a copy of its
+ * parent's) under a sequence number reserved by call_begin. */
+static int32_t vfork_announced;
+
+static void write_detached(const struct vmt_record *rec, uint64_t announce_seq)
 {
 	int saved = errno;
 	int32_t pid = rec->u.event.pid;
 	struct vmt_writer_prefs prefs = { .alloc = &shim_alloc };
 	struct vmt_writer *w = shim.out_failed ? NULL : vmt_writer_fdopen(shim.fd, pid, pid, &prefs);
 	if (w) {
-		check(w, vmt_write(w, rec));
+		if (announce_seq && vfork_announced != pid) {
+			struct vmt_record p = { .type = VMT_REC_PROCESS };
+			p.u.process = (struct vmt_process){
+				.seq = announce_seq, .time_ns = rec->u.event.time_ns, .pid = pid,
+				.ppid = shim.pid, .image = 0, .exe = "", .cmdline = "",
+			};
+			check(w, vmt_write(w, &p));
+			vfork_announced = pid;
+		}
+		if (rec->type == VMT_REC_EVENT && rec->u.event.sys)
+			check(w, vmt_write(w, rec));
 		check(w, vmt_writer_close(w));
 	}
 	errno = saved;
 }
 
+void shim_announce_vfork_child(const struct shim_call *c)
+{
+	struct vmt_record none = { .type = VMT_REC_EVENT };
+	none.u.event.pid = (int32_t)raw0(SYS_getpid);
+	none.u.event.time_ns = shim_now();
+	if (c->announce_seq)
+		write_detached(&none, c->announce_seq);
+}
+
 void call_begin(struct shim_call *c, int sys, uint64_t a0, uint64_t a1, uint64_t a2,
                 uint64_t a3, uint64_t a4, uint64_t a5)
 {
+	c->announce_seq = 0;
 	if (!shim_vfork_child)      /* a vfork child must leave its parent's state */
 		shim_self.depth++;
+	else if (vfork_announced != (int32_t)raw0(SYS_getpid))
+		c->announce_seq = shim_next_seq();
 	c->sys = sys;
 	c->flags = shim_trap_flags;
 	c->file_id = 0;
@@ -303,7 +329,7 @@ void call_end(struct shim_call *c, long ret)
 
 	if (shim_vfork_child) {
 		ev->pid = ev->tid = (int32_t)raw0(SYS_getpid);
-		write_detached(&rec);
+		write_detached(&rec, c->announce_seq);
 		return;
 	} else if (t->depth > 1) {          /* inside a signal during a hook */
 		if (t->npending < SHIM_PENDING)

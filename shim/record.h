@@ -51,6 +51,7 @@ struct shim_call {
 	uint16_t flags;
 	uint64_t args[6];
 	uint64_t seq, t0, tsc0;
+	uint64_t announce_seq;      /* a vfork child's PROCESS record, if due */
 	uint32_t file_id;
 };
 
@@ -63,6 +64,8 @@ uint64_t shim_next_seq(void);
 void call_begin(struct shim_call *c, int sys, uint64_t a0, uint64_t a1, uint64_t a2,
                 uint64_t a3, uint64_t a4, uint64_t a5);
 void call_clock(struct shim_call *c);
+/* A vfork child about to exec: its PROCESS record, if not written yet. */
+void shim_announce_vfork_child(const struct shim_call *c);
 void call_end(struct shim_call *c, long ret);
 
 /* Write a non-event record from the current thread (0, or lost). */

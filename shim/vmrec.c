@@ -7,6 +7,7 @@
  * status is the program's (128 + N when a signal N ended it). */
 #include <elf.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +51,16 @@ static int is_static(const char *path)
 	}
 	close(fd);
 	return elf && !interp;
+}
+
+static volatile pid_t child;
+
+/* A signal meant for the program (timeout, kill) reaches it; a terminal's
+ * Ctrl-C reaches both, and the launcher waits for the program to decide. */
+static void forward(int sig)
+{
+	if (child > 0)
+		kill(child, sig);
 }
 
 static void usage(FILE *f)
@@ -147,9 +158,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
 		execvp(argv[i], argv + i);
 		fprintf(stderr, "vmrec: %s: %s\n", argv[i], strerror(errno));
 		_exit(127);
+	}
+	child = pid;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+	for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
+		struct sigaction sa = { .sa_handler = forward, .sa_flags = SA_RESTART };
+		sigaction(sigs[k], &sa, NULL);
 	}
 	int st;
 	while (waitpid(pid, &st, 0) < 0)

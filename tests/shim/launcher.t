@@ -1,0 +1,18 @@
+#!/bin/sh
+# vmrec: exit status, default trace name, bad options and output, and the
+# program's children recorded into one trace.
+. "$(dirname "$0")/../lib.sh"
+. "$S/tests/shim/shim.sh"
+V=$B/bin/vmrec
+
+(cd "$T" && "$V" -- sh -c 'exit 3'); is "$?" 3 "the program's exit status"
+ok $([ -s "$T/sh.vmrec.lz4" ]; echo $?) "default trace name PROGRAM.vmrec.lz4"
+"$V" -o "$T/k.lz4" -- sh -c 'kill -SEGV $$' 2>/dev/null; is "$?" 139 "killed by a signal: 128 + N"
+"$V" --bogus -- true 2>"$T/err"; is "$?" 2 "unknown option: status 2"
+is "$(head -1 "$T/err")" "vmrec: unknown option --bogus" "unknown option: named"
+"$V" -o "$T/no/such/t.lz4" -- true 2>"$T/err"; is "$?" 2 "unwritable output: status 2"
+is "$(cat "$T/err")" "vmrec: $T/no/such/t.lz4: No such file or directory" "unwritable output: named"
+"$V" -o "$T/tree.lz4" -- sh -c 'sh -c true; true' >/dev/null
+is "$("$TC" -a "$T/tree.lz4" | grep -c '^process ')" 3 "a process tree in one trace (sh and its vfork child, before and after exec)"
+is "$("$TC" "$T/tree.lz4" | grep -c " vfork = ")" 1 "the vfork is there"
+done_testing
