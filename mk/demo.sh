@@ -1,3 +1,234 @@
 #!/bin/sh
-echo "demo: not yet written" >&2
-exit 2
+# mk/demo.sh - `make demo`: the main job end to end.
+#   1. record real programs with vmrec,
+#   2. synthesise the benchmark workloads (vmtrace synth),
+#   3. replay them on this kernel (--repeat 3), in the simulator's 6.1 and
+#      6.8 profiles (--per-event), and in real 6.1 and 6.12 kernels under QEMU,
+#   4. print the LKP-style reports and write build/demo/report.html.
+# Tool output goes to $OUT/logs/; stdout keeps the sections and the reports.
+#
+# Environment: VMREC_BUILD (build dir, with bin/), VMREC_SRC (source tree),
+# VMREC_DEMO_QUICK=1 or --quick (no QEMU, small iteration counts, for tests),
+# VMREC_DEMO_OUT (output directory, default $VMREC_BUILD/demo).
+set -u
+
+S=${VMREC_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
+B=${VMREC_BUILD:-$S/build}
+OUT=${VMREC_DEMO_OUT:-$B/demo}
+QUICK=${VMREC_DEMO_QUICK:-0}
+[ "${1:-}" = --quick ] && QUICK=1
+# From the source tree, with paths relative to it where they are inside it,
+# so each report's "reproduce:" lines can be pasted from a checkout.
+cd "$S" || exit 1
+case $B in "$S"/*) B=${B#"$S"/} ;; esac
+case $OUT in "$S"/*) OUT=${OUT#"$S"/} ;; esac
+BIN=$B/bin
+REPEAT=3
+SIM_PROFILES="6.1 6.8"
+VM_KERNELS="6.1,6.12,host"
+started=$(date +%s)
+
+die() { echo "demo: $*" >&2; exit 1; }
+
+# try LOG CMD... : CMD's output to $OUT/logs/LOG.log; on failure say which
+# command failed, show the end of its log and return non-zero.
+try() {
+	_log=$OUT/logs/$1.log
+	shift
+	echo "\$ $*" >>"$_log"
+	"$@" >>"$_log" 2>&1 && return 0
+	_rc=$?
+	echo "demo: failed (exit $_rc): $*" >&2
+	tail -n 5 "$_log" | sed 's/^/  | /' >&2
+	echo "demo: full log: $_log" >&2
+	return 1
+}
+run() { try "$@" || exit 1; }
+
+section() { printf '\n=== %s ===\n\n' "$*"; }
+
+for t in vmrec vmtrace vmreplay vmreport; do
+	[ -x "$BIN/$t" ] || die "$BIN/$t is missing: run 'make' first"
+done
+rm -rf "$OUT"
+mkdir -p "$OUT/traces" "$OUT/results" "$OUT/logs" "$OUT/html" "$OUT/work" ||
+	die "cannot create $OUT"
+T=$OUT/traces R=$OUT/results
+
+# The system python, not a version manager's shim (a shell script that
+# would be recorded instead of python).
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=$(command -v python3) || die "python3 not found (make deps installs it)"
+CC_=$(command -v cc) || die "cc not found (make deps installs gcc)"
+
+glibc=$(ldd --version 2>/dev/null | sed -n '1s/.* //p')
+mode=full
+[ "$QUICK" = 1 ] && mode="quick (no QEMU, small iteration counts)"
+echo "vmrec demo: kernel $(uname -r), glibc $glibc, $(nproc) cores; mode $mode"
+echo "output: $OUT (tool logs in $OUT/logs)"
+
+# ---- 1. record ------------------------------------------------------------
+section "1. Record real programs (vmrec)"
+# name | command
+RECORDINGS="python3-json|$PY -c 'import json'
+cc-compile|$CC_ -O2 -c $OUT/work/hello.c -o $OUT/work/hello.o
+python3-threads|$PY -c 'import threading; ts=[threading.Thread(target=bytearray, args=(1<<20,)) for _ in range(8)]; [t.start() for t in ts]; [t.join() for t in ts]'"
+printf '#include <stdio.h>\nint main(void) { puts("hello"); return 0; }\n' >"$OUT/work/hello.c"
+REC_NAMES=
+while IFS='|' read -r name cmd; do
+	eval "run record-$name \"\$BIN/vmrec\" -o \"\$T/\$name.lz4\" -- $cmd"
+	# A trace that fails the strict check may still replay: say so, go on.
+	chk=$("$BIN/vmtrace" check "$T/$name.lz4" 2>&1) ||
+		echo "  note: vmtrace check: $chk" | sed "s|$T/||"
+	ev=$("$BIN/vmtrace" stats "$T/$name.lz4" | sed -n 's/^events: *\([0-9]*\).*/\1/p')
+	printf '  %-16s %5s events  %s\n' "$name" "$ev" "$cmd"
+	REC_NAMES="$REC_NAMES $name"
+done <<EOF
+$RECORDINGS
+EOF
+
+# ---- 2. synthesise ----------------------------------------------------------
+section "2. Synthesise benchmark workloads (vmtrace synth)"
+# name | options; quick mode uses the second list
+if [ "$QUICK" = 1 ]; then
+	SYNTH="brk_test|--iterations 50
+brk1|--iterations 100
+mmap1|--iterations 50
+pthread|--iterations 3"
+else
+	SYNTH="brk_test|
+page_test|
+brk1|
+mmap1|
+pthread|
+fork|"
+fi
+SYN_NAMES=
+while IFS='|' read -r name opts; do
+	# shellcheck disable=SC2086
+	run synth "$BIN/vmtrace" synth "$name" $opts -o "$T/$name.lz4"
+	ev=$("$BIN/vmtrace" stats "$T/$name.lz4" | sed -n 's/^events: *\([0-9]*\).*/\1/p')
+	printf '  %-16s %5s events  vmtrace synth %s\n' "$name" "$ev" "$name${opts:+ $opts}"
+	SYN_NAMES="$SYN_NAMES $name"
+done <<EOF
+$SYNTH
+EOF
+ALL="$REC_NAMES $SYN_NAMES"
+
+# ---- 3. replay --------------------------------------------------------------
+section "3. Replay: this kernel (--repeat $REPEAT) and the simulator's $(echo $SIM_PROFILES | sed 's/ / and /') profiles"
+for n in $ALL; do
+	run replay "$BIN/vmreplay" -q --repeat $REPEAT --per-event \
+		--json "$R/$n-host.json" "$T/$n.lz4"
+	for k in $SIM_PROFILES; do
+		run replay "$BIN/vmreplay" -q --target sim --kernel "$k" --per-event \
+			--repeat $REPEAT --json "$R/$n-sim$k.json" "$T/$n.lz4"
+	done
+	echo "  $n: host kernel, sim:$(echo $SIM_PROFILES | sed 's/ /, sim:/g')"
+done
+
+# ---- 3b. real kernels under QEMU ---------------------------------------------
+# Guest CPUs are emulated (TCG): only VMA counts and merge outcomes compare.
+VM_NAMES="pthread python3-json python3-threads"
+VM_OK=0
+vm_unavailable() { echo "  skipped: $*"; }
+section "3b. Replay in real kernels under QEMU: $VM_KERNELS"
+store=${VMREC_KERNELS:-$B/kernels}
+if [ "$QUICK" = 1 ]; then
+	vm_unavailable "quick mode"
+elif ! command -v qemu-system-x86_64 >/dev/null &&
+	! sh "$S/mk/deps.sh" qemu-system-x86 >>"$OUT/logs/vm.log" 2>&1; then
+	vm_unavailable "qemu-system-x86 cannot be installed (see $OUT/logs/vm.log)"
+elif ! { ls "$store"/6.1.*/vmlinuz && ls "$store"/6.12.*/vmlinuz; } >/dev/null 2>&1 &&
+	! make -C "$S" --no-print-directory BUILD="$B" kernels >>"$OUT/logs/vm.log" 2>&1; then
+	vm_unavailable "the Debian 6.1/6.12 kernels cannot be fetched (see $OUT/logs/vm.log)"
+else
+	set -- $VM_NAMES
+	traces=
+	for n; do traces="$traces $T/$n.lz4"; done
+	# shellcheck disable=SC2086
+	VM_CMD="$BIN/vmreplay --vm $VM_KERNELS --repeat $REPEAT --per-event --json $R/vm.json --$traces"
+	if try vm $VM_CMD; then
+		VM_OK=1
+		i=0
+		for n; do
+			for f in "$R"/vm-*-$i.json; do
+				rel=${f#"$R"/vm-}
+				rel=${rel%-$i.json}
+				case $rel in
+				6.1.*) mv "$f" "$R/$n-vm6.1.json" ;;
+				6.12.*) mv "$f" "$R/$n-vm6.12.json" ;;
+				*) mv "$f" "$R/$n-vmhost.json" ;;
+				esac
+			done
+			echo "  $n: real 6.1, real 6.12, host"
+			i=$((i + 1))
+		done
+	else
+		echo "  failed: going on without real kernels (see $OUT/logs/vm.log)"
+	fi
+fi
+
+# ---- 4. reports ------------------------------------------------------------
+report() { # NAME RESULTS... : the text report of one trace, kept in report.txt
+	if ! "$BIN/vmreport" "$@" >"$OUT/logs/report.tmp" 2>>"$OUT/logs/report.log"; then
+		: >"$OUT/logs/report.failed"
+		echo "demo: failed: vmreport $*" >&2
+		tail -n 5 "$OUT/logs/report.log" | sed 's/^/  | /' >&2
+		exit 1
+	fi
+	# The heading names the trace; the footnotes are said once, at the end.
+	grep -v '^vmreport: trace \|^Significant: \|^n/a: timings' "$OUT/logs/report.tmp"
+	grep '^Significant: \|^n/a: timings' "$OUT/logs/report.tmp" >"$OUT/logs/report.notes"
+}
+
+{
+	section "4. Host kernel vs simulator profiles (LKP-style; %change against the first column)"
+	for n in $ALL; do
+		echo "--- $n"
+		set -- "$R/$n-host.json"
+		for k in $SIM_PROFILES; do set -- "$@" "$R/$n-sim$k.json"; done
+		report "$@"
+		echo
+	done
+
+	if [ "$VM_OK" = 1 ]; then
+		section "5. Real 6.1 vs real 6.12 vs host: VMA counts and merge outcomes"
+		echo "reproduce: $VM_CMD"
+		echo
+		for n in $VM_NAMES; do
+			echo "--- $n"
+			# Guest timings are not comparable: leave them out; the
+			# command above reproduces every column.
+			report --label real-6.1,real-6.12,host "$R/$n-vm6.1.json" \
+				"$R/$n-vm6.12.json" "$R/$n-vmhost.json" |
+				grep -v 'reproduce: \|ops_per_sec\|elapsed_ns\|events_per_sec\|clock_cost_ns'
+			echo
+		done
+	fi
+
+	cat "$OUT/logs/report.notes"
+
+	section "6. First events where the 6.1 and 6.8 profiles diverge: thread churn (pthread)"
+	report --explain=3 "$R/pthread-sim6.1.json" "$R/pthread-sim6.8.json" |
+		sed -n '/^explain:/,$p'
+} | tee "$OUT/report.txt"
+[ -e "$OUT/logs/report.failed" ] && exit 1
+
+# HTML: the thread-churn trace with every column, and one page per trace.
+set -- "$R/pthread-host.json"
+for k in $SIM_PROFILES; do set -- "$@" "$R/pthread-sim$k.json"; done
+[ "$VM_OK" = 1 ] && set -- "$@" "$R/pthread-vm6.1.json" "$R/pthread-vm6.12.json"
+run report "$BIN/vmreport" --explain --format html -o "$OUT/report.html" "$@"
+for n in $ALL; do
+	set -- "$R/$n-host.json"
+	for k in $SIM_PROFILES; do set -- "$@" "$R/$n-sim$k.json"; done
+	run report "$BIN/vmreport" --format html -o "$OUT/html/$n.html" "$@"
+done
+
+section "Done in $(($(date +%s) - started)) s"
+echo "report:     $OUT/report.html (thread churn, every column)"
+echo "            $OUT/html/<trace>.html (one page per trace), $OUT/report.txt (the text above)"
+echo "results:    $R/<trace>-<host|sim6.1|sim6.8|vm6.1|vm6.12|vmhost>.json"
+echo "reproduce a row: the 'reproduce:' line under each column, e.g."
+echo "  $BIN/vmreplay --target sim --kernel 6.1 --per-event --repeat $REPEAT --json out.json $T/pthread.lz4"

@@ -1,0 +1,57 @@
+#!/bin/sh
+# make demo in quick mode (no QEMU, small iteration counts): the reports it
+# prints and writes, the traces and results it leaves, and its failure line.
+. "$(dirname "$0")/../lib.sh"
+
+[ -x "$B/bin/vmrec" ] || skip_all "no build in $B"
+out=$T/demo
+VMREC_DEMO_QUICK=1 VMREC_DEMO_OUT=$out VMREC_BUILD=$B VMREC_SRC=$S \
+	sh "$S/mk/demo.sh" >"$T/stdout" 2>"$T/stderr"
+ok $? "quick demo exits 0"
+[ -s "$T/stderr" ] && sed 's/^/# stderr: /' "$T/stderr"
+
+grep -q '^       %stddev     %change         %stddev     %change' "$T/stdout"
+ok $? "text report has the LKP %stddev/%change header"
+grep -q '^--- pthread$' "$T/stdout" && grep -q '^--- python3-json$' "$T/stdout"
+ok $? "text report has a table for a synthetic and a recorded trace"
+grep -q 'vmreplay.merge.split' "$T/stdout"
+ok $? "tables show merge outcomes"
+sed -n '/^=== 6\./,/^=== Done/p' "$T/stdout" |
+	grep -Eq '^  event [0-9]+: (mmap|munmap|mprotect|madvise)\(0x[0-9a-f]+, '
+ok $? "--explain names the first diverging event of 6.1 vs 6.8 on pthread"
+grep -q '^  skipped: quick mode$' "$T/stdout"
+ok $? "quick mode says QEMU is skipped"
+grep -q "^report: *$out/report.html" "$T/stdout"
+ok $? "the last lines say where the report is"
+
+html=$out/report.html
+[ -s "$html" ] && grep -q '<table' "$html" && grep -q '<svg' "$html" &&
+	tail -c 64 "$html" | grep -q '</html>'
+ok $? "report.html has the table and SVG plots and is complete"
+n=$(ls "$out"/html/*.html | wc -l)
+is "$n" 7 "one HTML page per trace"
+
+bad=
+for t in "$out"/traces/*.lz4; do
+	"$B/bin/vmtrace" stats "$t" >/dev/null 2>&1 || bad="$bad $(basename "$t")"
+done
+is "$bad" "" "every trace reads back (vmtrace stats)"
+n=$(ls "$out"/results/*.json | wc -l)
+is "$n" 21 "results: 7 traces x (host, sim 6.1, sim 6.8)"
+"$B/bin/vmreport" --format json "$out/results/brk_test-host.json" \
+	"$out/results/brk_test-sim6.1.json" >"$T/r.json" 2>&1 &&
+	grep -q '"vmreplay.vma_count.final"' "$T/r.json"
+ok $? "results parse (vmreport --format json)"
+# stdout from section 4 up to the blank line before "=== Done"
+sed -n '/^=== 4\./,/^=== Done/p' "$T/stdout" | sed '$d' | sed '$d' >"$T/printed"
+sed 1d "$out/report.txt" >"$T/saved"
+[ -s "$T/saved" ] && cmp -s "$T/printed" "$T/saved"
+ok $? "report.txt is the text report printed on stdout"
+
+VMREC_DEMO_OUT=$T/none VMREC_BUILD=$T/nobuild VMREC_SRC=$S sh "$S/mk/demo.sh" \
+	>/dev/null 2>"$T/err"
+rc=$?
+is "$rc:$(cat "$T/err")" "1:demo: $T/nobuild/bin/vmrec is missing: run 'make' first" \
+	"a missing build fails with one line"
+
+done_testing
