@@ -25,11 +25,11 @@ for k in 6.1 6.12; do
 	[ $? -eq 0 ] || sed 's/^/# /' "$T/boot-$k.out" | tail -n 15
 	i=0
 	for s in $(seq "$first" $((first + seqs - 1))); do
-		timeout 20 "$replay" --target sim --kernel "$k" --per-event \
+		timeout 10 "$replay" --target sim --kernel "$k" --per-event \
 			--json "$T/sim-$k-$s.json" "$T/seq$s.trace" >/dev/null 2>"$T/sim.err"
 		case $? in
 		0) ;;
-		124) echo "# seed $s: the simulator did not finish within 20 s" ;;
+		124) echo "# seed $s: the simulator did not finish within 10 s" ;;
 		*) sed 's/^/# /' "$T/sim.err" ;;
 		esac
 		real=$T/real-$k-$i.json
