@@ -62,8 +62,10 @@ int am_remove(struct addrmap *m, uint64_t start, uint64_t end)
 		j++;
 	if (j < m->n && m->r[j].start < end)
 		m->r[j].start = end;
-	memmove(&m->r[i], &m->r[j], (m->n - j) * sizeof(*m->r));
-	m->n -= j - i;
+	if (j > i) {
+		memmove(&m->r[i], &m->r[j], (m->n - j) * sizeof(*m->r));
+		m->n -= j - i;
+	}
 	return 0;
 }
 

@@ -26,12 +26,15 @@ static void remove_files(const struct standins *s)
 
 void standins_remove(struct standins *s)
 {
-	if (!s->dir[0] || getpid() != owner_pid)
+	if (getpid() != owner_pid)
 		return;
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; s->fd && i < s->n; i++)
 		if (s->fd[i] >= 0)
 			close(s->fd[i]);
-	remove_files(s);
+	free(s->fd);
+	s->fd = NULL;
+	if (s->dir[0])
+		remove_files(s);
 	s->dir[0] = 0;
 }
 

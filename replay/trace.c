@@ -127,7 +127,8 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 			uint8_t *bits = malloc(nb ? nb : 1);
 			if (!bits)
 				goto nomem;
-			memcpy(bits, rec.u.residency.bits, nb);
+			if (nb)
+				memcpy(bits, rec.u.residency.bits, nb);
 			s->bits = bits;
 			st.kind = RP_RESIDENCY;
 			st.idx = (uint32_t)t->nres++;
@@ -150,7 +151,8 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 	vmt_reader_close(r);
 	r = NULL;
 
-	qsort(t->files, t->nfiles, sizeof(*t->files), cmp_file);
+	if (t->nfiles)
+		qsort(t->files, t->nfiles, sizeof(*t->files), cmp_file);
 	t->file_need = calloc(t->nfiles + 1, sizeof(*t->file_need));
 	t->step_of_event = malloc((t->nevents + 1) * sizeof(*t->step_of_event));
 	if (!t->file_need || !t->step_of_event)
@@ -225,7 +227,7 @@ void rp_trace_free(struct rp_trace *t)
 
 const struct vmt_file *rp_trace_file(const struct rp_trace *t, int32_t pid, uint32_t id)
 {
-	if (!id)
+	if (!id || !t->nfiles)
 		return NULL;
 	struct vmt_file key = { .pid = pid, .id = id };
 	return bsearch(&key, t->files, t->nfiles, sizeof(*t->files), cmp_file);

@@ -16,7 +16,7 @@ ck 100 3 6 1
 EOF2
 } | mk nobrk
 
-strace -f -qq -e trace=brk -o "$T/strace" "$V" -q --strict --per-event --json "$T/o.json" "$T/nobrk.vmt"
+ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=brk -o "$T/strace" "$V" -q --strict --per-event --json "$T/o.json" "$T/nobrk.vmt"
 ok $? "replay without brk events"
 is "$(grep -v 'brk(NULL)' "$T/strace" | grep -c 'brk(')" 0 "no process of the replay moved its break"
 grep -q 'brk(NULL)' "$T/strace"
@@ -29,7 +29,7 @@ ev 100 brk 0x10103000 0 0 0 0 0 = 0x10103000
 ck 100 4 6 1
 EOF2
 } | mk withbrk
-strace -f -qq -e trace=brk -o "$T/strace" "$V" -q --strict "$T/withbrk.vmt"
+ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=brk -o "$T/strace" "$V" -q --strict "$T/withbrk.vmt"
 ok $? "brk sequence replays with the recorded VMA outcomes"
 # the stand-in heap (2 pages) and the three replayed calls that move the break
 is "$(grep -v 'brk(NULL)' "$T/strace" | grep -c 'brk(')" 3 "only the replay moved the break: heap stand-in and 2 recorded moves"
