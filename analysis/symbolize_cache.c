@@ -1,7 +1,7 @@
 /* symbolize_cache.c - a trace's symbol answers kept on disk so the next
  * query skips libdwfl.  Text, one record a line, tab-separated:
  *
- *   vmrec-syms 1
+ *   vmrec-syms 2
  *   trace SIZE MTIME_NS
  *   o INDEX BUILD_ID|- STATE BIN_FINGERPRINT DEBUG_FINGERPRINT PATH
  *   e OBJECT ADDR_HEX FUNC_OFF_HEX LINE FUNC FILE
@@ -18,7 +18,8 @@
 #include <unistd.h>
 #include "analysis/symbolize_internal.h"
 
-#define CACHE_MAGIC "vmrec-syms 1"
+/* bumped whenever the same files would now give other answers */
+#define CACHE_MAGIC "vmrec-syms 2"
 #define MAX_CACHE_BYTES (256u << 20)
 
 static int beside_path(const struct sym_session *s, char *buf, size_t len)

@@ -114,7 +114,7 @@ void sym_elf_open(struct sym_object *o)
 	if (o->elf_tried)
 		return;
 	o->elf_tried = 1;
-	if (o->path[0] != '/') {
+	if (!strchr(o->path, '/')) { /* linux-vdso.so.1, [vdso] */
 		o->state = SYM_OBJ_PSEUDO;
 		return;
 	}

@@ -14,7 +14,7 @@ enum sym_obj_state {
 	SYM_OBJ_NODEBUG,    /* symbols only: no file:line */
 	SYM_OBJ_MISSING,    /* neither the binary nor its debug file */
 	SYM_OBJ_CHANGED,    /* binary's build id differs, no debug file */
-	SYM_OBJ_PSEUDO,     /* "[vdso]" and the like: no file to read */
+	SYM_OBJ_PSEUDO,     /* no '/' in the name (the vdso): no file to read */
 	SYM_OBJ_STATE_COUNT
 };
 

@@ -5,8 +5,8 @@
  * distinct stack is symbolised once and folded to its call site:
  *   the attribution frame is the innermost frame in a known module other
  *   than libc, the dynamic loader and libvmrec; when there is none (the
- *   loader mapping libraries at start-up) it is the caller of the
- *   system-call wrapper.
+ *   loader mapping libraries at start-up, a thread's exit) it is the first
+ *   frame past the recorder's and the system-call wrapper.
  *   --depth N keeps N frames from there outward.
  * docs/attribution.md has the details. */
 #include <getopt.h>
@@ -227,6 +227,27 @@ static int read_trace(struct top *t)
 	return oom || (rc < 0 && rc != VMT_ETRUNCATED) ? -1 : 0;
 }
 
+/* "__mmap", "mmap64", "__GI___munmap": a system call's own wrapper */
+static int is_syscall_wrapper(const char *func)
+{
+	char name[64];
+	size_t n;
+
+	if (!func)
+		return 0;
+	if (!strncmp(func, "__GI_", 5))
+		func += 5;
+	while (*func == '_')
+		func++;
+	n = strlen(func);
+	if (n >= sizeof(name))
+		return 0;
+	memcpy(name, func, n + 1);
+	if (n > 2 && !strcmp(name + n - 2, "64"))
+		name[n - 2] = '\0';
+	return vmt_sys_from_name(name) != VMT_SYS_NONE;
+}
+
 /* The frame whose caller matters: see the comment at the top. */
 static uint32_t attribution_frame(const struct sym_frame *f, uint32_t depth)
 {
@@ -235,9 +256,12 @@ static uint32_t attribution_frame(const struct sym_frame *f, uint32_t depth)
 	for (i = 0; i < depth; i++)
 		if (f[i].module && !sym_frame_is_system(&f[i]))
 			return i;
+	/* all in libc/ld.so: past the recorder's frames and the wrapper */
 	for (i = 0; i < depth && f[i].module && strstr(f[i].module, "libvmrec"); i++)
 		;
-	return i + 1 < depth ? i + 1 : (depth ? depth - 1 : 0);
+	if (i < depth && is_syscall_wrapper(f[i].func))
+		i++;
+	return i < depth ? i : depth - 1;
 }
 
 struct strbuf {

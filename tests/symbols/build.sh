@@ -22,7 +22,9 @@ if [ -x "$B/bin/vmrec" ] &&
 	"$B/bin/vmrec" --stacks=32 -o "$T/cp.vmt" -- "$T/bin/callpaths" - "$T/bin/libplugin.so" 2>/dev/null &&
 	VMREC_NO_SYMCACHE=1 "$B/bin/vmtrace" dump -k "$T/cp.vmt" 2>/dev/null | grep -q "/callpaths(main+0x"; then
 	diag "recorded with vmrec --stacks"
+	SPAWN_EVENTS=3 # vmrec records the clone3 too
 else
+	SPAWN_EVENTS=2
 	"$T/bin/callpaths" "$T/cp.vmt" "$T/bin/libplugin.so"
 	case $? in
 	0) diag "recorded with selfrec (vmrec --stacks gave no symbolisable stacks)" ;;

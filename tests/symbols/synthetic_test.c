@@ -4,6 +4,8 @@
  * of its own, an exec whose new objects overlap the old ones, events
  * without a stack, a missing stack, an empty stack and an ip in no module. */
 #include <link.h>
+#include <pthread.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +145,60 @@ static void write_trace(void)
 	}
 }
 
+/* A stack wholly inside libc (a thread's exit, the loader at start-up):
+ * the call site is the frame past the system call's wrapper. */
+static struct vmt_module libc_mod = { .pid = 200 };
+
+static int find_libc(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	uint64_t ip = (uint64_t)(uintptr_t)arg;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uint64_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+		    ip >= start && ip < start + ph->p_memsz) {
+			libc_mod.start = start;
+			libc_mod.end = start + ph->p_memsz;
+			libc_mod.offset = ph->p_offset;
+			libc_mod.load_bias = info->dlpi_addr;
+			libc_mod.path = info->dlpi_name;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void write_libc_trace(void)
+{
+	/* the wrapper innermost (libc's own), or no wrapper (the recorder's
+	 * hook replaced it): pthread_create either way */
+	uint64_t ips[] = { (uint64_t)(uintptr_t)mmap + 4, (uint64_t)(uintptr_t)pthread_create + 8,
+			   (uint64_t)(uintptr_t)mmap + 4 };
+	struct vmt_record r = { .type = VMT_REC_HEADER };
+	struct vmt_writer *w;
+	int err;
+
+	dl_iterate_phdr(find_libc, (void *)(uintptr_t)ips[0]);
+	if (!libc_mod.path || !(w = vmt_writer_open(trace, NULL, &err))) {
+		printf("Bail out! cannot write %s\n", trace);
+		exit(1);
+	}
+	r.u.header.version = VMT_FORMAT_VERSION;
+	r.u.header.host.page_size = 4096;
+	put(w, &r);
+	r = (struct vmt_record){ .type = VMT_REC_MODULE };
+	r.u.module = libc_mod;
+	put(w, &r);
+	stack(w, 200, 1, ips, 2);
+	stack(w, 200, 2, ips + 1, 2);
+	event(w, 0, 200, 1);
+	event(w, 1, 200, 2);
+	vmt_writer_close(w);
+}
+
 /* The output of a vmtrace command (stderr dropped). */
 static char *run(const char *args)
 {
@@ -216,6 +272,15 @@ int main(void)
 	ok(strstr(run("dump -k"), want) != NULL, "dump -k: %s", want);
 	ok(strstr(run("dump -k"), " > [unknown] [0x1234]\n") != NULL,
 	   "dump -k: an ip in no module");
+
+	write_libc_trace();
+	{
+		const char *out = run("top"), *row = strstr(out, "call site\n       2 ");
+
+		if (!ok(row && strstr(row, "  pthread_create") && !strstr(out, "mmap"),
+			"stacks wholly in libc go to the frame past the wrapper"))
+			diag("%s", out);
+	}
 	unlink(trace);
 	return done_testing();
 }

@@ -7,7 +7,7 @@ V=$B/bin/vmtrace
 top_nolat "$T/cp.vmt" | ours | grep -v load_plugin >"$T/got"
 cat >"$T/want" <<END
   events   vmas  call site
-       2      2  spawn_thread ($(site spawn_thread))
+       $SPAWN_EVENTS      2  spawn_thread ($(site spawn_thread))
        1      1  alloc_big ($(site alloc_big))
        1      1  main ($(site main))
        1      0  map_unmap ($(site map_unmap.mmap))
@@ -22,7 +22,7 @@ n=$(top_nolat "$T/cp.vmt" | grep " load_plugin ($(site load_plugin))\$" | awk '{
 top_nolat --by vmas "$T/cp.vmt" | ours | grep -v load_plugin >"$T/got"
 cat >"$T/want" <<END
   events   vmas  call site
-       2      2  spawn_thread ($(site spawn_thread))
+       $SPAWN_EVENTS      2  spawn_thread ($(site spawn_thread))
        1      1  alloc_big ($(site alloc_big))
        1      1  main ($(site main))
        1      1  plugin_ctor ($(site plugin_ctor))
