@@ -3,6 +3,8 @@
  *
  *   vm-seqgen SEED OPS OUT.trace   write the trace, list the operations on stdout
  *   vm-seqgen probe OUT.trace      the probe of the notes' observed table
+ *   vm-seqgen list OPS.txt OUT.trace   the operations of a listing (as printed
+ *                                  above, e.g. a reduced sequence) as a trace
  *
  * Every operation works inside one window of WINDOW pages at a fixed
  * address, so the sequence means the same in any address space: MAP_FIXED
@@ -136,16 +138,65 @@ static int probe_op(int i, struct vmt_event *ev, char *line, size_t len)
 	return 1;
 }
 
+/* Parse one line of a listing ("3: mprotect(+5p, 2p, r--)") into ev. */
+static int parse_op(const char *line, struct vmt_event *ev)
+{
+	char name[16], rest[48] = "";
+	unsigned p, n;
+	int prot = -1;
+
+	/* rest: "", ", rw-, fixed stack" or ", dontfork" */
+	if (sscanf(line, "%*d: %15[a-z](+%up, %up%47[^)]", name, &p, &n, rest) < 3)
+		return -1;
+	if (p + n > WINDOW || !n)
+		return -1;
+	for (size_t k = 0; k < sizeof prots / sizeof prots[0]; k++)
+		if (!strncmp(rest, ", ", 2) && !strncmp(rest + 2, prots[k].name, 3))
+			prot = prots[k].prot;
+	const char *a4 = rest;
+	memset(ev->args, 0, sizeof ev->args);
+	ev->args[0] = BASE + p * PAGE;
+	ev->args[1] = n * PAGE;
+	ev->result = 0;
+	if (!strcmp(name, "mmap") && prot >= 0) {
+		int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED;
+		flags |= strstr(a4, "stack") ? MAP_STACK : 0;
+		flags |= strstr(a4, "noreserve") ? MAP_NORESERVE : 0;
+		ev->sys = VMT_SYS_MMAP;
+		ev->args[2] = (uint64_t)prot;
+		ev->args[3] = (uint64_t)flags;
+		ev->args[4] = (uint64_t)-1;
+		ev->result = (int64_t)ev->args[0];
+	} else if (!strcmp(name, "munmap")) {
+		ev->sys = VMT_SYS_MUNMAP;
+	} else if (!strcmp(name, "mprotect") && prot >= 0) {
+		ev->sys = VMT_SYS_MPROTECT;
+		ev->args[2] = (uint64_t)prot;
+	} else if (!strcmp(name, "madvise") && (strstr(a4, "dontfork") || strstr(a4, "dofork"))) {
+		ev->sys = VMT_SYS_MADVISE;
+		ev->args[2] = strstr(a4, "dontfork") ? MADV_DONTFORK : MADV_DOFORK;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int probe = argc == 3 && !strcmp(argv[1], "probe");
+	FILE *list = NULL;
 	if (argc != 4 && !probe) {
-		fprintf(stderr, "usage: vm-seqgen SEED OPS OUT.trace | vm-seqgen probe OUT.trace\n");
+		fprintf(stderr, "usage: vm-seqgen SEED OPS OUT.trace | vm-seqgen probe OUT.trace"
+		        " | vm-seqgen list OPS.txt OUT.trace\n");
 		return 2;
+	}
+	if (!probe && !strcmp(argv[1], "list") && !(list = fopen(argv[2], "r"))) {
+		fprintf(stderr, "vm-seqgen: %s: cannot open\n", argv[2]);
+		return 1;
 	}
 	const char *out = argv[argc - 1];
 	struct gen g = { .rng = strtoull(argv[1], NULL, 0) };
-	int ops = probe ? 1000 : atoi(argv[2]), err;
+	int ops = probe || list ? 1 << 20 : atoi(argv[2]), err;
 	struct vmt_writer *w = vmt_writer_open(out, NULL, &err);
 	if (!w) {
 		fprintf(stderr, "vm-seqgen: %s: %s\n", out, vmt_strerror(err));
@@ -172,10 +223,25 @@ int main(int argc, char **argv)
 		rec.u.event.seq = (uint64_t)i + 1;
 		rec.u.event.time_ns = (uint64_t)i * 1000;
 		rec.u.event.pid = rec.u.event.tid = pid;
-		if (!probe)
+		if (list) {
+			if (!fgets(line, sizeof line, list))
+				break;
+			line[strcspn(line, "\n")] = 0;
+			if (line[0] == '#' || !line[0]) {
+				i--;
+				continue;
+			}
+			if (parse_op(line, &rec.u.event)) {
+				fprintf(stderr, "vm-seqgen: %s: not an operation: %s\n", argv[2], line);
+				return 1;
+			}
+			char *colon = strchr(line, ':');
+			memmove(line, colon + 2, strlen(colon + 2) + 1);
+		} else if (!probe) {
 			next_op(&g, &rec.u.event, line, sizeof line);
-		else if (!probe_op(i, &rec.u.event, line, sizeof line))
+		} else if (!probe_op(i, &rec.u.event, line, sizeof line)) {
 			break;
+		}
 		vmt_write(w, &rec);
 		printf("%d: %s\n", i, line);
 	}
