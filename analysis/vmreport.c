@@ -232,9 +232,9 @@ static int build_tables(struct group *g, size_t ng, const struct rep_table **t, 
 				"them with\n", g[k].in[0].path, g[k].trace ? g[k].trace : "(not named)");
 			continue;
 		}
+		g[k].built = true;	/* a failed build is freed too */
 		if (rep_table_build(&g[k].table, g[k].in, g[k].n, &g[k].opt))
 			return 1;
-		g[k].built = true;
 		t[(*nt)++] = &g[k].table;
 	}
 	if (!*nt) {
