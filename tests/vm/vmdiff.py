@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """vmdiff.py - compare per-event results of a real kernel and the simulator.
 
-  vmdiff.py OPS.txt REAL.json SIM.json
+  vmdiff.py [--reduced OUT.txt] OPS.txt REAL.json SIM.json
 
 OPS.txt is vm-seqgen's listing ("i: op(+Pp, Np, ...)").  Events agree when
 their outcome is the same and the VMA count changed by the same amount (the
 real process has VMAs of its own, so absolute counts differ by a constant).
 On a mismatch, prints the first differing event, the simulator rule that
 decided it, and a reduced sequence: the operations before it that touched
-its pages or their neighbours, transitively.  Exit status 1 on a mismatch,
-2 on unusable input.
+its pages or their neighbours, transitively; --reduced writes it as a
+listing `vm-seqgen list` turns back into a trace.  Exit status 1 on a
+mismatch, 2 on unusable input.
 """
 import json
 import re
@@ -61,11 +62,16 @@ def describe(e, delta):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: vmdiff.py OPS.txt REAL.json SIM.json")
-    ops = load_ops(sys.argv[1])
-    real_doc, real = load(sys.argv[2])
-    sim_doc, sim = load(sys.argv[3])
+    args = sys.argv[1:]
+    reduced_out = None
+    if args[:1] == ["--reduced"] and len(args) > 1:
+        reduced_out = args[1]
+        args = args[2:]
+    if len(args) != 3:
+        sys.exit("usage: vmdiff.py [--reduced OUT.txt] OPS.txt REAL.json SIM.json")
+    ops = load_ops(args[0])
+    real_doc, real = load(args[1])
+    sim_doc, sim = load(args[2])
     real_name = real_doc.get("vm_kernel") or real_doc.get("kernel", "real")
     sim_name = "sim " + str(sim_doc.get("kernel", "?"))
     if sorted(real) != sorted(sim):
@@ -84,8 +90,13 @@ def main():
         print(f"#   {real_name}: {describe(r, dr)}")
         print(f"#   {sim_name}: {describe(s, ds)}, rule {s.get('rule')}")
         print("# reduced sequence (the ops that touched those pages or their neighbours):")
-        for k in reduce(ops, i):
+        kept = reduce(ops, i)
+        for k in kept:
             print(f"#   {k}: {ops.get(k, '?')}")
+        if reduced_out:
+            with open(reduced_out, "w") as f:
+                for j, k in enumerate(kept):
+                    f.write(f"{j}: {ops.get(k, '?')}\n")
         return 1
     return 0
 
