@@ -9,10 +9,12 @@ SYNTH_OBJS    := $(call objs,$(wildcard traces/synth/*.c))
 JSON_OBJS     := $(call objs,$(wildcard analysis/json*.c))
 VMTRACE_OBJS  := $(call objs,$(wildcard analysis/vmtrace*.c)) $(SYSFMT_OBJS) \
                  $(SYMBOLIZE_OBJS) $(SYNTH_OBJS)
-VMREPORT_OBJS := $(call objs,$(wildcard analysis/vmreport*.c)) $(JSON_OBJS)
+VMREPORT_OBJS := $(call objs,$(wildcard analysis/vmreport*.c)) $(JSON_OBJS) \
+                 $(SYMBOLIZE_OBJS)
 SYMBOLIZE_LIBS := -ldw -lelf
 
 BINS += $(BUILD)/bin/vmtrace $(BUILD)/bin/vmreport
+BENCH_SCRIPTS += tests/bench/symbolize.sh
 
 $(BUILD)/bin/vmtrace: $(VMTRACE_OBJS) $(LIBVMT)
 	@mkdir -p $(@D)
