@@ -20,7 +20,7 @@ static const char *const palette[] = {
 #define COLOUR(i) palette[(i) % (sizeof(palette) / sizeof(palette[0]))]
 
 static const char css[] =
-	"body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}"
+	"body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1500px;color:#222;padding:0 1em}"
 	"h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #ccc}"
 	"table{border-collapse:collapse;margin:.5em 0}"
 	"th,td{padding:.2em .6em;border-bottom:1px solid #e4e4e4;text-align:right;white-space:nowrap}"
