@@ -216,10 +216,17 @@ report() { # NAME RESULTS... : the text report of one trace, kept in report.txt
 [ -e "$OUT/logs/report.failed" ] && exit 1
 
 # HTML: the thread-churn trace with every column, and one page per trace.
+labels="host $(uname -r)"
 set -- "$R/pthread-host.json"
-for k in $SIM_PROFILES; do set -- "$@" "$R/pthread-sim$k.json"; done
-[ "$VM_OK" = 1 ] && set -- "$@" "$R/pthread-vm6.1.json" "$R/pthread-vm6.12.json"
-run report "$BIN/vmreport" --explain --format html -o "$OUT/report.html" "$@"
+for k in $SIM_PROFILES; do
+	set -- "$@" "$R/pthread-sim$k.json"
+	labels="$labels,sim:$k"
+done
+if [ "$VM_OK" = 1 ]; then
+	set -- "$@" "$R/pthread-vm6.1.json" "$R/pthread-vm6.12.json"
+	labels="$labels,real-6.1,real-6.12"
+fi
+run report "$BIN/vmreport" --explain --label "$labels" --format html -o "$OUT/report.html" "$@"
 for n in $ALL; do
 	set -- "$R/$n-host.json"
 	for k in $SIM_PROFILES; do set -- "$@" "$R/$n-sim$k.json"; done
