@@ -21,9 +21,12 @@
  * recorded thread). */
 #define VMT_MAX_OPEN_CHUNKS 4096
 #define MSG_SIZE 512
+/* Bounds on looking for good chunks after damage (see resync). */
+#define RESYNC_MAX_PLACES 64
+#define RESYNC_MAX_TRIES 16
 
 struct chunk_ref {
-	uint64_t off;
+	uint64_t off, size;
 	uint64_t first_seq;
 };
 
@@ -37,6 +40,10 @@ struct vmt_reader {
 	struct vmt_scratch header_scratch;
 
 	uint64_t off;              /* next frame to look at */
+	uint64_t damaged;          /* bytes skipped as damaged */
+	uint64_t damage_at;        /* where the first damage starts */
+	unsigned damages;          /* damaged regions */
+	char damage_why[96];       /* what was wrong there */
 	int status;                /* 0, or the error every later call returns */
 	struct vmt_reader_stats st;
 	char msg[MSG_SIZE];
@@ -139,10 +146,8 @@ static int frame_error(struct vmt_reader *r, const struct vmt_frame *f, char *ms
 	                 (unsigned long long)r->off, f->why ? f->why : "bad frame");
 }
 
-/* Find the next chunk from r->off on, skipping foreign skippable frames:
- * 1 with *f its provisional description, 0 at the end, or an error
- * described in msg. */
-static int peek_chunk(struct vmt_reader *r, struct vmt_frame *f, char *msg)
+/* Look at the frame at r->off, skipping foreign skippable frames. */
+static int peek(struct vmt_reader *r, struct vmt_frame *f)
 {
 	for (;;) {
 		uint8_t head[VMT_FRAME_PEEK];
@@ -150,47 +155,154 @@ static int peek_chunk(struct vmt_reader *r, struct vmt_frame *f, char *msg)
 		size_t n = remaining < sizeof(head) ? (size_t)remaining : sizeof(head);
 		int ret = read_at(r, r->off, head, n);
 
-		if (ret) {
-			memcpy(msg, r->msg, MSG_SIZE);
+		if (ret)
 			return ret;
-		}
 		vmt_frame_peek(head, n, remaining, f);
-		if (f->kind == VMT_FRAME_END)
+		if (f->kind != VMT_FRAME_OTHER)
 			return 0;
-		if (f->kind == VMT_FRAME_CHUNK)
-			return 1;
-		if (f->kind == VMT_FRAME_OTHER) {
-			r->off += f->size;
-			continue;
-		}
-		return frame_error(r, f, msg);
+		r->off += f->size;
 	}
 }
 
-/* Read the chunk of size bytes at off into c and check it whole. */
-static int load_chunk(struct vmt_reader *r, struct vmt_cursor *c, uint64_t off,
-                      uint64_t size, uint64_t ordinal)
+/* Read the chunk of size bytes at off into c and check it whole (frame
+ * checksum, LZ4 frame, content checksum): 0, VMT_ECORRUPT with *why,
+ * VMT_ENOMEM or VMT_EIO. */
+static int try_load(struct vmt_reader *r, struct vmt_cursor *c, uint64_t off,
+                    uint64_t size, uint64_t ordinal, const char **why)
 {
 	struct vmt_frame f;
 	int ret;
 
 	if (reserve(&c->raw, &c->raw_cap, size))
-		return FAIL(r, VMT_ENOMEM, "out of memory for the chunk at byte %llu",
-		            (unsigned long long)off);
+		return VMT_ENOMEM;
 	if ((ret = read_at(r, off, c->raw, (size_t)size)))
-		return r->status = ret;
+		return ret;
 	vmt_frame_at(c->raw, size, 0, &f);
-	if (f.kind != VMT_FRAME_CHUNK || f.size != size)
-		return FAIL(r, VMT_ECORRUPT, "corrupt at byte %llu: %s", (unsigned long long)off,
-		            f.why ? f.why : "the chunk changed while reading");
-	ret = vmt_cursor_load(c, &f.chunk, ordinal);
+	if (f.kind != VMT_FRAME_CHUNK || f.size != size) {
+		*why = f.why ? f.why : "the chunk changed while reading";
+		return VMT_ECORRUPT;
+	}
+	c->offset = off;
 	c->size = size;
+	ret = vmt_cursor_load(c, &f.chunk, ordinal);
+	if (ret == VMT_ECORRUPT)
+		*why = c->why ? c->why : "bad data";
+	return ret;
+}
+
+/* The bytes [r->off, ...) do not hold a good chunk: find the next one that
+ * does (a chunk cut short by a killed writer or a full disk, with other
+ * writers' chunks after it), or the end of the file. */
+static int resync(struct vmt_reader *r, struct vmt_cursor *c, const char *why)
+{
+	static const uint8_t sig[12] = { 'V', 'M', 'R', 'C', 1, 0, 0, 0, VMT_KIND_CHUNK, 0, 0, 0 };
+	uint8_t win[65536];
+	uint64_t bad = r->off, pos = r->off + 1;
+	int tries = 0;
+
+	if (!r->damages++) {
+		r->damage_at = bad;
+		snprintf(r->damage_why, sizeof(r->damage_why), "%s", why);
+	}
+	/* real damage is rare and the signature is 16 bytes: a file that needs
+	 * more looking than this was made to, and the rest counts as damaged */
+	if (r->damages > RESYNC_MAX_PLACES)
+		pos = r->size;
+	while (pos + VMT_CHUNK_PREFIX <= r->size && tries < RESYNC_MAX_TRIES) {
+		size_t n = r->size - pos < sizeof(win) ? (size_t)(r->size - pos) : sizeof(win);
+		int ret = read_at(r, pos, win, n);
+		if (ret)
+			return ret;
+		for (size_t i = 0; i + VMT_SKIP_HDR + sizeof(sig) <= n; i++) {
+			struct vmt_frame f;
+			const char *w;
+			if (win[i] != 0x5E || memcmp(win + i + VMT_SKIP_HDR, sig, sizeof(sig)) ||
+			    vmt_get32(win + i) != LZ4F_SKIP_MAGIC)
+				continue;
+			if (++tries > RESYNC_MAX_TRIES)
+				break;
+			r->off = pos + i;
+			if ((ret = peek(r, &f)))
+				return ret;
+			if (f.kind == VMT_FRAME_TRUNCATED ||
+			    (f.kind == VMT_FRAME_CHUNK &&
+			     (ret = try_load(r, c, r->off, f.size, 0, &w)) != VMT_ECORRUPT)) {
+				if (ret && ret != VMT_ECORRUPT)
+					return ret;
+				r->damaged += r->off - bad;
+				return 0;
+			}
+		}
+		pos += n - (VMT_SKIP_HDR + sizeof(sig) - 1);
+	}
+	r->off = r->size;
+	r->damaged += r->size - bad;
+	return 0;
+}
+
+/* Find the next good chunk from r->off on and load it into c: 1, 0 at the
+ * end, or an error described in msg.  Damaged stretches are skipped and
+ * counted; the caller reports them at the end. */
+static int next_chunk(struct vmt_reader *r, struct vmt_cursor *c, uint64_t ordinal,
+                      char *msg)
+{
+	for (;;) {
+		struct vmt_frame f;
+		const char *why = NULL;
+		int ret = peek(r, &f);
+
+		if (!ret) {
+			switch (f.kind) {
+			case VMT_FRAME_END:
+				return 0;
+			case VMT_FRAME_CHUNK:
+				ret = try_load(r, c, r->off, f.size, ordinal, &why);
+				if (!ret)
+					return 1;
+				break;
+			case VMT_FRAME_BAD:
+				ret = VMT_ECORRUPT;
+				why = f.why;
+				break;
+			default:
+				return frame_error(r, &f, msg);
+			}
+		}
+		if (ret == VMT_ECORRUPT)
+			ret = resync(r, c, why);
+		if (ret == VMT_ENOMEM)
+			return set_error(msg, r->path, ret, "out of memory for the chunk at byte %llu",
+			                 (unsigned long long)r->off);
+		if (ret) {
+			memcpy(msg, r->msg, MSG_SIZE);
+			return ret;
+		}
+	}
+}
+
+/* The end of a trace with damaged stretches in it. */
+static int damage_error(struct vmt_reader *r, char *msg)
+{
+	return set_error(msg, r->path, VMT_ECORRUPT,
+	                 "corrupt at byte %llu: %s (%llu damaged bytes in %u place%s skipped, the rest read)",
+	                 (unsigned long long)r->damage_at, r->damage_why,
+	                 (unsigned long long)r->damaged, r->damages, r->damages == 1 ? "" : "s");
+}
+
+/* Read the chunk at off, already checked by the index scan, into c. */
+static int load_chunk(struct vmt_reader *r, struct vmt_cursor *c, uint64_t off,
+                      uint64_t size, uint64_t ordinal)
+{
+	const char *why = NULL;
+	int ret = try_load(r, c, off, size, ordinal, &why);
+
 	if (ret == VMT_ENOMEM)
 		return FAIL(r, ret, "out of memory for the chunk at byte %llu",
 		            (unsigned long long)off);
+	if (ret == VMT_ECORRUPT)
+		return FAIL(r, ret, "corrupt chunk at byte %llu: %s", (unsigned long long)off, why);
 	if (ret)
-		return FAIL(r, ret, "corrupt chunk at byte %llu: %s", (unsigned long long)off,
-		            c->why ? c->why : "bad data");
+		return r->status = ret;
 	r->st.chunks++;
 	return 0;
 }
@@ -222,7 +334,6 @@ static void deliver(struct vmt_reader *r, struct vmt_record *dst,
 static int next_file_order(struct vmt_reader *r, struct vmt_record *rec)
 {
 	for (;;) {
-		struct vmt_frame f;
 		int ret;
 
 		if (r->one_loaded) {
@@ -234,20 +345,21 @@ static int next_file_order(struct vmt_reader *r, struct vmt_record *rec)
 			if (ret < 0)
 				return step_error(r, ret, &r->one);
 			r->one_loaded = 0;
-			r->off += r->one_size;
-			r->st.good_bytes = r->off;
+			r->off += r->one.size;
+			r->st.good_bytes += r->one.size;
 		}
-		ret = peek_chunk(r, &f, r->msg);
-		if (ret <= 0) {
-			if (ret == VMT_ETRUNCATED)
-				r->st.lost_bytes = r->size - r->off;
-			return r->status = ret;
+		ret = next_chunk(r, &r->one, r->st.chunks, r->msg);
+		if (ret == 1) {
+			r->one_loaded = 1;
+			r->st.chunks++;
+			continue;
 		}
-		r->one.offset = r->off;
-		if ((ret = load_chunk(r, &r->one, r->off, f.size, r->st.chunks)))
-			return ret;
-		r->one_loaded = 1;
-		r->one_size = f.size;
+		if (ret == VMT_ETRUNCATED)
+			r->st.lost_bytes = r->size - r->off;
+		r->st.lost_bytes += r->damaged;
+		if (ret == 0 && r->damaged)
+			ret = damage_error(r, r->msg);
+		return r->status = ret;
 	}
 }
 
@@ -261,15 +373,16 @@ static int cmp_ref(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* Index every complete chunk: offset and first seq, 16 bytes per chunk
- * (a 64 KiB chunk holds thousands of events). */
+/* Index every good chunk: offset, size and first seq, 24 bytes per chunk
+ * (a 64 KiB chunk holds thousands of events).  Every chunk is checked
+ * whole here, so damage is skipped the same way as in file order. */
 static int build_index(struct vmt_reader *r)
 {
+	struct vmt_cursor *c = &r->one;
 	size_t cap = 0;
-	struct vmt_frame f;
 	int ret;
 
-	while ((ret = peek_chunk(r, &f, r->scan_msg)) == 1) {
+	while ((ret = next_chunk(r, c, 0, r->scan_msg)) == 1) {
 		if (r->nindex == cap) {
 			size_t ncap = cap ? cap * 2 : 256;
 			struct chunk_ref *n = realloc(r->index, ncap * sizeof(*n));
@@ -279,16 +392,23 @@ static int build_index(struct vmt_reader *r)
 			cap = ncap;
 		}
 		r->index[r->nindex].off = r->off;
-		r->index[r->nindex].first_seq = f.chunk.first_seq;
+		r->index[r->nindex].size = c->size;
+		r->index[r->nindex].first_seq = c->key;
 		r->nindex++;
-		r->off += f.size;
+		r->off += c->size;
+		r->st.good_bytes += c->size;
 	}
-	if (ret == VMT_EIO)
+	vmt_cursor_free(c);
+	if (ret == VMT_EIO || ret == VMT_ENOMEM) {
+		memcpy(r->msg, r->scan_msg, MSG_SIZE);
 		return r->status = ret;
-	r->st.good_bytes = r->off;
-	r->scan_status = ret;
+	}
 	if (ret == VMT_ETRUNCATED)
 		r->scan_lost = r->size - r->off;
+	r->scan_lost += r->damaged;
+	if (ret == 0 && r->damaged)
+		ret = damage_error(r, r->scan_msg);
+	r->scan_status = ret;
 	if (r->nindex)
 		qsort(r->index, r->nindex, sizeof(*r->index), cmp_ref);
 	return 0;
@@ -339,10 +459,6 @@ static int open_next_chunk(struct vmt_reader *r)
 {
 	const struct chunk_ref *ref = &r->index[r->next_index++];
 	struct vmt_cursor *c;
-	uint8_t head[VMT_FRAME_PEEK];
-	uint64_t remaining = r->size - ref->off;
-	size_t n = remaining < sizeof(head) ? (size_t)remaining : sizeof(head);
-	struct vmt_frame f;
 	int ret;
 
 	if (r->nheap >= VMT_MAX_OPEN_CHUNKS)
@@ -354,13 +470,7 @@ static int open_next_chunk(struct vmt_reader *r)
 	} else if (!(c = calloc(1, sizeof(*c)))) {
 		return FAIL(r, VMT_ENOMEM, "out of memory");
 	}
-	if ((ret = read_at(r, ref->off, head, n))) {
-		r->pool[r->npool++] = c;
-		return r->status = ret;
-	}
-	vmt_frame_peek(head, n, remaining, &f);
-	c->offset = ref->off;
-	ret = load_chunk(r, c, ref->off, f.size, ref->off);
+	ret = load_chunk(r, c, ref->off, ref->size, ref->off);
 	if (ret == 0 && (ret = vmt_cursor_step(c)) < 0)
 		step_error(r, ret, c);
 	if (ret <= 0) {
@@ -462,7 +572,7 @@ static int check_header(struct vmt_reader *r)
 		                 "corrupt header: the header record does not decode");
 	r->header = rec.u.header;
 	r->off = f.size;
-	r->st.good_bytes = r->off;
+	r->st.good_bytes = f.size;
 	return 0;
 }
 
@@ -546,7 +656,7 @@ void vmt_reader_stats(const struct vmt_reader *r, struct vmt_reader_stats *st)
 		return;
 	}
 	*st = r->st;
-	if (r->scan_status == VMT_ETRUNCATED)
+	if (r->order != VMT_ORDER_FILE)
 		st->lost_bytes = r->scan_lost;
 }
 

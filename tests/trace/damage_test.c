@@ -121,8 +121,8 @@ int main(void)
 	{
 		uint8_t *copy = malloc(orig_len);
 		for (int order = 0; order < 2; order++) {
-			/* every third byte of the header and first chunk, then a sample */
-			for (size_t pos = 0; pos < orig_len; pos += pos < bound[1] ? 3 : 211) {
+			/* every fifth byte of the header and first chunk, then a sample */
+			for (size_t pos = 0; pos < orig_len; pos += pos < bound[1] ? 5 : 307) {
 				static const uint8_t xors[] = { 0x01, 0x80, 0xff };
 				for (size_t x = 0; x < (pos < bound[1] ? 1 : sizeof(xors)); x++) {
 					struct outcome o;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Files that are not readable traces give one line naming the file and the
 # problem, and exit status 1; a cut-off trace reads up to its last complete
-# chunk and says how many bytes were lost.
+# chunk and says how many bytes were lost; a damaged chunk in the middle is
+# skipped, the rest read, and the end says what was skipped.
 . "$(dirname "$0")/../lib.sh"
 GEN=$B/tests/trace/progs/trace_gen READ=$B/tests/trace/progs/trace_read
 [ -x "$GEN" ] && [ -x "$READ" ] || skip_all "trace test programs not built"
@@ -65,18 +66,40 @@ is "$(read_trace cut.lz4 -f)" \
 	"1|records 0 events 0 chunks 0 good $hdr lost 100|cut.lz4: truncated: the last 100 bytes (an incomplete chunk at byte $hdr) were lost" \
 	"cut inside the first chunk, file order"
 
-# a byte inside the first chunk's metadata changed
+# chunk N's offset, size and record count, from the frame layout
+chunk_at() { n=$1 off=$hdr; while [ "$n" -gt 1 ]; do off=$((off + $(chunk_size $off))); n=$((n - 1)); done; echo $off; }
+chunk_size() { echo $((8 + $(u32 good.lz4 $(($1 + 4))) + $(u32 good.lz4 $(($1 + 60))))); }
+chunk_records() { echo $(($(u32 good.lz4 $(($1 + 48))) + $(u32 good.lz4 $(($1 + 52))))); }
+total=$(echo "$summary" | cut -d' ' -f2)
+chunks=$(echo "$summary" | cut -d' ' -f6)
+
+# a byte inside the first chunk's metadata changed: that chunk is skipped,
+# the rest is read, and the end says what was skipped
+c1=$hdr s1=$(chunk_size $c1) r1=$(chunk_records $c1)
 cp good.lz4 bad.lz4
 printf 'X' | dd of=bad.lz4 bs=1 seek=$((hdr + 70)) conv=notrunc 2>/dev/null
-is "$(read_trace bad.lz4 -f)" \
-	"1|records 0 events 0 chunks 0 good $hdr lost 0|bad.lz4: corrupt at byte $hdr: frame checksum mismatch" \
-	"a corrupt chunk"
+want="1|records $((total - r1))"
+got=$(read_trace bad.lz4 -f)
+is "${got%% events*}" "$want" "a corrupt chunk is skipped, the others are read"
+is "${got#*|*|}" "bad.lz4: corrupt at byte $hdr: frame checksum mismatch ($s1 damaged bytes in 1 place skipped, the rest read)" \
+	"and the end names it"
+is "$(read_trace bad.lz4)" "$got" "seq order skips the same chunk"
+
+# a writer killed in the middle of its write: chunk 3 cut in half, the
+# chunks of other writers after it
+c3=$(chunk_at 3) s3=$(chunk_size $(chunk_at 3)) r3=$(chunk_records $(chunk_at 3))
+{ head -c $((c3 + s3 / 2)) good.lz4; tail -c +$((c3 + s3 + 1)) good.lz4; } >killed.lz4
+got=$(read_trace killed.lz4 -f)
+is "${got%% events*}" "1|records $((total - r3))" "a chunk cut short in the middle loses only itself"
+is "$(echo "$got" | sed 's/.*(\(.*\))$/\1/')" "$((s3 / 2)) damaged bytes in 1 place skipped, the rest read" \
+	"and its bytes are counted"
+is "$(read_trace killed.lz4)" "$got" "seq order agrees"
 
 # garbage appended after the last chunk
 cp good.lz4 tail.lz4
 printf 'garbage!' >>tail.lz4
-is "$(read_trace tail.lz4 -f | sed 's/records [^|]*|/records ...|/')" \
-	"1|records ...|tail.lz4: corrupt at byte $size: bad frame magic" \
+is "$(read_trace tail.lz4 -f)" \
+	"1|records $total events $(echo "$summary" | cut -d' ' -f4) chunks $chunks good $size lost 8|tail.lz4: corrupt at byte $size: bad frame magic (8 damaged bytes in 1 place skipped, the rest read)" \
 	"garbage after the last chunk"
 
 # two traces concatenated
