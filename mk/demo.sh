@@ -50,6 +50,8 @@ section() { printf '\n=== %s ===\n\n' "$*"; }
 for t in vmrec vmtrace vmreplay vmreport; do
 	[ -x "$BIN/$t" ] || die "$BIN/$t is missing: run 'make' first"
 done
+# Only ever remove a directory that an earlier demo made.
+[ ! -e "$OUT" ] || [ -d "$OUT/logs" ] || die "$OUT exists and is not a demo output directory"
 rm -rf "$OUT"
 mkdir -p "$OUT/traces" "$OUT/results" "$OUT/logs" "$OUT/html" "$OUT/work" ||
 	die "cannot create $OUT"
@@ -116,7 +118,7 @@ EOF
 ALL="$REC_NAMES $SYN_NAMES"
 
 # ---- 3. replay --------------------------------------------------------------
-section "3. Replay: this kernel (--repeat $REPEAT) and the simulator's $(echo $SIM_PROFILES | sed 's/ / and /') profiles"
+section "3. Replay: this kernel (--repeat $REPEAT) and the simulator's $(echo "$SIM_PROFILES" | sed 's/ / and /') profiles"
 for n in $ALL; do
 	run replay "$BIN/vmreplay" -q --repeat $REPEAT --per-event \
 		--json "$R/$n-host.json" "$T/$n.lz4"
@@ -124,7 +126,7 @@ for n in $ALL; do
 		run replay "$BIN/vmreplay" -q --target sim --kernel "$k" --per-event \
 			--repeat $REPEAT --json "$R/$n-sim$k.json" "$T/$n.lz4"
 	done
-	echo "  $n: host kernel, sim:$(echo $SIM_PROFILES | sed 's/ /, sim:/g')"
+	echo "  $n: host kernel, sim:$(echo "$SIM_PROFILES" | sed 's/ /, sim:/g')"
 done
 
 # ---- 3b. real kernels under QEMU ---------------------------------------------
@@ -143,11 +145,12 @@ elif ! { ls "$store"/6.1.*/vmlinuz && ls "$store"/6.12.*/vmlinuz; } >/dev/null 2
 	! make -C "$S" --no-print-directory BUILD="$B" kernels >>"$OUT/logs/vm.log" 2>&1; then
 	vm_unavailable "the Debian 6.1/6.12 kernels cannot be fetched (see $OUT/logs/vm.log)"
 else
+	# shellcheck disable=SC2086
 	set -- $VM_NAMES
 	traces=
 	for n; do traces="$traces $T/$n.lz4"; done
-	# shellcheck disable=SC2086
 	VM_CMD="$BIN/vmreplay --vm $VM_KERNELS --repeat $REPEAT --per-event --json $R/vm.json --$traces"
+	# shellcheck disable=SC2086 # the words of the command, as printed
 	if try vm $VM_CMD; then
 		VM_OK=1
 		i=0
