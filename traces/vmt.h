@@ -308,14 +308,16 @@ const struct vmt_header *vmt_reader_header(const struct vmt_reader *r);
 
 /* 1: *rec filled; 0: end of trace; < 0: error (vmt_reader_error()).
  * A trace cut off inside a chunk ends with VMT_ETRUNCATED after every
- * complete chunk was returned. */
+ * complete chunk was returned; one with damaged chunks in the middle
+ * returns every good chunk, then VMT_ECORRUPT.  Errors stick. */
 int vmt_reader_next(struct vmt_reader *r, struct vmt_record *rec);
 const char *vmt_reader_error(const struct vmt_reader *r);
 
 struct vmt_reader_stats {
 	uint64_t file_bytes;      /* size of the file */
 	uint64_t good_bytes;      /* bytes in complete chunks */
-	uint64_t lost_bytes;      /* bytes after the last complete chunk */
+	uint64_t lost_bytes;      /* bytes after the last complete chunk,
+	                             and in damaged chunks skipped */
 	uint64_t chunks;
 	uint64_t records;
 	uint64_t events;
