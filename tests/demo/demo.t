@@ -54,4 +54,21 @@ rc=$?
 is "$rc:$(cat "$T/err")" "1:demo: $T/nobuild/bin/vmrec is missing: run 'make' first" \
 	"a missing build fails with one line"
 
+# A failing step stops the demo with the command, the end of its log and
+# where the whole log is.
+mkdir -p "$T/fake/bin"
+ln -s "$B/lib" "$T/fake/lib"
+for t in vmrec vmtrace vmreport; do ln -s "$B/bin/$t" "$T/fake/bin/$t"; done
+printf '#!/bin/sh\necho "vmreplay: cannot replay" >&2\nexit 3\n' >"$T/fake/bin/vmreplay"
+chmod +x "$T/fake/bin/vmreplay"
+VMREC_DEMO_QUICK=1 VMREC_DEMO_OUT=$T/failed VMREC_BUILD=$T/fake VMREC_SRC=$S \
+	sh "$S/mk/demo.sh" >"$T/stdout" 2>"$T/err"
+rc=$?
+sed -n 1p "$T/err" | sed 's/ -q .*//' >"$T/first"
+is "$rc:$(cat "$T/first")" "1:demo: failed (exit 3): $T/fake/bin/vmreplay" "a failing replay stops the demo and names the command"
+grep -q '^  | vmreplay: cannot replay$' "$T/err" && grep -q "^demo: full log: $T/failed/logs/replay.log$" "$T/err"
+ok $? "the failure shows the end of the log and where the log is"
+grep -q '^=== 4\.' "$T/stdout"
+is "$?" 1 "no report after a failed step"
+
 done_testing
