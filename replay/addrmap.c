@@ -9,7 +9,7 @@ void am_free(struct addrmap *m) { free(m->r); am_init(m); }
 void am_clear(struct addrmap *m) { m->n = 0; }
 
 /* Index of the first range whose end > addr. */
-static size_t lower(const struct addrmap *m, uint64_t addr)
+__attribute__((hot)) static size_t lower(const struct addrmap *m, uint64_t addr)
 {
 	size_t lo = 0, hi = m->n;
 	while (lo < hi) {
@@ -37,7 +37,7 @@ static int reserve(struct addrmap *m, size_t more)
 	return 0;
 }
 
-int am_remove(struct addrmap *m, uint64_t start, uint64_t end)
+__attribute__((hot)) int am_remove(struct addrmap *m, uint64_t start, uint64_t end)
 {
 	if (start >= end)
 		return 0;
@@ -69,7 +69,7 @@ int am_remove(struct addrmap *m, uint64_t start, uint64_t end)
 	return 0;
 }
 
-int am_set(struct addrmap *m, uint64_t start, uint64_t end, int64_t delta)
+__attribute__((hot)) int am_set(struct addrmap *m, uint64_t start, uint64_t end, int64_t delta)
 {
 	if (start >= end)
 		return 0;
@@ -94,13 +94,13 @@ int am_set(struct addrmap *m, uint64_t start, uint64_t end, int64_t delta)
 	return 0;
 }
 
-const struct am_range *am_find(const struct addrmap *m, uint64_t addr)
+__attribute__((hot)) const struct am_range *am_find(const struct addrmap *m, uint64_t addr)
 {
 	size_t i = lower(m, addr);
 	return i < m->n && m->r[i].start <= addr ? &m->r[i] : NULL;
 }
 
-int am_next_piece(const struct addrmap *m, uint64_t *cursor, uint64_t end,
+__attribute__((hot)) int am_next_piece(const struct addrmap *m, uint64_t *cursor, uint64_t end,
                   struct am_piece *p)
 {
 	uint64_t at = *cursor;

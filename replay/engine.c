@@ -194,7 +194,7 @@ static void note_count(struct rp_engine *e, uint32_t slot, struct rp_pstate *p)
 
 /* ---- translation ----------------------------------------------------- */
 
-static uint64_t xlate(const struct rp_engine *e, const struct rp_pstate *p, uint64_t a)
+__attribute__((hot)) static uint64_t xlate(const struct rp_engine *e, const struct rp_pstate *p, uint64_t a)
 {
 	const struct am_range *r = am_find(&p->am, a);
 	return a + (uint64_t)(r ? r->delta : e->offset);
@@ -402,7 +402,7 @@ static int is_fork(const struct vmt_event *ev)
 	       ((ev->sys == VMT_SYS_CLONE || ev->sys == VMT_SYS_CLONE3) && !(ev->flags & VMT_EV_THREAD));
 }
 
-static void result_check(struct rp_engine *e, size_t i, const struct vmt_event *rec,
+__attribute__((hot)) static void result_check(struct rp_engine *e, size_t i, const struct vmt_event *rec,
                          struct rp_evres *r, int64_t want)
 {
 	if (!rec->err == !r->err && (rec->err || want == INT64_MIN || r->ret == want))
@@ -424,7 +424,7 @@ static void result_check(struct rp_engine *e, size_t i, const struct vmt_event *
 /* Calls on a recorded range [rs, re) that keep or cut mappings.  The range
  * translates as a whole when its mapped pieces share one delta (always, in
  * recorded placement); otherwise each mapped piece is issued alone. */
-static void ranged(struct rp_engine *e, struct rp_pstate *p, struct vmt_event *ev, int kind,
+__attribute__((hot)) static void ranged(struct rp_engine *e, struct rp_pstate *p, struct vmt_event *ev, int kind,
                    struct vr_result *out, struct rp_effect *fx, int *skipped)
 {
 	uint64_t rs = ev->args[0] & ~(e->page - 1);
@@ -483,7 +483,7 @@ static void ranged(struct rp_engine *e, struct rp_pstate *p, struct vmt_event *e
 	out->latency_ns = lat;
 }
 
-static void apply_mmap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
+__attribute__((hot)) static void apply_mmap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
                        const struct vmt_event *rec, struct vmt_event *ev,
                        struct vr_result *out, struct rp_effect *fx, int *skipped, int64_t *want)
 {
@@ -582,7 +582,7 @@ static void apply_mremap(struct rp_engine *e, struct rp_pstate *p, const struct 
 	am_set(&p->am, rec_new, rec_new + newlen, (int64_t)((uint64_t)out->ret - rec_new));
 }
 
-static void apply_brk(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
+__attribute__((hot)) static void apply_brk(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
                       struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want)
 {
 	uint64_t target = rec->args[0] ? rec->args[0] + (uint64_t)p->brk_delta : 0;
@@ -638,10 +638,10 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 	if (rec->err || child < 0)
 		return STEP_DONE;
 	struct rp_space *cs = NULL;
-	uint64_t t0 = lat_now();
+	uint64_t t0 = lat_tick();
 	int r = e->be->fork(p->space, &cs);
-	uint64_t t1 = lat_now();
-	out->latency_ns = t1 - t0 > rp_kernel.clock_cost ? t1 - t0 - rp_kernel.clock_cost : 0;
+	uint64_t lat = lat_tick_ns(lat_tick() - t0);
+	out->latency_ns = lat > rp_kernel.clock_cost ? lat - rp_kernel.clock_cost : 0;
 	if (r < 0) {
 		out->err = -r;
 		out->outcome = VR_FAILED;
@@ -674,7 +674,7 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 	return STEP_DONE;
 }
 
-static int replay_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, size_t i)
+__attribute__((hot)) static int replay_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, size_t i)
 {
 	const struct vmt_event *rec = &e->t->events[i];
 	struct rp_evres *r = &e->sh->ev[i];
@@ -743,7 +743,7 @@ static int replay_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 
 /* ---- the loop -------------------------------------------------------- */
 
-static int do_step(struct rp_engine *e, size_t s)
+__attribute__((hot)) static int do_step(struct rp_engine *e, size_t s)
 {
 	const struct rp_step *st = &e->t->steps[s];
 	struct rp_pstate *p = &e->ps[st->slot];
@@ -856,7 +856,7 @@ static size_t start_workers(struct rp_engine *e, uint32_t slot, size_t from, str
 
 /* Replays, from step `from`, the steps this thread owns.  Returns the step
  * after the last one, or the fork step when this became a fork child. */
-static size_t run_steps(struct rp_engine *e, size_t from, int32_t *tid)
+__attribute__((hot)) static size_t run_steps(struct rp_engine *e, size_t from, int32_t *tid)
 {
 	for (size_t s = from; s < e->t->nsteps; s++) {
 		if (!e->ps[e->t->steps[s].slot].owned || (*tid && step_tid(e, s) != *tid))

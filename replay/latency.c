@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -95,6 +96,56 @@ uint64_t lat_clock_cost(void)
 		uint64_t a = lat_now();
 		uint64_t b = lat_now();
 		d[i] = b - a;
+	}
+	qsort(d, N, sizeof(d[0]), cmp_u64);
+	return d[N / 2];
+}
+
+int lat_use_tsc;
+uint64_t lat_tick_mult;
+
+/* Both flags, or the TSC may change rate or stop with the CPU. */
+static int tsc_is_constant(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[4096];
+	int found = 0;
+	while (f && fgets(line, sizeof(line), f))
+		if (strncmp(line, "flags", 5) == 0) {
+			found = strstr(line, " constant_tsc") && strstr(line, " nonstop_tsc");
+			break;
+		}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+void lat_tick_init(void)
+{
+#if defined(__x86_64__)
+	if (!tsc_is_constant())
+		return;
+	lat_use_tsc = 1;
+	uint64_t n0 = lat_now(), t0 = lat_tick();
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+	nanosleep(&pause, NULL);
+	uint64_t n1 = lat_now(), t1 = lat_tick();
+	if (t1 <= t0 || n1 <= n0) {
+		lat_use_tsc = 0;
+		return;
+	}
+	lat_tick_mult = (uint64_t)(((unsigned __int128)(n1 - n0) << 32) / (t1 - t0));
+#endif
+}
+
+uint64_t lat_tick_cost(void)
+{
+	enum { N = 1001 };
+	static uint64_t d[N];
+	for (int i = 0; i < N; i++) {
+		uint64_t a = lat_tick();
+		uint64_t b = lat_tick();
+		d[i] = lat_tick_ns(b - a);
 	}
 	qsort(d, N, sizeof(d[0]), cmp_u64);
 	return d[N / 2];

@@ -67,7 +67,8 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 		be = &rp_sim_backend;
 	}
 	rp_kernel.outcomes = o->outcomes;
-	rp_kernel.clock_cost = lat_clock_cost();
+	lat_tick_init();
+	rp_kernel.clock_cost = lat_tick_cost();
 	rp_kernel.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 
 	char why[512];
