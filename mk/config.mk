@@ -22,4 +22,4 @@ VMREC_LDFLAGS := $(LDFLAGS) $(SANITIZE)
 # extras (qemu, chromium) install them themselves through `make deps-extra`.
 DEPS_PACKAGES := gcc clang make perl strace lz4 liblz4-dev libunwind-dev \
                  libjemalloc-dev libdw-dev libelf-dev python3 binutils
-DEPS_EXTRA    := qemu-system-x86 busybox-static chromium
+DEPS_EXTRA    := qemu-system-x86 chromium
