@@ -1,0 +1,153 @@
+/* vmt_merge.c - seq order: index every good chunk (offset, size, first
+ * seq), open chunks in first-seq order as the merge reaches them, and merge
+ * their records by (key, file offset) with a min-heap. */
+#include <stdlib.h>
+#include <string.h>
+#include "vmt_reader_int.h"
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const struct chunk_ref *x = a, *y = b;
+	if (x->first_seq != y->first_seq)
+		return x->first_seq < y->first_seq ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Index every good chunk: offset, size and first seq, 24 bytes per chunk
+ * (a 64 KiB chunk holds thousands of events).  Every chunk is checked
+ * whole here, so damage is skipped the same way as in file order. */
+int vmt_rd_build_index(struct vmt_reader *r)
+{
+	struct vmt_cursor *c = &r->one;
+	size_t cap = 0;
+	int ret;
+
+	while ((ret = vmt_rd_next_chunk(r, c, 0, r->scan_msg)) == 1) {
+		if (r->nindex == cap) {
+			size_t ncap = cap ? cap * 2 : 256;
+			struct chunk_ref *n = realloc(r->index, ncap * sizeof(*n));
+			if (!n)
+				return FAIL(r, VMT_ENOMEM, "out of memory for the chunk index");
+			r->index = n;
+			cap = ncap;
+		}
+		r->index[r->nindex].off = r->off;
+		r->index[r->nindex].size = c->size;
+		r->index[r->nindex].first_seq = c->key;
+		r->nindex++;
+		r->off += c->size;
+		r->st.good_bytes += c->size;
+	}
+	vmt_cursor_free(c);
+	if (ret == VMT_EIO || ret == VMT_ENOMEM) {
+		memcpy(r->msg, r->scan_msg, MSG_SIZE);
+		return r->status = ret;
+	}
+	if (ret == VMT_ETRUNCATED)
+		r->scan_lost = r->size - r->off;
+	r->scan_lost += r->damaged;
+	if (ret == 0 && r->damaged)
+		ret = vmt_rd_damage_error(r, r->scan_msg);
+	r->scan_status = ret;
+	if (r->nindex)
+		qsort(r->index, r->nindex, sizeof(*r->index), cmp_ref);
+	return 0;
+}
+
+static int before(const struct vmt_cursor *a, const struct vmt_cursor *b)
+{
+	return a->key < b->key || (a->key == b->key && a->ordinal < b->ordinal);
+}
+
+static void sift_down(struct vmt_reader *r, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct vmt_cursor *t;
+		if (l < r->nheap && before(r->heap[l], r->heap[m]))
+			m = l;
+		if (l + 1 < r->nheap && before(r->heap[l + 1], r->heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = r->heap[i];
+		r->heap[i] = r->heap[m];
+		r->heap[m] = t;
+		i = m;
+	}
+}
+
+static void sift_up(struct vmt_reader *r, size_t i)
+{
+	while (i && before(r->heap[i], r->heap[(i - 1) / 2])) {
+		struct vmt_cursor *t = r->heap[i];
+		r->heap[i] = r->heap[(i - 1) / 2];
+		r->heap[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static void heap_pop(struct vmt_reader *r)
+{
+	r->pool[r->npool++] = r->heap[0];
+	r->heap[0] = r->heap[--r->nheap];
+	sift_down(r, 0);
+}
+
+/* Load the next indexed chunk and put it on the heap. */
+static int open_next_chunk(struct vmt_reader *r)
+{
+	const struct chunk_ref *ref = &r->index[r->next_index++];
+	struct vmt_cursor *c;
+	int ret;
+
+	if (r->nheap >= VMT_MAX_OPEN_CHUNKS)
+		return FAIL(r, VMT_ECORRUPT,
+		            "more than %d chunks overlap in seq at byte %llu; read it in file order",
+		            VMT_MAX_OPEN_CHUNKS, (unsigned long long)ref->off);
+	if (r->npool) {
+		c = r->pool[--r->npool];
+	} else if (!(c = calloc(1, sizeof(*c)))) {
+		return FAIL(r, VMT_ENOMEM, "out of memory");
+	}
+	ret = vmt_rd_load_chunk(r, c, ref->off, ref->size, ref->off);
+	if (ret == 0 && (ret = vmt_cursor_step(c)) < 0)
+		vmt_rd_step_error(r, ret, c);
+	if (ret <= 0) {
+		r->pool[r->npool++] = c;
+		return ret;
+	}
+	r->heap[r->nheap++] = c;
+	sift_up(r, r->nheap - 1);
+	return 0;
+}
+
+int vmt_rd_next_seq_order(struct vmt_reader *r, struct vmt_record *rec)
+{
+	if (r->last) {
+		int ret = vmt_cursor_step(r->last);
+		if (ret < 0)
+			return vmt_rd_step_error(r, ret, r->last);
+		if (ret == 0)
+			heap_pop(r);
+		else
+			sift_down(r, 0);
+		r->last = NULL;
+	}
+	while (r->next_index < r->nindex &&
+	       (!r->nheap || r->index[r->next_index].first_seq <= r->heap[0]->key)) {
+		int ret = open_next_chunk(r);
+		if (ret < 0)
+			return ret;
+	}
+	if (!r->nheap) {
+		if (r->scan_status) {
+			memcpy(r->msg, r->scan_msg, MSG_SIZE);
+			r->st.lost_bytes = r->scan_lost;
+		}
+		return r->status = r->scan_status;
+	}
+	r->last = r->heap[0];
+	vmt_rd_deliver(r, rec, &r->last->cur);
+	return 1;
+}
