@@ -8,13 +8,27 @@ EXTRA_CFLAGS_shim/ := -fvisibility=hidden
 LIBS += $(BUILD)/lib/libvmrec.so
 BINS += $(BUILD)/bin/vmrec
 
-$(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(LIBVMT)
+# The library is preloaded into programs that are not built with sanitizers,
+# so it never is: under SANITIZE (make asan) it gets its own plain copies of
+# the trace library's objects.
+ifeq ($(SANITIZE),)
+SHIM_VMT := $(LIBVMT)
+else
+SHIM_VMT := $(patsubst traces/%.c,$(OBJ)/shim-plain/traces/%.o,$(LIBVMT_SRCS))
+EXTRA_CFLAGS_shim/ += -fno-sanitize=all
+$(OBJ)/shim-plain/traces/%.o: traces/%.c
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) $(LIBVMT) $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
+	$(CC) $(VMREC_CFLAGS) -fno-sanitize=all -MMD -MP -c $< -o $@
+endif
+
+$(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
+	  $(SHIM_VMT) $(LIBVMT_LIBS) $(LDFLAGS)
 
 $(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(VMREC_LDFLAGS)
+	$(CC) -o $@ $^ $(LDFLAGS)
 
 # The shim tests read traces back with this small dumper (tests/shim/).
 TEST_BINS += $(BUILD)/tests/shim/tracecalls

@@ -218,12 +218,19 @@ static void write_locked(struct shim_thread *t, const struct vmt_record *rec)
 	}
 	if (rec)
 		check(w, vmt_write(w, rec));
-	for (int i = 0; i < t->npending; i++) {
-		struct vmt_record p = { .type = VMT_REC_EVENT };
-		p.u.event = t->pending[i];
-		check(w, vmt_write(w, &p));
+	/* a signal may park another event while these are written: reset the
+	 * queue only if it did not grow (a handler runs to completion first) */
+	for (int i = 0, n;;) {
+		n = __atomic_load_n(&t->npending, __ATOMIC_RELAXED);
+		for (; i < n; i++) {
+			struct vmt_record p = { .type = VMT_REC_EVENT };
+			p.u.event = t->pending[i];
+			check(w, vmt_write(w, &p));
+		}
+		if (__atomic_compare_exchange_n(&t->npending, &n, 0, 0, __ATOMIC_RELAXED,
+		                                __ATOMIC_RELAXED))
+			break;
 	}
-	t->npending = 0;
 	if (t->exiting) {
 		pool_give(w);
 		t->w = NULL;
@@ -307,6 +314,18 @@ void call_begin(struct shim_call *c, int sys, uint64_t a0, uint64_t a1, uint64_t
 	c->t0 = 0;
 }
 
+/* glibc's last call in a thread: madvise(stack, size, MADV_DONTNEED) of
+ * the unused part of its own stack, ending just below the stack pointer
+ * (a PTHREAD_STACK_MIN and a page at most).  Other calls after the TSD
+ * destructors (a sanitizer's clean-up) are not it. */
+static int is_stack_release(const struct vmt_event *ev)
+{
+	uint64_t sp = (uint64_t)(uintptr_t)__builtin_frame_address(0);
+	uint64_t end = ev->args[0] + ev->args[1];
+	return ev->sys == VMT_SYS_MADVISE && ev->args[2] == 4 /* MADV_DONTNEED */ &&
+	       !ev->err && end <= sp && sp - end <= (64u << 10);
+}
+
 void call_end(struct shim_call *c, long ret)
 {
 	struct shim_thread *t = &shim_self;
@@ -340,7 +359,7 @@ void call_end(struct shim_call *c, long ret)
 		shim_write(&rec);
 	}
 	t->depth--;
-	if (t->exit_pending && ev->sys == VMT_SYS_MADVISE && t->depth == 0)
+	if (t->exit_pending && t->depth == 0 && is_stack_release(ev))
 		write_exit_event();
 }
 
