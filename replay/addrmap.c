@@ -37,6 +37,11 @@ static int reserve(struct addrmap *m, size_t more)
 	return 0;
 }
 
+int am_reserve(struct addrmap *m, size_t n)
+{
+	return n > m->n ? reserve(m, n - m->n) : 0;
+}
+
 __attribute__((hot)) int am_remove(struct addrmap *m, uint64_t start, uint64_t end)
 {
 	if (start >= end)

@@ -20,6 +20,8 @@ struct addrmap {
 void am_init(struct addrmap *m);
 void am_free(struct addrmap *m);
 void am_clear(struct addrmap *m);
+/* Room for n ranges without allocating again. 0 or -1. */
+int am_reserve(struct addrmap *m, size_t n);
 /* Map [start, end) with `delta`, replacing whatever covered it. 0 or -1 (ENOMEM). */
 int am_set(struct addrmap *m, uint64_t start, uint64_t end, int64_t delta);
 /* Forget [start, end) (the pieces around it stay). 0 or -1. */

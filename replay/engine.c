@@ -319,6 +319,20 @@ static void build_image(struct rp_engine *e, size_t step, uint32_t slot, struct 
 		free(keep);
 		return;
 	}
+	/* the address map and the counting scratch sized for the worst case up
+	 * front: the replayer allocates nothing while it replays (a new
+	 * allocator chunk could land where a recorded mapping goes) */
+	size_t most = prog.nvma + 2 * (size_t)e->t->procs[slot].nevents + 8;
+	if (most > (1u << 20))
+		most = 1u << 20;
+	am_reserve(&p->am, most);
+	if (e->be->per_process && most > e->rcap) {
+		void *nb = realloc(e->rbuf, most * sizeof(*e->rbuf));
+		if (nb) {
+			e->rbuf = nb;
+			e->rcap = most;
+		}
+	}
 	uint64_t heap_end;
 	uint64_t rec_brk = recorded_start_brk(e, m, step, slot, &heap_end);
 	p->brk_delta = e->be->per_process ? (int64_t)(e->base_brk - rec_brk) : 0;

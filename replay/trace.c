@@ -135,6 +135,7 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 			break;
 		}
 		case VMT_REC_EVENT:
+			t->procs[slot].nevents++;
 			GROW(t->events, t->nevents, c.events);
 			t->events[t->nevents] = rec.u.event;
 			st.kind = RP_EVENT;
