@@ -56,5 +56,14 @@ int main(void)
 	is_str(buf, "[2000-3000 gap] [3000-3800 m] [3800-6900 m] [6900-7000 m] [7000-7800 gap] ",
 	       "pieces of a range, gaps included");
 	am_free(&m);
+
+	/* reserved room: no reallocation while ranges come and go */
+	am_init(&m);
+	ok(am_reserve(&m, 100) == 0, "reserve room for 100 ranges");
+	const struct am_range *before = m.r;
+	for (uint64_t i = 0; i < 100; i++)
+		am_set(&m, i * 0x2000, i * 0x2000 + 0x1000, (int64_t)i);
+	ok(m.r == before && m.n == 100, "100 ranges fit without moving the array");
+	am_free(&m);
 	return done_testing();
 }
