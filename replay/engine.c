@@ -43,6 +43,7 @@ struct rp_pstate {
 	uint32_t special;      /* [vdso] & co. of the image: counted, not rebuilt */
 	int64_t count;         /* program VMAs now (kernel: running) */
 	int64_t peak;
+	uint64_t t_first;      /* when its first event was replayed */
 	int started;
 };
 
@@ -736,8 +737,13 @@ __attribute__((hot)) static int replay_event(struct rp_engine *e, uint32_t slot,
 	r->latency_ns = out.latency_ns;
 	r->outcome = (uint8_t)(out.err ? VR_FAILED : out.outcome);
 	r->skipped = (uint8_t)skipped;
-	r->order = e->multi ? atomic_fetch_add_explicit(&e->sh->order, 1, memory_order_relaxed) + 1
-	                    : ++e->sh->order;
+	if (e->multi) {
+		r->order = atomic_fetch_add_explicit(&e->sh->order, 1, memory_order_relaxed) + 1;
+	} else {
+		r->order = ++e->order;
+		if (!(e->order & 1023))   /* for the progress line */
+			atomic_store_explicit(&e->sh->order, e->order, memory_order_relaxed);
+	}
 	r->done = 1;
 	if (!skipped && !is_fork(rec))
 		result_check(e, i, rec, r, want);
@@ -761,9 +767,10 @@ __attribute__((hot)) static int do_step(struct rp_engine *e, size_t s)
 {
 	const struct rp_step *st = &e->t->steps[s];
 	struct rp_pstate *p = &e->ps[st->slot];
-	struct rp_slot_state *ss = &e->sh->slots[st->slot];
-	if (!ss->t_first && st->kind == RP_EVENT)
-		ss->t_first = lat_now();
+	if (!p->t_first && st->kind == RP_EVENT) {
+		p->t_first = lat_now();
+		e->sh->slots[st->slot].t_first = p->t_first;
+	}
 	switch (st->kind) {
 	case RP_PROCESS:
 		if (e->t->images[st->idx].image > 0 || e->t->procs[st->slot].parent_slot < 0)
@@ -926,6 +933,7 @@ int rp_engine_run_once(struct rp_engine *e)
 	struct rp_shared *sh = e->sh;
 	atomic_store(&sh->turn, 0);
 	atomic_store(&sh->order, 0);
+	e->order = 0;
 	for (size_t s = 0; s < t->nprocs; s++) {
 		sh->slots[s] = (struct rp_slot_state){ .start_count = -1, .end_count = -1, .peak = -1 };
 		e->ps[s] = (struct rp_pstate){ 0 };

@@ -59,6 +59,7 @@ struct rp_engine {
 	uint64_t page;
 	int multi;            /* several replayers: take turns */
 	int quiet_mismatch;   /* print no per-event messages (later loops) */
+	uint64_t order;       /* events replayed, in a single replayer */
 	struct rp_pstate *ps; /* per process slot */
 	/* called about every 200 ms during a kernel replay with the events done */
 	void (*tick)(struct rp_engine *e, uint64_t events_done);
