@@ -1,6 +1,7 @@
 /* vmreport - compare vmreplay results files as LKP compares kernels.
  *
- *   vmreport [--all] [--ranges] [--explain[=N]] [--format FMT] [-o FILE]
+ *   vmreport [--all] [--ranges] [--explain[=N]] [--stacks[=TRACE] | --no-stacks]
+ *            [--format FMT] [-o FILE]
  *            [--label A,B,...] [--any-trace | --by-trace] BASE.json OTHER.json...
  *
  * Exit status: 0 report written, 1 a results file could not be used or the
@@ -56,6 +57,9 @@ static void usage(FILE *f)
 	      "  -a, --all             show every metric, not only significant and headline ones\n"
 	      "  -r, --ranges          print min\u2013max of the runs under each value\n"
 	      "  -e, --explain[=N]     the first N (5) events where outcome or VMA count differ\n"
+	      "      --stacks[=TRACE]  with --explain: each event's recorded call stack (the\n"
+	      "                        default when the trace has them), read from TRACE\n"
+	      "      --no-stacks       with --explain: no stacks, the trace is not read\n"
 	      "  -f, --format FMT      text (default), markdown, json or html\n"
 	      "  -o, --output FILE     write there instead of standard output\n"
 	      "  -l, --label A,B,...   column labels (default: kernel release or sim:PROFILE)\n"
@@ -89,11 +93,13 @@ static int split_labels(struct args *a, const char *list)
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	enum { OPT_ANY_TRACE = 256, OPT_BY_TRACE };
+	enum { OPT_ANY_TRACE = 256, OPT_BY_TRACE, OPT_STACKS, OPT_NO_STACKS };
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "ranges", no_argument, NULL, 'r' },
 		{ "explain", optional_argument, NULL, 'e' },
+		{ "stacks", optional_argument, NULL, OPT_STACKS },
+		{ "no-stacks", no_argument, NULL, OPT_NO_STACKS },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "label", required_argument, NULL, 'l' },
@@ -113,6 +119,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'r': a->opt.ranges = true; break;
 		case OPT_ANY_TRACE: a->opt.any_trace = true; break;
 		case OPT_BY_TRACE: a->by_trace = true; break;
+		case OPT_STACKS:
+			if (optarg && !optarg[0])
+				return usage_error("%s", "--stacks=: expected a trace file");
+			a->opt.stacks = REP_STACKS_ON;
+			a->opt.stacks_trace = optarg;
+			break;
+		case OPT_NO_STACKS: a->opt.stacks = REP_STACKS_OFF; a->opt.stacks_trace = NULL; break;
 		case 'e':
 			if (!optarg) {
 				a->opt.explain = DEFAULT_EXPLAIN;

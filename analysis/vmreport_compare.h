@@ -39,10 +39,16 @@ struct rep_row {
 	struct rep_cell *cells;    /* one per input */
 };
 
+/* --explain's stacks: AUTO shows them when the trace has some; ON
+ * (--stacks) also says when it has none; OFF (--no-stacks) reads no trace. */
+enum rep_stacks_mode { REP_STACKS_AUTO, REP_STACKS_ON, REP_STACKS_OFF };
+
 struct rep_options {
 	bool all, ranges;
 	bool any_trace;
 	int explain;               /* events to show per comparison; 0: no --explain */
+	enum rep_stacks_mode stacks;
+	const char *stacks_trace;  /* --stacks=TRACE: read stacks there, not from the trace named */
 	const char *const *labels;
 };
 

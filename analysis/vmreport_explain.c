@@ -1,9 +1,14 @@
 /* vmreport_explain.c - walk two per_event lists by event index and keep
- * the first events whose outcome or VMA count differ. */
+ * the first events whose outcome or VMA count differ; print them with
+ * their recorded call stacks when the trace has them. */
 #include "analysis/vmreport_explain.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "analysis/vmreport_stacks.h"
 
 /* The last VMA count seen in each process of one results file. */
 struct last_counts {
@@ -94,6 +99,96 @@ void rep_explain_free(struct rep_explain *e)
 	memset(e, 0, sizeof(*e));
 }
 
+/* Every input against the first, and the stacks of the events listed. */
+struct explain_all {
+	struct rep_explain *ex;      /* [1, nin) */
+	size_t nin;
+	struct rep_stacks stacks;
+};
+
+static void explain_all_free(struct explain_all *a)
+{
+	for (size_t i = 1; a->ex && i < a->nin; i++)
+		rep_explain_free(&a->ex[i]);
+	free(a->ex);
+	rep_stacks_free(&a->stacks);
+}
+
+/* The trace to read stacks from: --stacks=TRACE, else the first named by
+ * an input that exists, else the base's name (for the note). */
+static const char *pick_trace(const struct rep_table *t, char *buf, size_t len)
+{
+	const char *named = NULL;
+	if (t->opt->stacks_trace)
+		return t->opt->stacks_trace;
+	for (size_t i = 0; i < t->nin; i++) {
+		const char *p = rep_stacks_trace_path(&t->in[i], buf, len);
+		if (p && access(p, F_OK) == 0)
+			return p;
+		if (!named)
+			named = p;
+	}
+	return named;
+}
+
+/* A trace that cannot be read costs one note and the stacks, never the report. */
+static void load_stacks(const struct rep_table *t, struct explain_all *a)
+{
+	char buf[PATH_MAX], err[PATH_MAX + 256];
+	for (size_t i = 1; i < a->nin; i++)
+		for (size_t k = 0; k < a->ex[i].nfirst; k++) {
+			const struct rep_divergence *d = &a->ex[i].first[k];
+			const struct rep_event *any = d->base ? d->base : d->other;
+			if (rep_stacks_want(&a->stacks, any->i, any->op)) {
+				fputs("vmreport: note: --explain shows no stacks: out of memory\n", stderr);
+				return;
+			}
+		}
+	if (!a->stacks.n)
+		return;
+	const char *trace = pick_trace(t, buf, sizeof(buf));
+	if (!trace)
+		fputs("vmreport: note: --explain shows no stacks: the results name no trace "
+		      "(--stacks=TRACE names it)\n", stderr);
+	else if (rep_stacks_load(&a->stacks, trace, err, sizeof(err)))
+		fprintf(stderr, "vmreport: note: --explain shows no stacks: %s\n", err);
+	else if (!a->stacks.any && t->opt->stacks == REP_STACKS_ON)
+		fprintf(stderr, "vmreport: note: --explain shows no stacks: %s: the events listed "
+			"have none (record with vmrec --stacks)\n", trace);
+}
+
+/* 0, or -1 when out of memory. */
+static int explain_all(const struct rep_table *t, struct explain_all *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->nin = t->nin;
+	if (!(a->ex = calloc(t->nin, sizeof(*a->ex))))
+		return -1;
+	for (size_t i = 1; i < t->nin; i++)
+		if (rep_explain_pair(t, i, &a->ex[i])) {
+			a->nin = i;
+			return -1;
+		}
+	if (t->opt->stacks != REP_STACKS_OFF)
+		load_stacks(t, a);
+	return 0;
+}
+
+/* FRAMES (lines " > ...") under the event they belong to. */
+static void stack_text(FILE *f, const char *frames, bool markdown)
+{
+	if (markdown)
+		fputs("    - stack:\n\n      ```\n", f);
+	for (const char *l = frames, *nl; *l; l = nl + 1) {
+		nl = strchrnul(l, '\n');
+		fprintf(f, "%s%.*s\n", markdown ? "     " : "   ", (int)(nl - l), l);
+		if (!*nl)
+			break;
+	}
+	if (markdown)
+		fputs("      ```\n", f);
+}
+
 /* CALL: the side's own strace line, when it differs from the one above. */
 static void side_text(FILE *f, const char *label, const struct rep_event *ev, long long delta,
 		      const char *call, bool markdown)
@@ -126,12 +221,14 @@ static void side_text(FILE *f, const char *label, const struct rep_event *ev, lo
 void rep_explain_text(FILE *f, const struct rep_table *t, bool markdown)
 {
 	fputs(markdown ? "\n#### Divergence\n\n" : "\n", f);
+	struct explain_all a;
+	if (explain_all(t, &a)) {
+		fprintf(stderr, "vmreport: out of memory\n");
+		explain_all_free(&a);
+		return;
+	}
 	for (size_t i = 1; i < t->nin; i++) {
-		struct rep_explain e;
-		if (rep_explain_pair(t, i, &e)) {
-			fprintf(stderr, "vmreport: out of memory\n");
-			return;
-		}
+		const struct rep_explain e = a.ex[i];
 		fprintf(f, "explain: %s against %s (#%zu, %s): ", t->labels[i], t->labels[0],
 			i + 1, t->in[i].path);
 		if (e.problem)
@@ -156,9 +253,12 @@ void rep_explain_text(FILE *f, const struct rep_table *t, bool markdown)
 				(!d->base->call || strcmp(d->base->call, d->other->call)) ? d->other->call : NULL;
 			side_text(f, t->labels[0], d->base, d->dbase, NULL, markdown);
 			side_text(f, t->labels[i], d->other, d->dother, own, markdown);
+			const char *frames = rep_stacks_of(&a.stacks, any->i);
+			if (frames)
+				stack_text(f, frames, markdown);
 		}
-		rep_explain_free(&e);
 	}
+	explain_all_free(&a);
 }
 
 static void side_json(struct json_w *w, const struct rep_event *ev, long long delta)
@@ -184,13 +284,33 @@ static void side_json(struct json_w *w, const struct rep_event *ev, long long de
 	json_w_end(w, '}');
 }
 
+/* The frames without strace's " > ", or null. */
+static void stack_json(struct json_w *w, const char *frames)
+{
+	if (!frames) {
+		json_w_null(w);
+		return;
+	}
+	json_w_begin(w, '[');
+	for (const char *l = frames, *nl; *l; l = nl + 1) {
+		nl = strchrnul(l, '\n');
+		size_t skip = strncmp(l, " > ", 3) ? 0 : 3;
+		char *line = strndup(l + skip, (size_t)(nl - l) - skip);
+		json_w_str(w, line ? line : "");
+		free(line);
+		if (!*nl)
+			break;
+	}
+	json_w_end(w, ']');
+}
+
 void rep_explain_json(struct json_w *w, const struct rep_table *t)
 {
+	struct explain_all a;
+	int failed = explain_all(t, &a);
 	json_w_begin(w, '[');
-	for (size_t i = 1; i < t->nin; i++) {
-		struct rep_explain e;
-		if (rep_explain_pair(t, i, &e))
-			break;
+	for (size_t i = 1; !failed && i < t->nin; i++) {
+		const struct rep_explain e = a.ex[i];
 		json_w_begin(w, '{');
 		json_w_key(w, "input");
 		json_w_int(w, (long long)i);
@@ -218,11 +338,13 @@ void rep_explain_json(struct json_w *w, const struct rep_table *t)
 			side_json(w, d->base, d->dbase);
 			json_w_key(w, "other");
 			side_json(w, d->other, d->dother);
+			json_w_key(w, "stack");
+			stack_json(w, rep_stacks_of(&a.stacks, any->i));
 			json_w_end(w, '}');
 		}
 		json_w_end(w, ']');
 		json_w_end(w, '}');
-		rep_explain_free(&e);
 	}
 	json_w_end(w, ']');
+	explain_all_free(&a);
 }
