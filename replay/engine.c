@@ -693,6 +693,15 @@ __attribute__((hot)) static int replay_event(struct rp_engine *e, uint32_t slot,
 {
 	const struct vmt_event *rec = &e->t->events[i];
 	struct rp_evres *r = &e->sh->ev[i];
+	/* a system call leaves the caches cold: ask for the next events' lines
+	 * now, so they arrive while the kernel works */
+	if (i + 8 < e->t->nevents) {
+		const char *next = (const char *)&e->t->events[i + 8];
+		__builtin_prefetch(next);
+		__builtin_prefetch(next + 64);
+		__builtin_prefetch(&e->sh->ev[i + 8], 1);
+		__builtin_prefetch(&e->t->steps[e->t->step_of_event[i + 8]]);
+	}
 	struct vmt_event ev = *rec;
 	struct vr_result out = { .vma_count = -1, .outcome = VR_UNCHANGED };
 	struct rp_effect fx = { .kind = RP_FX_NONE };
