@@ -186,7 +186,9 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 	int fresh = fx->kind == RP_FX_CREATE && (fx->fresh || fx->lo == 0);
 	fx->have_delta = 0;
 	before.n = 0;
-	if (want && !fresh && fx->kind != RP_FX_MREMAP)
+	if (want && fx->kind == RP_FX_REMOVE)
+		vq_intersecting(fx->lo, fx->hi, &before);
+	else if (want && !fresh && fx->kind != RP_FX_MREMAP)
 		vq_around(fx->lo, fx->hi, &before);
 	uint64_t t0 = lat_tick();
 	long ret = raw_syscall(nr, ev->args);

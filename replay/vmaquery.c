@@ -143,6 +143,32 @@ int vq_around(uint64_t lo, uint64_t hi, struct vq_list *out)
 	return r < 0 ? -1 : 0;
 }
 
+int vq_intersecting(uint64_t lo, uint64_t hi, struct vq_list *out)
+{
+	out->n = 0;
+	if (maps_fd < 0 && vq_open())
+		return -1;
+	if (!use_ioctl) {
+		struct vq_list all;
+		if (vq_around(lo + 1, hi - 1, &all) < 0)
+			return -1;
+		for (size_t i = 0; i < all.n && i < VQ_MAX; i++)
+			if (all.v[i].start < hi && all.v[i].end > lo)
+				out->v[out->n++] = all.v[i];
+		return 0;
+	}
+	uint64_t at = lo;
+	struct vq_vma v;
+	int r = 0;
+	while (at < hi && (r = next_ioctl(at, &v)) == 1 && v.start < hi) {
+		if (out->n < VQ_MAX)
+			out->v[out->n] = v;
+		out->n++;
+		at = v.end;
+	}
+	return r < 0 ? -1 : 0;
+}
+
 int vq_covering(uint64_t addr, struct vq_vma *v)
 {
 	if (maps_fd < 0 && vq_open())

@@ -27,6 +27,8 @@ void vq_close(void);
 int vq_has_procmap_query(void);
 /* -1 when neither way works. */
 int vq_around(uint64_t lo, uint64_t hi, struct vq_list *out);
+/* Only the VMAs intersecting [lo, hi) (fewer queries than vq_around). */
+int vq_intersecting(uint64_t lo, uint64_t hi, struct vq_list *out);
 /* Count the VMAs intersecting any of the sorted, disjoint ranges. */
 int64_t vq_count_in(const uint64_t (*ranges)[2], size_t n);
 /* The VMA covering addr (1), none (0), error (-1). */
