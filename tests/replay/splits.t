@@ -36,4 +36,16 @@ for mode in recorded kernel; do
 	per_event "$T/$mode.json" >"$T/got"
 	is_file "$T/got" "$T/want" "$mode: outcome and VMA count of every call"
 done
+# the same through /proc/self/maps, for kernels before 6.11
+VMREPLAY_NO_PROCMAP_QUERY=1 "$V" -q --strict --per-event --json "$T/maps.json" "$T/splits.vmt"
+ok $? "/proc/self/maps fallback: checkpoints match"
+per_event "$T/maps.json" >"$T/got"
+is_file "$T/got" "$T/want" "/proc/self/maps fallback: outcome and VMA count of every call"
+if command -v strace >/dev/null; then
+	n=$(VMREPLAY_NO_PROCMAP_QUERY=1 ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=ioctl "$V" -q "$T/splits.vmt" 2>&1 | grep -c "_IOC(_IOC_READ|_IOC_WRITE, 0x66, 0x11\|PROCMAP_QUERY")
+	is "$n" 0 "the fallback issues no PROCMAP_QUERY"
+	n=$(ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=ioctl "$V" -q "$T/splits.vmt" 2>&1 | grep -c "_IOC(_IOC_READ|_IOC_WRITE, 0x66, 0x11\|PROCMAP_QUERY")
+	[ "$n" -gt 0 ]
+	ok $? "by default PROCMAP_QUERY answers ($n queries)"
+fi
 done_testing
