@@ -139,7 +139,7 @@ static void load_stacks(const struct rep_table *t, struct explain_all *a)
 		for (size_t k = 0; k < a->ex[i].nfirst; k++) {
 			const struct rep_divergence *d = &a->ex[i].first[k];
 			const struct rep_event *any = d->base ? d->base : d->other;
-			if (rep_stacks_want(&a->stacks, any->i, any->op)) {
+			if (rep_stacks_want(&a->stacks, any)) {
 				fputs("vmreport: note: --explain shows no stacks: out of memory\n", stderr);
 				return;
 			}

@@ -79,7 +79,7 @@ static void map_free(struct stack_map *m)
 	free(m->slot);
 }
 
-int rep_stacks_want(struct rep_stacks *s, long long i, const char *op)
+int rep_stacks_want(struct rep_stacks *s, const struct rep_event *ev)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 16;
@@ -89,7 +89,7 @@ int rep_stacks_want(struct rep_stacks *s, long long i, const char *op)
 		s->ev = ev;
 		s->cap = cap;
 	}
-	s->ev[s->n++] = (struct rep_stack){ .i = i, .op = op };
+	s->ev[s->n++] = (struct rep_stack){ .i = ev->i, .op = ev->op, .pid = ev->pid };
 	return 0;
 }
 
@@ -151,11 +151,14 @@ static int scan(struct rep_stacks *s, const char *trace, struct sym_session *sym
 		for (; k < s->n && s->ev[k].i < idx; k++)
 			;	/* a negative index from a hand-made results file */
 		if (k < s->n && s->ev[k].i == idx) {
+			const struct rep_stack *want = &s->ev[k];
 			const char *name = vmt_sys_name(ev->sys);
-			if (s->ev[k].op && name && strcmp(s->ev[k].op, name)) {
-				snprintf(err, errlen, "%s: event %lld is %s, the results say %s: "
-					 "not the trace they were replayed from", trace, idx, name,
-					 s->ev[k].op);
+			if (!name)
+				name = "?";
+			if ((want->op && strcmp(want->op, name)) || (want->pid && want->pid != ev->pid)) {
+				snprintf(err, errlen, "%s: event %lld is %s of pid %d, the results say "
+					 "%s of pid %lld: not the trace they were replayed from", trace,
+					 idx, name, ev->pid, want->op ? want->op : "?", want->pid);
 				failed = true;
 				continue;
 			}

@@ -12,6 +12,7 @@
 struct rep_stack {
 	long long i;       /* event index in the trace: global seq order, from 0 */
 	const char *op;    /* the results' name of its call, checked against the trace; may be NULL */
+	long long pid;     /* the results' pid of it, checked too unless 0 */
 	char *frames;      /* " > module(func+0xoff) [0xrel]\n" lines; NULL: none recorded */
 };
 
@@ -21,8 +22,8 @@ struct rep_stacks {
 	bool any;              /* some wanted event has a stack */
 };
 
-/* Asks for the stack of event I (its call OP).  0, or -1 when out of memory. */
-int rep_stacks_want(struct rep_stacks *s, long long i, const char *op);
+/* Asks for the stack of event EV.  0, or -1 when out of memory. */
+int rep_stacks_want(struct rep_stacks *s, const struct rep_event *ev);
 
 /* Streams TRACE in seq order up to the last wanted event and keeps the
  * wanted events' stacks, symbolised.  0, or -1 with a one-line reason

@@ -71,8 +71,16 @@ rm "$T/res/sm.vmt"
 # a trace whose event 3 is another call, and one with fewer events
 "$V" synth brk1 --iterations 2 -o "$T/brk.vmt" 2>/dev/null
 "$R" --explain --stacks="$T/brk.vmt" "$A" "$C" >"$T/out" 2>"$T/err"
-is "$?/$(cat "$T/err")" "0/vmreport: note: --explain shows no stacks: $T/brk.vmt: event 3 is brk, the results say mmap: not the trace they were replayed from" \
+rc=$?
+bpid=$("$V" dump "$T/brk.vmt" | awk 'NR == 4 { print $1 }')
+pid=$("$V" dump "$T/gone/sm.vmt" | awk 'NR == 4 { print $1 }')
+is "$rc/$(cat "$T/err")" "0/vmreport: note: --explain shows no stacks: $T/brk.vmt: event 3 is brk of pid $bpid, the results say mmap of pid $pid: not the trace they were replayed from" \
 	"another trace: refused by its event 3's call"
+"$B/bin/vmrec" --stacks=16 -o "$T/again.vmt" -- "$T/stackmap" 2>/dev/null
+pid2=$("$V" dump "$T/again.vmt" | awk 'NR == 4 { print $1 }')
+"$R" --explain --stacks="$T/again.vmt" "$A" "$C" >"$T/out" 2>"$T/err"
+is "$(cat "$T/err")" "vmreport: note: --explain shows no stacks: $T/again.vmt: event 3 is mmap of pid $pid2, the results say mmap of pid $pid: not the trace they were replayed from" \
+	"the same program recorded again: refused by its pid"
 "$B/bin/vmrec" -o "$T/short.vmt" -- true 2>/dev/null
 n=$("$V" dump "$T/short.vmt" | wc -l)
 "$R" --explain --stacks="$T/short.vmt" "$A" "$C" >/dev/null 2>"$T/err"
@@ -86,12 +94,16 @@ case $(cat "$T/err") in "vmreport: note: --explain shows no stacks: $T/junk.vmt:
 
 # recorded without stacks: nothing by default, a note when --stacks asks
 "$B/bin/vmrec" -o "$T/nostack.vmt" -- "$T/stackmap" 2>/dev/null
-"$R" --explain --stacks="$T/nostack.vmt" "$A" "$C" >"$T/out" 2>"$T/err"
-is "$(grep -c '^    > ' "$T/out")/$(cat "$T/err")" \
-	"0/vmreport: note: --explain shows no stacks: $T/nostack.vmt: the events listed have none (record with vmrec --stacks)" \
+for k in 6.1 6.8; do
+	"$B/bin/vmreplay" --target sim --kernel $k --per-event -q --json "$T/res/n$k.json" \
+		"$T/nostack.vmt" >/dev/null 2>&1 || { echo "Bail out! vmreplay --target sim --kernel $k"; exit 1; }
+done
+"$R" --explain --stacks "$T/res/n6.1.json" "$T/res/n6.8.json" >"$T/out" 2>"$T/err"
+is "$(grep -c '^  event 3: ' "$T/out")/$(grep -c '^    > ' "$T/out")/$(cat "$T/err")" \
+	"1/0/vmreport: note: --explain shows no stacks: $T/nostack.vmt: the events listed have none (record with vmrec --stacks)" \
 	"--stacks on a trace without stacks: said"
-mv "$T/nostack.vmt" "$T/sm.vmt"
-"$R" --explain "$A" "$C" >"$T/out" 2>"$T/err"
-is "$(grep -c '^    > ' "$T/out")/$(cat "$T/err")" "0/" "by default a trace without stacks is not remarked on"
+"$R" --explain "$T/res/n6.1.json" "$T/res/n6.8.json" >"$T/out" 2>"$T/err"
+is "$(grep -c '^  event 3: ' "$T/out")/$(grep -c '^    > ' "$T/out")/$(cat "$T/err")" "1/0/" \
+	"by default a trace without stacks is not remarked on"
 
 done_testing
