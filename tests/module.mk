@@ -3,7 +3,7 @@
 # Helper programs that tests run live in tests/<area>/progs/*.c and build to
 # $(BUILD)/tests/<area>/progs/*.
 
-TEST_C_SRCS := $(wildcard tests/*/*_test.c)
+TEST_C_SRCS := $(filter-out tests/bench/%,$(wildcard tests/*/*_test.c))
 TEST_BINS   += $(patsubst tests/%_test.c,$(BUILD)/tests/%.t,$(TEST_C_SRCS))
 TEST_PROG_SRCS := $(wildcard tests/*/progs/*.c)
 TEST_BINS   += $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_PROG_SRCS))
