@@ -81,14 +81,20 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 		}
 		standins_guard(&si);
 	}
-	struct rp_engine e;
-	if (rp_engine_init(&e, t, o, be, be->per_process ? &si : NULL) < 0) {
-		standins_remove(&si);
-		return 2;
-	}
+	/* everything the driver needs is allocated before the layout offset is
+	 * chosen: later allocations could land where the replay maps */
 	struct rp_run *runs = calloc((size_t)o->repeat, sizeof(*runs));
 	if (!runs) {
 		fprintf(stderr, "vmreplay: out of memory\n");
+		standins_remove(&si);
+		return 2;
+	}
+	for (int r = 0; r < o->repeat; r++)
+		rp_run_reset(&runs[r]);
+	struct rp_engine e;
+	if (rp_engine_init(&e, t, o, be, be->per_process ? &si : NULL) < 0) {
+		free(runs);
+		standins_remove(&si);
 		return 2;
 	}
 	uint64_t began = lat_now();
