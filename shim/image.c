@@ -183,7 +183,8 @@ static int add_vma(const struct maps_line *l, void *arg)
 
 void image_map(uint64_t seq)
 {
-	struct map_build b = { .cap = 8192 };
+	int lines = maps_each(NULL, NULL);
+	struct map_build b = { .cap = lines > 0 ? (uint32_t)lines + 64 : 1024 };
 	size_t bytes = b.cap * (sizeof *b.v + 128);
 	b.v = arena_alloc(bytes);
 	if (!b.v)

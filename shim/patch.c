@@ -98,12 +98,16 @@ static int matches(const unsigned char *p, const char *pat, size_t *len)
 	return 1;
 }
 
+static void *libc_symbol(const char *name);
+static unsigned char *search_in(const char *pat, const unsigned char *fixed, size_t best,
+                                size_t best_at, unsigned char *p, unsigned char *end);
+
 /* Find the pattern in libc's text: memmem for its longest fixed run, then
  * the whole pattern around each hit. */
 static unsigned char *search(const char *pat)
 {
 	unsigned char fixed[128];
-	size_t n = 0, best = 0, best_at = 0, run = 0, len;
+	size_t n = 0, best = 0, best_at = 0, run = 0;
 	for (const char *s = pat; *s && n < sizeof fixed; ) {
 		if (*s == ' ') { s++; continue; }
 		if (s[0] == '?') {
@@ -118,7 +122,20 @@ static unsigned char *search(const char *pat)
 	}
 	if (!text_start)
 		dl_iterate_phdr(find_libc, NULL);
-	unsigned char *p = (unsigned char *)text_start, *end = (unsigned char *)text_end;
+	/* glibc keeps its clone implementations together: look near clone()
+	 * first (memmem over all of libc's text costs ~0.3 ms per process) */
+	unsigned char *lo = (unsigned char *)text_start, *hi = (unsigned char *)text_end;
+	unsigned char *near = libc_symbol("clone"), *hit = NULL;
+	if (near)
+		hit = search_in(pat, fixed, best, best_at, near - 65536 > lo ? near - 65536 : lo,
+		                near + 65536 < hi ? near + 65536 : hi);
+	return hit ? hit : search_in(pat, fixed, best, best_at, lo, hi);
+}
+
+static unsigned char *search_in(const char *pat, const unsigned char *fixed, size_t best,
+                                size_t best_at, unsigned char *p, unsigned char *end)
+{
+	size_t len;
 	while (best && p < end) {
 		unsigned char *hit = memmem(p, (size_t)(end - p), fixed + best_at, best);
 		if (!hit)
