@@ -5,6 +5,7 @@
 #include <string.h>
 #include "replay/sim/sim_int.h"
 
+/* SH_*: which range the outcome is read from (replay/engine.c's effects) */
 enum shape { SH_MAP, SH_UNMAP, SH_MODIFY, SH_BRK, SH_REMAP, SH_NONE, SH_UNMODELLED };
 
 typedef int64_t (*op_fn)(struct sim_mm *, const struct sim_call *, bool *);
@@ -30,8 +31,9 @@ static const struct {
 	[VMT_SYS_MLOCK]         = { do_mlock, SH_MODIFY, NULL },
 	[VMT_SYS_MLOCK2]        = { do_mlock2, SH_MODIFY, NULL },
 	[VMT_SYS_MUNLOCK]       = { do_munlock, SH_MODIFY, NULL },
-	[VMT_SYS_MLOCKALL]      = { do_mlockall, SH_MODIFY, NULL },
-	[VMT_SYS_MUNLOCKALL]    = { do_munlockall, SH_MODIFY, NULL },
+	/* no range: the kernel back end names no change (unchanged) */
+	[VMT_SYS_MLOCKALL]      = { do_mlockall, SH_NONE, NULL },
+	[VMT_SYS_MUNLOCKALL]    = { do_munlockall, SH_NONE, NULL },
 	[VMT_SYS_MSEAL]         = { sim_do_mseal, SH_MODIFY, NULL },
 	[VMT_SYS_SHMAT]         = { NULL, SH_UNMODELLED, "shmat is not modelled" },
 	[VMT_SYS_SHMDT]         = { NULL, SH_UNMODELLED, "shmdt is not modelled" },
@@ -45,37 +47,58 @@ static const struct {
 	[VMT_SYS_EXIT_GROUP]    = { NULL, SH_NONE, "exit" },
 };
 
-static struct sim_vma *at(struct sim_mm *mm, uint64_t addr)
+static inline uint64_t page_up(uint64_t x) { return (x + SIM_PAGE - 1) & ~(SIM_PAGE - 1); }
+
+/* the range a call's outcome is read from and how, as replay/engine.c
+ * gives it to the kernel back end; `cur_brk`: the break before the call */
+struct effect {
+	int fx;              /* enum sim_fx */
+	uint64_t lo, hi;
+};
+
+static struct effect effect_of(int shape, const uint64_t *a, uint64_t cur_brk)
 {
-	struct sim_vma *v = tree_find(&mm->tree, addr);
-	return v && v->start <= addr ? v : NULL;
+	uint64_t lo = a[0] & ~(SIM_PAGE - 1), hi = page_up(a[0] + a[1]);
+
+	switch (shape) {
+	case SH_MAP:
+		return (struct effect){ SIM_FX_CREATE, 0, 0 };   /* known from the result */
+	case SH_UNMAP:
+		return (struct effect){ SIM_FX_REMOVE, lo, hi };
+	case SH_MODIFY:
+		return (struct effect){ SIM_FX_MODIFY, lo, hi };
+	case SH_REMAP: {
+		uint64_t ol = page_up(a[1]), nl = page_up(a[2]);
+		if (nl > ol)
+			return (struct effect){ SIM_FX_CREATE, a[0] + ol, a[0] + nl };
+		if (nl < ol)
+			return (struct effect){ SIM_FX_REMOVE, a[0] + nl, a[0] + ol };
+		break;
+	}
+	case SH_BRK: {
+		uint64_t was = page_up(cur_brk), now = page_up(a[0]);
+		if (a[0] && cur_brk && now > was)
+			return (struct effect){ SIM_FX_CREATE, was, now };
+		if (a[0] && cur_brk && now < was)
+			return (struct effect){ SIM_FX_REMOVE, now, was };
+		break;
+	}
+	}
+	return (struct effect){ SIM_FX_NONE, 0, 0 };
 }
 
-static int removal(bool changed, int64_t delta)
+/* the rule text of this call, valid for the life of the process */
+static const char *kept_rule(struct sim_mm *mm)
 {
-	if (!changed)
-		return VR_UNCHANGED;
-	return delta > 0 ? VR_SPLIT : delta < 0 ? VR_REMOVE : VR_SHRINK;
-}
-
-/* where [start, end) now sits, for calls that changed flags in place */
-static int modify_shape(struct sim_mm *mm, uint64_t start, uint64_t end, bool changed, int64_t delta)
-{
-	struct sim_vma *v = at(mm, start), *w = end > start ? at(mm, end - 1) : NULL;
-
-	if (!changed)
-		return VR_UNCHANGED;
-	if (v && v == w && v->start < start && v->end > end)
-		return VR_MERGE_BOTH;
-	if (v && v->start < start && delta <= 0)
-		return VR_EXPAND_PREV;
-	if (w && w->end > end && delta <= 0)
-		return VR_EXPAND_NEXT;
-	if (delta > 0)
-		return VR_SPLIT;
-	if (delta < 0)
-		return VR_EXPAND_PREV;
-	return VR_UNCHANGED;
+	if (mm->rule[0])
+		return sim_intern(mm->rule);
+	if (!mm->rule_fixed)
+		return NULL;
+	if (mm->rule_fixed != mm->kept_src) {
+		mm->kept = sim_intern(mm->rule_fixed);
+		mm->kept_src = mm->rule_fixed;
+	}
+	return mm->kept;
 }
 
 void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_file *file,
@@ -83,10 +106,10 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 {
 	struct sim_call c;
 	int sys = ev->sys;
-	size_t before;
-	int64_t r, delta;
+	int64_t r;
 	bool changed = false;
-	uint64_t page_len;
+	static __thread struct sim_snap before, after;
+	const char *why = NULL;
 
 	memset(out, 0, sizeof *out);
 	out->vma_count = -1;
@@ -110,52 +133,47 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 	memcpy(c.a, ev->args, sizeof c.a);
 	c.file = file;
 	c.file_id = ev->file_id ? ev->file_id : file ? file->id : 0;
-	before = mm->tree.count;
+	struct effect fx = effect_of(ops[sys].shape, c.a, mm->brk);
+	if (fx.fx == SIM_FX_REMOVE)
+		sim_snap_intersecting(mm, fx.lo, fx.hi, &before);
+	else if (fx.fx == SIM_FX_MODIFY)
+		sim_snap_around(mm, fx.lo, fx.hi, &before);
 	if (ops[sys].fn) {
 		r = ops[sys].fn(mm, &c, &changed);
 	} else {
 		r = ops[sys].shape == SH_UNMODELLED ? -ENOSYS : 0;
 		sim_rule(mm, "%s", ops[sys].note);
 	}
-	delta = (int64_t)mm->tree.count - (int64_t)before;
 	out->vma_count = (int64_t)sim_vma_count(mm);
-	out->rule = mm->rule[0] ? mm->rule : mm->rule_fixed;
 	if (r < 0 && r > -4096 && sys != VMT_SYS_BRK) {
 		out->ret = -1;
 		out->err = (int)-r;
 		out->outcome = VR_FAILED;
+		out->rule = kept_rule(mm);
 		return;
 	}
 	out->ret = r;
-	page_len = (c.a[1] + SIM_PAGE - 1) & ~(SIM_PAGE - 1);
-	switch (ops[sys].shape) {
-	case SH_MAP:
-		out->outcome = mm->how;
-		break;
-	case SH_BRK:
-		out->outcome = !changed ? VR_UNCHANGED : delta < 0 || mm->how == VR_UNCHANGED
-		               ? removal(changed, delta) : mm->how;
-		break;
-	case SH_REMAP:
-		if ((uint64_t)r != c.a[0])
-			out->outcome = VR_MOVE;
-		else if (c.a[2] > c.a[1] && changed)
-			out->outcome = mm->how;
-		else
-			out->outcome = removal(changed, delta);
-		break;
-	case SH_UNMAP:
-		out->outcome = removal(changed, delta);
-		break;
-	case SH_MODIFY:
-		if (sys == VMT_SYS_MLOCKALL || sys == VMT_SYS_MUNLOCKALL)
-			out->outcome = !changed ? VR_UNCHANGED : delta > 0 ? VR_SPLIT :
-			               delta < 0 ? VR_EXPAND_PREV : VR_UNCHANGED;
-		else
-			out->outcome = modify_shape(mm, c.a[0] & ~(SIM_PAGE - 1),
-			                            (c.a[0] & ~(SIM_PAGE - 1)) + page_len, changed, delta);
-		break;
-	default:
+	if (sys == VMT_SYS_BRK && (uint64_t)r != c.a[0])
+		fx.fx = SIM_FX_NONE;     /* refused: brk answers the old break */
+	if (sys == VMT_SYS_MREMAP && (uint64_t)r != c.a[0]) {
+		out->outcome = VR_MOVE;
+	} else if (fx.fx == SIM_FX_CREATE) {
+		if (sys == VMT_SYS_MMAP) {
+			fx.lo = (uint64_t)r;
+			fx.hi = (uint64_t)r + page_up(c.a[1]);
+		}
+		out->outcome = sim_outcome_create(mm, fx.lo, fx.hi);
+	} else if (fx.fx == SIM_FX_REMOVE) {
+		out->outcome = sim_outcome_remove(&before, fx.lo, fx.hi);
+	} else if (fx.fx == SIM_FX_MODIFY) {
+		sim_snap_around(mm, fx.lo, fx.hi, &after);
+		out->outcome = sim_outcome_modify(&before, &after, fx.lo, fx.hi, &why);
+		if (why)
+			sim_rule(mm, "%s", why);
+	} else {
 		out->outcome = VR_UNCHANGED;
+		if (changed && ops[sys].shape == SH_NONE)
+			sim_rule(mm, "outcome unchanged: the call names no range");
 	}
+	out->rule = kept_rule(mm);
 }

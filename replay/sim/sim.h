@@ -55,6 +55,18 @@ struct sim_vma_view {
 };
 int sim_vma_at(const struct sim_mm *mm, size_t i, struct sim_vma_view *v);
 
+/* The VMAs around [lo, hi) as replay/vmaquery.c's vq_around sees them: those
+ * with end >= lo and start <= hi (intersecting the range, or touching it),
+ * in address order.  Returns how many there are; the first `max` are
+ * stored.  _intersecting: only end > lo and start < hi (vq_intersecting).
+ * With these the driver derives a call's outcome the way it does for the
+ * kernel (rp_derive_outcome); sim_apply's own outcome follows the same
+ * definitions. */
+size_t sim_vmas_around(const struct sim_mm *mm, uint64_t lo, uint64_t hi,
+                       struct sim_vma_view *out, size_t max);
+size_t sim_vmas_intersecting(const struct sim_mm *mm, uint64_t lo, uint64_t hi,
+                             struct sim_vma_view *out, size_t max);
+
 /* Additions (replay/sim/): what a recorded map cannot say. */
 /* The program break: start_brk and the current break (brk(0)'s answer).
  * Default: the [heap] VMA of the map, else 0 (brk then only fails). */

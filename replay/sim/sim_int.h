@@ -25,6 +25,7 @@ enum sim_rule_id {
 	R_T6_THP_NO_HINT,    /* no alignment with an address hint */
 	R_X3_GUARD_REGIONS,  /* MADV_GUARD_INSTALL/REMOVE */
 	R_M4_ANON_MERGE,     /* unfaulted/faulted anon merges allowed */
+	R_M2_RO_UNACCOUNT,   /* mprotect read-only drops VM_ACCOUNT of unfaulted anon */
 	R_COUNT
 };
 
@@ -97,6 +98,7 @@ struct sim_mm {
 	int how;                     /* outcome of the last sim_map_range */
 	char rule[200];              /* the last call's rule */
 	const char *rule_fixed;      /* or a fixed text (no formatting cost) */
+	const char *kept_src, *kept; /* the last fixed text and its interned copy */
 	char brk_msg[2][96];         /* the brk rule texts, formatted once */
 };
 
@@ -110,6 +112,28 @@ void sim_rule(struct sim_mm *mm, const char *fmt, ...) __attribute__((format(pri
 void sim_rule_force(struct sim_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* a fixed text that outlives the call (hot paths) */
 void sim_rule_fixed(struct sim_mm *mm, const char *text);
+/* the process-lifetime copy of a rule text (intern.c) */
+const char *sim_intern(const char *text);
+
+/* ---- outcomes (around.c, outcome.c) ---- */
+/* The ranges of the VMAs around a call's range, as the kernel back end
+ * sees them (vq_around / vq_intersecting; at most VQ_MAX stored). */
+#define SIM_SNAP_MAX 64
+struct sim_snap {
+	size_t n;                       /* how many there are */
+	uint64_t r[SIM_SNAP_MAX][2];    /* the first SIM_SNAP_MAX */
+};
+void sim_snap_around(const struct sim_mm *mm, uint64_t lo, uint64_t hi, struct sim_snap *s);
+void sim_snap_intersecting(const struct sim_mm *mm, uint64_t lo, uint64_t hi, struct sim_snap *s);
+/* replay/kernel.c's rp_derive_outcome, definition for definition: a new
+ * range (CREATE: the VMA covering lo afterwards), a removal (REMOVE: the
+ * VMAs it intersected), a change in place (MODIFY: the boundaries around
+ * it before and after).  *why: what decided it, for the rule text. */
+enum sim_fx { SIM_FX_NONE, SIM_FX_CREATE, SIM_FX_REMOVE, SIM_FX_MODIFY };
+int sim_outcome_create(const struct sim_mm *mm, uint64_t lo, uint64_t hi);
+int sim_outcome_remove(const struct sim_snap *before, uint64_t lo, uint64_t hi);
+int sim_outcome_modify(const struct sim_snap *before, const struct sim_snap *after,
+                       uint64_t lo, uint64_t hi, const char **why);
 
 /* ---- placement (place.c) ---- */
 struct sim_place {

@@ -271,73 +271,102 @@ static const struct lvma *containing(const struct layout *L, uint64_t a)
 	return NULL;
 }
 
-static int same_layout(const struct layout *a, const struct layout *b)
+/* The outcome from the kernel's before/after layouts, defined as the
+ * kernel back end defines it (replay/kernel.c's rp_derive_outcome over the
+ * range replay/engine.c gives each call), written independently of the
+ * simulator's own code. */
+static int has_edge(const struct layout *L, uint64_t lo, uint64_t hi, uint64_t x)
 {
-	if (a->n != b->n)
-		return 0;
-	for (int i = 0; i < a->n; i++)
-		if (a->v[i].start != b->v[i].start || a->v[i].end != b->v[i].end || a->v[i].flags != b->v[i].flags)
-			return 0;
-	return 1;
+	for (int i = 0; i < L->n; i++)
+		if (L->v[i].end >= lo && L->v[i].start <= hi && (L->v[i].start == x || L->v[i].end == x))
+			return 1;
+	return 0;
 }
 
-/* the outcome from the kernel's before/after layouts (independent of the
- * simulator's own classification) */
+/* the VMAs with end >= lo and start <= hi (vq_around), as ranges */
+static int around(const struct layout *L, uint64_t lo, uint64_t hi, uint64_t (*r)[2])
+{
+	int n = 0;
+	for (int i = 0; i < L->n; i++)
+		if (L->v[i].end >= lo && L->v[i].start <= hi) {
+			r[n][0] = L->v[i].start;
+			r[n++][1] = L->v[i].end;
+		}
+	return n;
+}
+
+static int derive_create(const struct layout *a, uint64_t lo, uint64_t hi)
+{
+	const struct lvma *v = containing(a, lo);
+	if (!v)
+		return VR_UNCHANGED;
+	int left = v->start < lo, right = v->end > hi;
+	return left && right ? VR_MERGE_BOTH : left ? VR_EXPAND_PREV : right ? VR_EXPAND_NEXT : VR_NEW;
+}
+
+static int derive_remove(const struct layout *b, uint64_t lo, uint64_t hi)
+{
+	int whole = 0, partial = 0;
+	for (int i = 0; i < b->n; i++) {
+		const struct lvma *v = &b->v[i];
+		if (v->start >= hi || v->end <= lo)
+			continue;
+		if (v->start < lo && v->end > hi)
+			return VR_SPLIT;
+		if (v->start >= lo && v->end <= hi)
+			whole++;
+		else
+			partial++;
+	}
+	return whole ? VR_REMOVE : partial ? VR_SHRINK : VR_UNCHANGED;
+}
+
+static int derive_modify(const struct layout *b, const struct layout *a, uint64_t lo, uint64_t hi)
+{
+	static uint64_t rb[MAXV][2], ra[MAXV][2];
+	int nb = around(b, lo, hi, rb), na = around(a, lo, hi, ra);
+	if (nb == na && !memcmp(rb, ra, sizeof rb[0] * (size_t)nb))
+		return VR_UNCHANGED;
+	int ml = has_edge(b, lo, hi, lo) && !has_edge(a, lo, hi, lo);
+	int mr = has_edge(b, lo, hi, hi) && !has_edge(a, lo, hi, hi);
+	if (ml || mr)
+		return ml && mr ? VR_MERGE_BOTH : ml ? VR_EXPAND_PREV : VR_EXPAND_NEXT;
+	if (na > nb || (!has_edge(b, lo, hi, lo) && has_edge(a, lo, hi, lo)) ||
+	    (!has_edge(b, lo, hi, hi) && has_edge(a, lo, hi, hi)))
+		return VR_SPLIT;
+	return na < nb ? VR_MERGE_BOTH : VR_UNCHANGED;
+}
+
 static int classify(const struct vmt_event *ev, int64_t ret, int err, uint64_t oldbrk,
                     const struct layout *b, const struct layout *a)
 {
-	int changed = !same_layout(b, a), delta = a->n - b->n;
-	uint64_t s = ev->args[0] & ~4095ull, e = s + ((ev->args[1] + 4095) & ~4095ull);
-	const struct lvma *v, *w;
+	uint64_t s = ev->args[0] & ~4095ull, e = (ev->args[0] + ev->args[1] + 4095) & ~4095ull;
+	uint64_t ol = (ev->args[1] + 4095) & ~4095ull, nl = (ev->args[2] + 4095) & ~4095ull;
 
 	if (err)
 		return VR_FAILED;
 	switch (ev->sys) {
 	case VMT_SYS_MMAP:
-		v = containing(a, (uint64_t)ret);
-		e = (uint64_t)ret + ((ev->args[1] + 4095) & ~4095ull);
-		if (!v)
-			return -1;
-		if (v->start < (uint64_t)ret && v->end > e)
-			return VR_MERGE_BOTH;
-		return v->start < (uint64_t)ret ? VR_EXPAND_PREV : v->end > e ? VR_EXPAND_NEXT : VR_NEW;
-	case VMT_SYS_BRK:
-		if (!changed)
+		return derive_create(a, (uint64_t)ret, (uint64_t)ret + ol);
+	case VMT_SYS_BRK: {
+		uint64_t was = (oldbrk + 4095) & ~4095ull, now = (ev->args[0] + 4095) & ~4095ull;
+		if ((uint64_t)ret != ev->args[0])   /* refused: the old break */
 			return VR_UNCHANGED;
-		if ((uint64_t)ret > oldbrk) {
-			uint64_t ob = (oldbrk + 4095) & ~4095ull;
-			v = containing(a, ob);
-			return v && v->start < ob ? VR_EXPAND_PREV : VR_NEW;
-		}
-		break;
+		return now > was ? derive_create(a, was, now) : now < was ? derive_remove(b, now, was) :
+		       VR_UNCHANGED;
+	}
 	case VMT_SYS_MREMAP:
 		if ((uint64_t)ret != ev->args[0])
 			return VR_MOVE;
-		if (ev->args[2] > ev->args[1] && changed) {
-			v = containing(a, s);
-			return v && v->end > s + ((ev->args[2] + 4095) & ~4095ull) ? VR_MERGE_BOTH : VR_EXPAND_PREV;
-		}
-		break;
+		return nl > ol ? derive_create(a, s + ol, s + nl) : nl < ol ? derive_remove(b, s + nl, s + ol) :
+		       VR_UNCHANGED;
 	case VMT_SYS_MUNMAP:
-		break;
-	case VMT_SYS_NONE: case VMT_SYS_FORK:
-		return VR_UNCHANGED;
-	default:
-		if (!changed)
-			return VR_UNCHANGED;
-		v = containing(a, s);
-		w = containing(a, e - 1);
-		if (v && v == w && v->start < s && v->end > e)
-			return VR_MERGE_BOTH;
-		if (v && v->start < s && delta <= 0)
-			return VR_EXPAND_PREV;
-		if (w && w->end > e && delta <= 0)
-			return VR_EXPAND_NEXT;
-		return delta > 0 ? VR_SPLIT : delta < 0 ? VR_EXPAND_PREV : VR_UNCHANGED;
+		return derive_remove(b, s, e);
+	case VMT_SYS_MPROTECT: case VMT_SYS_PKEY_MPROTECT: case VMT_SYS_MADVISE:
+	case VMT_SYS_MLOCK: case VMT_SYS_MLOCK2: case VMT_SYS_MUNLOCK: case VMT_SYS_MSEAL:
+		return derive_modify(b, a, s, e);
 	}
-	if (!changed)
-		return VR_UNCHANGED;
-	return delta > 0 ? VR_SPLIT : delta < 0 ? VR_REMOVE : VR_SHRINK;
+	return VR_UNCHANGED;   /* no range (mlockall, fork, ...) */
 }
 
 static void dump(const char *who, const struct run *r, const struct layout *L)
@@ -380,6 +409,7 @@ static int run_ops(struct sim_gen_op *ops, int n, struct sim_gen *g, int report)
 		int32_t err;
 		char why[256] = "", txt[200];
 		int want;
+		uint64_t brk_before = sim_brk;
 
 		if (g)
 			sim_gen_next(g, mm, op);
@@ -417,11 +447,7 @@ static int run_ops(struct sim_gen_op *ops, int n, struct sim_gen *g, int report)
 				sim_brk = (uint64_t)res.ret;
 		}
 		sim_layout(&r, mm, &simL);
-		want = classify(&ev, ret, err, op->sys == VMT_SYS_BRK ? (uint64_t)sim_brk : 0, &before, &after);
-		if (op->sys == VMT_SYS_BRK)   /* classify needs the break before the call */
-			want = classify(&ev, ret, err, ev.args[0] == (uint64_t)ret && !err ?
-			                (op->args[1] ? ret + op->args[0] : ret - op->args[0]) : (uint64_t)ret,
-			                &before, &after);
+		want = classify(&ev, ret, err, brk_before, &before, &after);
 		if (err != res.err)
 			snprintf(why, sizeof why, "errno: kernel %d, sim %d", err, res.err);
 		else if (!err && ret != res.ret)
