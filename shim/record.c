@@ -146,23 +146,24 @@ void shim_threads_init(void)
 	have_exit_key = pthread_key_create(&exit_key, on_thread_exit) == 0;
 }
 
+/* t->slot is the registry index + 1 (0: not registered). */
 static void register_thread(struct shim_thread *t)
 {
 	for (int i = 0; i < MAX_THREADS; i++) {
 		struct shim_thread *none = NULL;
 		if (__atomic_compare_exchange_n(&threads[i], &none, t, 0,
-		                                __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		                                __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			t->slot = i + 1;
 			return;
+		}
 	}
 }
 
 static void unregister_thread(struct shim_thread *t)
 {
-	for (int i = 0; i < MAX_THREADS; i++)
-		if (__atomic_load_n(&threads[i], __ATOMIC_ACQUIRE) == t) {
-			__atomic_store_n(&threads[i], NULL, __ATOMIC_RELEASE);
-			return;
-		}
+	if (t->slot && __atomic_load_n(&threads[t->slot - 1], __ATOMIC_ACQUIRE) == t)
+		__atomic_store_n(&threads[t->slot - 1], NULL, __ATOMIC_RELEASE);
+	t->slot = 0;
 }
 
 void shim_output_failed(const char *what, int err)

@@ -16,6 +16,7 @@ struct shim_thread {
 	int exiting;                /* past its key destructor: write through */
 	int exit_pending;           /* its exit event follows the stack madvise */
 	int internal;               /* the recorder's own calls (libunwind): not recorded */
+	int slot;                   /* registry index + 1, 0: not registered */
 	int npending;
 	struct vmt_event pending[SHIM_PENDING]; /* recorded inside a signal */
 	uint64_t lost;
