@@ -82,7 +82,7 @@ static int64_t do_mprotect(struct sim_mm *mm, uint64_t start, uint64_t len, uint
 		if ((nf & ~(nf >> 4)) & VM_ACCESS_FLAGS)
 			return -EACCES;
 		/* private memory made writable is charged; unfaulted anonymous
-		 * memory made read-only is uncharged again (M2; 6.1 keeps the
+		 * memory made read-only is uncharged again (A1; 6.1 keeps the
 		 * charge, so the VMA then differs from an uncharged neighbour) */
 		e = v->end < end ? v->end : end;
 		if (nf == old)
@@ -91,7 +91,7 @@ static int64_t do_mprotect(struct sim_mm *mm, uint64_t start, uint64_t len, uint
 			if (!(old & (VM_ACCOUNT | VM_WRITE | VM_HUGETLB | VM_SHARED | VM_NORESERVE)))
 				nf |= VM_ACCOUNT;
 		} else if ((old & VM_ACCOUNT) && vma_is_anon(v) && !v->anon_vma &&
-		           sim_has(mm->prof, R_M2_RO_UNACCOUNT)) {
+		           sim_has(mm->prof, R_A1_RO_UNACCOUNT)) {
 			nf &= ~VM_ACCOUNT;
 		}
 		if (!(v = apply(mm, v, tmp, e, nf, &err, changed)))

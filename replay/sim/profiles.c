@@ -28,7 +28,7 @@ const struct sim_rule sim_rules[R_COUNT] = {
 		"MADV_GUARD_INSTALL/REMOVE (page-table markers, no VMA change)" },
 	[R_M4_ANON_MERGE]    = { R_M4_ANON_MERGE, "M4", "879bca0a2c4f", 6, 16,
 		"unfaulted VMA may merge with a faulted one unless the faulted one is a fork child" },
-	[R_M2_RO_UNACCOUNT]  = { R_M2_RO_UNACCOUNT, "M2", "mprotect_fixup", 6, 6,
+	[R_A1_RO_UNACCOUNT]  = { R_A1_RO_UNACCOUNT, "A1", "mprotect_fixup", 6, 6,
 		"mprotect to read-only drops VM_ACCOUNT of an unfaulted anonymous VMA" },
 };
 

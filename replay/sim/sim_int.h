@@ -25,7 +25,7 @@ enum sim_rule_id {
 	R_T6_THP_NO_HINT,    /* no alignment with an address hint */
 	R_X3_GUARD_REGIONS,  /* MADV_GUARD_INSTALL/REMOVE */
 	R_M4_ANON_MERGE,     /* unfaulted/faulted anon merges allowed */
-	R_M2_RO_UNACCOUNT,   /* mprotect read-only drops VM_ACCOUNT of unfaulted anon */
+	R_A1_RO_UNACCOUNT,   /* mprotect read-only drops VM_ACCOUNT of unfaulted anon */
 	R_COUNT
 };
 
