@@ -9,8 +9,8 @@ is "$(record "$T/c.lz4" "$P/checkpoint_req")" recorded "the recorder exports vmr
 "$TC" -a "$T/c.lz4" | awk '$1 == "checkpoint" { print $4 }' | tr '\n' ' ' >"$T/reasons"
 is "$(cat "$T/reasons")" "1 4 3 " "checkpoints: start, request, exit"
 set -- $("$TC" -a "$T/c.lz4" | awk '$1 == "checkpoint" { print $6 }')
-is "$2" "$(($1 + 1))" "the request sees the first mapping"
-ok $([ "$3" -ge $(($2 + 1)) ]; echo $?) "the exit count has the second mapping ($2 -> $3)"
+ok $([ "$2" -gt "$1" ]; echo $?) "the request sees the first mapping ($1 -> $2)"
+ok $([ "$3" -gt "$2" ]; echo $?) "the exit count has the second mapping ($2 -> $3)"
 set -- $("$TC" -a "$T/c.lz4" | awk '$1 == "checkpoint" { print $8 }')
 ok $([ "$1" -ge 3 ] && [ "$1" = "$3" ]; echo $?) "recorder VMAs counted ($1), the same at start and exit"
 done_testing
