@@ -155,6 +155,20 @@ static void start_image(int root)
 	image_checkpoint(exec ? VMT_CK_EXEC : VMT_CK_START);
 }
 
+/* Children that change directory must still find the same trace. */
+static char abs_out[4200];
+
+static const char *absolute(const char *path, char *buf, size_t cap)
+{
+	if (path[0] == '/')
+		return path;
+	long n = raw2(SYS_getcwd, buf, cap - 2);
+	if (raw_failed(n) || strlen(buf) + strlen(path) + 2 > cap)
+		return path;
+	strcat(strcat(buf, "/"), path);
+	return buf;
+}
+
 static int find_self(const struct maps_line *l, void *arg)
 {
 	uint64_t here = (uint64_t)(uintptr_t)find_self;
@@ -184,6 +198,7 @@ __attribute__((constructor)) static void shim_init(void)
 		default_out(outbuf, sizeof outbuf);
 		out = outbuf;
 	}
+	out = absolute(out, abs_out, sizeof abs_out);
 	shim.out_path = out;
 	const char *seqfd = open_counter(&root);
 	save_env(out, seqfd);

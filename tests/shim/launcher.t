@@ -15,4 +15,6 @@ is "$(cat "$T/err")" "vmrec: $T/no/such/t.lz4: No such file or directory" "unwri
 "$V" -o "$T/tree.lz4" -- sh -c 'sh -c true; true' >/dev/null
 is "$("$TC" -a "$T/tree.lz4" | grep -c '^process ')" 3 "a process tree in one trace (sh and its vfork child, before and after exec)"
 is "$("$TC" "$T/tree.lz4" | grep -c " vfork = ")" 1 "the vfork is there"
+(cd "$T" && "$V" -o rel.lz4 -- sh -c 'cd / && sh -c true')
+is "$("$TC" -a "$T/rel.lz4" | grep -c '^process ')" 3 "a relative -o still collects children that changed directory"
 done_testing
