@@ -149,8 +149,9 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	long r = nr == SYS_execve ? raw3(nr, path, argv, env ? env : envp)
 	                          : raw6(nr, dirfd, (long)path, (long)argv, (long)(env ? env : envp), flags, 0);
 	arena_free(env, bytes);
-	if (is_static) {                /* failed after all */
-		shim_self.depth--;
+	if (is_static) {                /* failed after all: already recorded */
+		if (!shim_vfork_child)
+			shim_self.depth--;
 	} else {
 		call_end(&c, r);
 	}
