@@ -63,12 +63,13 @@ void sud_arm_thread(void)
 	shim_sud_selector = SUD_BLOCK;
 }
 
-/* Calls that create a task on another stack cannot be re-issued from a
- * signal frame: they run again where they were, unrecorded, with this
- * thread's selector left at ALLOW. */
+/* Calls that create a task on another stack, or that return through a
+ * signal frame of their own, cannot be re-issued from our signal frame:
+ * they run again where they were, unrecorded, with this thread's selector
+ * left at ALLOW. */
 static int reissue_in_place(long nr, const greg_t *g)
 {
-	if (nr == SYS_vfork)
+	if (nr == SYS_vfork || nr == SYS_rt_sigreturn)   /* a program's own restorer */
 		return 1;
 	if (nr == SYS_clone && (g[REG_RDI] & CLONE_VM))
 		return 1;
