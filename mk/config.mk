@@ -20,6 +20,6 @@ VMREC_LDFLAGS := $(LDFLAGS) $(SANITIZE)
 
 # Debian packages: building, running and testing.  Tests that need heavy
 # extras (qemu, chromium) install them themselves through `make deps-extra`.
-DEPS_PACKAGES := gcc clang make perl strace lz4 liblz4-dev libunwind-dev \
+DEPS_PACKAGES := gcc libc6-dev clang make perl strace lz4 liblz4-dev libunwind-dev \
                  libjemalloc-dev libdw-dev libelf-dev python3 binutils
 DEPS_EXTRA    := qemu-system-x86 chromium
