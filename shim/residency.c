@@ -27,30 +27,49 @@ static void mincore_holes(uint64_t start, uint64_t n, unsigned char *vec)
 	mincore_holes(start + n / 2 * PAGE, n - n / 2, vec + n / 2);
 }
 
+/* Whether any page in vec[0..n) is resident, a word at a time: most
+ * ranges (released thread stacks, guard pages) have none, and a byte loop
+ * over 2048 pages showed up next to the mincore itself. */
+static int any_resident(const unsigned char *vec, uint64_t n)
+{
+	uint64_t acc = 0, i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, vec + i, 8);
+		acc |= w;
+	}
+	for (; i < n; i++)
+		acc |= vec[i];
+	return (acc & 0x0101010101010101ULL) != 0;
+}
+
 void residency_range(uint64_t seq, uint64_t start, uint64_t len)
 {
 	uint64_t npages, resident = 0;
 	unsigned char vec[VEC];
-	uint8_t *bits;
+	uint8_t *bits = NULL;
 
 	if (!shim.residency || shim_self.depth > 1 || len == 0 || (start & (PAGE - 1)))
 		return;
 	npages = (len + PAGE - 1) / PAGE;
 	if (npages > RESIDENCY_MAX_PAGES)
 		npages = RESIDENCY_MAX_PAGES;
-	bits = arena_alloc((npages + 7) / 8);
-	if (!bits)
-		return;
 	for (uint64_t done = 0; done < npages; ) {
 		uint64_t n = npages - done < VEC ? npages - done : VEC;
 		mincore_holes(start + done * PAGE, n, vec);
-		for (uint64_t i = 0; i < n; i++)
-			if (vec[i] & 1) {
-				bits[(done + i) / 8] |= (uint8_t)(1u << ((done + i) % 8));
-				resident++;
-			}
+		if (any_resident(vec, n)) {
+			if (!bits && !(bits = arena_alloc((npages + 7) / 8)))
+				return;
+			for (uint64_t i = 0; i < n; i++)
+				if (vec[i] & 1) {
+					bits[(done + i) / 8] |= (uint8_t)(1u << ((done + i) % 8));
+					resident++;
+				}
+		}
 		done += n;
 	}
+	if (!bits)
+		return;
 	if (resident) {
 		struct vmt_record rec = { .type = VMT_REC_RESIDENCY };
 		rec.u.residency = (struct vmt_residency){
