@@ -75,78 +75,36 @@ static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
 	return 0;
 }
 
-static int has_boundary(const struct vq_list *l, uint64_t x)
+/* A query's VMAs as the plain ranges vr_classify reads. */
+struct k_ranges {
+	uint64_t r[VQ_MAX][2];
+};
+
+static struct vr_ranges ranges_of(const struct vq_list *l, struct k_ranges *buf)
 {
-	for (size_t i = 0; i < l->n && i < VQ_MAX; i++)
-		if (l->v[i].start == x || l->v[i].end == x)
-			return 1;
-	return 0;
+	size_t n = l->n < VQ_MAX ? l->n : VQ_MAX;
+	for (size_t i = 0; i < n; i++) {
+		buf->r[i][0] = l->v[i].start;
+		buf->r[i][1] = l->v[i].end;
+	}
+	return (struct vr_ranges){ .n = l->n, .stored = n, .r = (const uint64_t (*)[2])buf->r };
 }
 
-static const struct vq_vma *covering(const struct vq_list *l, uint64_t x)
-{
-	for (size_t i = 0; i < l->n && i < VQ_MAX; i++)
-		if (l->v[i].start <= x && x < l->v[i].end)
-			return &l->v[i];
-	return NULL;
-}
-
-static int same_list(const struct vq_list *a, const struct vq_list *b)
-{
-	if (a->n != b->n)
-		return 0;
-	for (size_t i = 0; i < a->n && i < VQ_MAX; i++)
-		if (a->v[i].start != b->v[i].start || a->v[i].end != b->v[i].end)
-			return 0;
-	return 1;
-}
+static const int change_of[] = {
+	[RP_FX_CREATE] = VR_CH_CREATE, [RP_FX_REMOVE] = VR_CH_REMOVE, [RP_FX_MODIFY] = VR_CH_MODIFY,
+};
 
 int rp_derive_outcome(const struct rp_effect *fx, const struct vq_list *before,
                       const struct vq_list *after)
 {
-	uint64_t lo = fx->lo, hi = fx->hi;
-	switch (fx->kind) {
-	case RP_FX_CREATE: {
-		const struct vq_vma *v = covering(after, lo);
-		if (!v)
-			return VR_UNCHANGED;
-		int left = v->start < lo, right = v->end > hi;
-		return left && right ? VR_MERGE_BOTH : left ? VR_EXPAND_PREV :
-		       right ? VR_EXPAND_NEXT : VR_NEW;
-	}
-	case RP_FX_REMOVE: {
-		int whole = 0, partial = 0;
-		for (size_t i = 0; i < before->n && i < VQ_MAX; i++) {
-			const struct vq_vma *v = &before->v[i];
-			if (v->start >= hi || v->end <= lo)
-				continue;
-			if (v->start < lo && v->end > hi)
-				return VR_SPLIT;
-			if (v->start >= lo && v->end <= hi)
-				whole++;
-			else
-				partial++;
-		}
-		return whole ? VR_REMOVE : partial ? VR_SHRINK : VR_UNCHANGED;
-	}
-	case RP_FX_MODIFY: {
-		if (same_list(before, after))
-			return VR_UNCHANGED;
-		int merged_l = has_boundary(before, lo) && !has_boundary(after, lo);
-		int merged_r = has_boundary(before, hi) && !has_boundary(after, hi);
-		if (merged_l && merged_r)
-			return VR_MERGE_BOTH;
-		if (merged_l)
-			return VR_EXPAND_PREV;
-		if (merged_r)
-			return VR_EXPAND_NEXT;
-		if (after->n > before->n || (!has_boundary(before, lo) && has_boundary(after, lo)) ||
-		    (!has_boundary(before, hi) && has_boundary(after, hi)))
-			return VR_SPLIT;
-		return after->n < before->n ? VR_MERGE_BOTH : VR_UNCHANGED;
-	}
-	}
-	return VR_UNCHANGED;
+	static struct k_ranges b, a;
+	if (fx->kind != RP_FX_CREATE && fx->kind != RP_FX_REMOVE && fx->kind != RP_FX_MODIFY)
+		return VR_UNCHANGED;
+	struct vr_change c = {
+		.kind = change_of[fx->kind], .lo = fx->lo, .hi = fx->hi,
+		.before = ranges_of(before, &b), .after = ranges_of(after, &a),
+	};
+	return vr_classify(&c, NULL);
 }
 
 /* The system call itself, without libc's wrapper (one less code page and
@@ -226,10 +184,11 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 			out->outcome = VR_UNCHANGED;
 			return;
 		}
-		int left = v.start < fx->lo, right = v.end > fx->hi;
-		out->outcome = left && right ? VR_MERGE_BOTH : left ? VR_EXPAND_PREV :
-		               right ? VR_EXPAND_NEXT : VR_NEW;
-		fx->vma_delta = 1 - left - right;
+		const uint64_t cover[1][2] = { { v.start, v.end } };
+		struct vr_change c = { .kind = VR_CH_CREATE, .lo = fx->lo, .hi = fx->hi,
+		                       .after = { .n = 1, .stored = 1, .r = cover } };
+		out->outcome = vr_classify(&c, NULL);
+		fx->vma_delta = 1 - (v.start < fx->lo) - (v.end > fx->hi);
 		fx->have_delta = 1;
 		return;
 	}

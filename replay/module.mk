@@ -1,7 +1,7 @@
 # replay/: vmreplay and its kernel back end; links the simulator
 # (replay/sim/) and the QEMU back end (replay/vm/).
 
-VMREPLAY_SRCS := $(wildcard replay/*.c)
+VMREPLAY_SRCS := $(filter-out replay/outcome.c,$(wildcard replay/*.c))
 BINS += $(BUILD)/bin/vmreplay
 
 $(BUILD)/bin/vmreplay: $(call objs,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_OBJS) $(SYSFMT_OBJS) $(LIBVMSIM) $(LIBVMT)

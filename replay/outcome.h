@@ -4,6 +4,7 @@
 #ifndef VMREC_OUTCOME_H
 #define VMREC_OUTCOME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum vr_outcome {
@@ -38,5 +39,29 @@ static inline const char *vr_outcome_name(int o)
 	};
 	return o >= 0 && o < VR_OUTCOME_COUNT ? names[o] : "?";
 }
+
+/* The VMAs a back end saw around a call's range, in address order: how
+ * many there were and the [start, end) of the first `stored` of them. */
+struct vr_ranges {
+	size_t n;
+	size_t stored;
+	const uint64_t (*r)[2];
+};
+
+/* What a call did to its range [lo, hi), and the VMAs seen around it.
+ * CREATE (a new range): `after` holds the VMA covering lo afterwards, or
+ * none.  REMOVE: `before` holds the VMAs the range intersected.  MODIFY (a
+ * change in place): the VMAs touching the range before and after. */
+enum vr_change_kind { VR_CH_CREATE, VR_CH_REMOVE, VR_CH_MODIFY };
+struct vr_change {
+	int kind;
+	uint64_t lo, hi;
+	struct vr_ranges before, after;
+};
+
+/* The outcome of a change: the one definition both back ends use
+ * (replay/outcome.c).  *why, where why is not NULL: what decided an outcome
+ * that is not plain from the ranges, or NULL. */
+int vr_classify(const struct vr_change *c, const char **why);
 
 #endif

@@ -101,6 +101,27 @@ static const char *kept_rule(struct sim_mm *mm)
 	return mm->kept;
 }
 
+static struct vr_ranges ranges_of(const struct sim_snap *s)
+{
+	return (struct vr_ranges){ .n = s->n, .stored = s->n < SIM_SNAP_MAX ? s->n : SIM_SNAP_MAX,
+	                           .r = (const uint64_t (*)[2])s->r };
+}
+
+/* CREATE's view: the VMA covering lo afterwards, if any. */
+static void snap_covering(const struct sim_mm *mm, uint64_t lo, struct sim_snap *s)
+{
+	const struct sim_vma *v = tree_find(&mm->tree, lo);
+	s->n = v && v->start <= lo;
+	if (s->n) {
+		s->r[0][0] = v->start;
+		s->r[0][1] = v->end;
+	}
+}
+
+static const int change_of[] = {
+	[SIM_FX_CREATE] = VR_CH_CREATE, [SIM_FX_REMOVE] = VR_CH_REMOVE, [SIM_FX_MODIFY] = VR_CH_MODIFY,
+};
+
 void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_file *file,
                struct vr_result *out)
 {
@@ -157,17 +178,18 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 		fx.fx = SIM_FX_NONE;     /* refused: brk answers the old break */
 	if (sys == VMT_SYS_MREMAP && (uint64_t)r != c.a[0]) {
 		out->outcome = VR_MOVE;
-	} else if (fx.fx == SIM_FX_CREATE) {
-		if (sys == VMT_SYS_MMAP) {
+	} else if (fx.fx != SIM_FX_NONE) {
+		if (fx.fx == SIM_FX_CREATE && sys == VMT_SYS_MMAP) {
 			fx.lo = (uint64_t)r;
 			fx.hi = (uint64_t)r + page_up(c.a[1]);
 		}
-		out->outcome = sim_outcome_create(mm, fx.lo, fx.hi);
-	} else if (fx.fx == SIM_FX_REMOVE) {
-		out->outcome = sim_outcome_remove(&before, fx.lo, fx.hi);
-	} else if (fx.fx == SIM_FX_MODIFY) {
-		sim_snap_around(mm, fx.lo, fx.hi, &after);
-		out->outcome = sim_outcome_modify(&before, &after, fx.lo, fx.hi, &why);
+		if (fx.fx == SIM_FX_CREATE)
+			snap_covering(mm, fx.lo, &after);
+		else if (fx.fx == SIM_FX_MODIFY)
+			sim_snap_around(mm, fx.lo, fx.hi, &after);
+		struct vr_change ch = { .kind = change_of[fx.fx], .lo = fx.lo, .hi = fx.hi,
+		                        .before = ranges_of(&before), .after = ranges_of(&after) };
+		out->outcome = vr_classify(&ch, &why);
 		if (why)
 			sim_rule(mm, "%s", why);
 	} else {

@@ -1,7 +1,9 @@
 # replay/sim/: the simulator of the kernel's VMA layer (libvmsim.a), linked
 # into vmreplay for --target sim.
 
-LIBVMSIM_SRCS := $(wildcard replay/sim/*.c)
+# replay/outcome.c, the outcome definition both back ends share, lives here
+# so that tests linking only the simulator have it too.
+LIBVMSIM_SRCS := $(wildcard replay/sim/*.c) replay/outcome.c
 LIBVMSIM      := $(BUILD)/lib/libvmsim.a
 
 $(LIBVMSIM): $(call objs,$(LIBVMSIM_SRCS))

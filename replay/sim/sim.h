@@ -60,8 +60,8 @@ int sim_vma_at(const struct sim_mm *mm, size_t i, struct sim_vma_view *v);
  * in address order.  Returns how many there are; the first `max` are
  * stored.  _intersecting: only end > lo and start < hi (vq_intersecting).
  * With these the driver derives a call's outcome the way it does for the
- * kernel (rp_derive_outcome); sim_apply's own outcome follows the same
- * definitions. */
+ * kernel; sim_apply classifies its own outcome with the same function
+ * (vr_classify, replay/outcome.h). */
 size_t sim_vmas_around(const struct sim_mm *mm, uint64_t lo, uint64_t hi,
                        struct sim_vma_view *out, size_t max);
 size_t sim_vmas_intersecting(const struct sim_mm *mm, uint64_t lo, uint64_t hi,

@@ -115,7 +115,7 @@ void sim_rule_fixed(struct sim_mm *mm, const char *text);
 /* the process-lifetime copy of a rule text (intern.c) */
 const char *sim_intern(const char *text);
 
-/* ---- outcomes (around.c, outcome.c) ---- */
+/* ---- outcomes (around.c; classified by replay/outcome.c) ---- */
 /* The ranges of the VMAs around a call's range, as the kernel back end
  * sees them (vq_around / vq_intersecting; at most VQ_MAX stored). */
 #define SIM_SNAP_MAX 64
@@ -125,15 +125,8 @@ struct sim_snap {
 };
 void sim_snap_around(const struct sim_mm *mm, uint64_t lo, uint64_t hi, struct sim_snap *s);
 void sim_snap_intersecting(const struct sim_mm *mm, uint64_t lo, uint64_t hi, struct sim_snap *s);
-/* replay/kernel.c's rp_derive_outcome, definition for definition: a new
- * range (CREATE: the VMA covering lo afterwards), a removal (REMOVE: the
- * VMAs it intersected), a change in place (MODIFY: the boundaries around
- * it before and after).  *why: what decided it, for the rule text. */
+/* The effect a call has on its range: which of vr_classify's changes. */
 enum sim_fx { SIM_FX_NONE, SIM_FX_CREATE, SIM_FX_REMOVE, SIM_FX_MODIFY };
-int sim_outcome_create(const struct sim_mm *mm, uint64_t lo, uint64_t hi);
-int sim_outcome_remove(const struct sim_snap *before, uint64_t lo, uint64_t hi);
-int sim_outcome_modify(const struct sim_snap *before, const struct sim_snap *after,
-                       uint64_t lo, uint64_t hi, const char **why);
 
 /* ---- placement (place.c) ---- */
 struct sim_place {

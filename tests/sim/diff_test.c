@@ -272,7 +272,7 @@ static const struct lvma *containing(const struct layout *L, uint64_t a)
 }
 
 /* The outcome from the kernel's before/after layouts, defined as the
- * kernel back end defines it (replay/kernel.c's rp_derive_outcome over the
+ * kernel back end defines it (replay/outcome.c's vr_classify over the
  * range replay/engine.c gives each call), written independently of the
  * simulator's own code. */
 static int has_edge(const struct layout *L, uint64_t lo, uint64_t hi, uint64_t x)
