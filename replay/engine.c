@@ -582,7 +582,10 @@ static void apply_mremap(struct rp_engine *e, struct rp_pstate *p, const struct 
 	if (!rec->err)
 		*want = moved ? (int64_t)(ev->args[3] & MREMAP_FIXED ? ev->args[4] : (uint64_t)INT64_MIN)
 		              : (int64_t)old_r;
-	if (moved)
+	/* The range follows what this replay does, not what the recording did:
+	 * a call not forced to move may resize in place here (the back end
+	 * names a move by the address it returns). */
+	if (ev->args[3] & (MREMAP_FIXED | MREMAP_DONTUNMAP))
 		*fx = (struct rp_effect){ .lo = old_r, .hi = old_r + oldlen, .kind = RP_FX_MREMAP };
 	else if (newlen > oldlen)
 		*fx = (struct rp_effect){ .lo = old_r + oldlen, .hi = old_r + newlen, .kind = RP_FX_CREATE, .fresh = 1 };

@@ -170,6 +170,13 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 		out->outcome = VR_MOVE;
 		return;
 	}
+	if (ev->sys == VMT_SYS_BRK && (uint64_t)ret != ev->args[0]) {
+		/* refused: brk answers the old break and changed nothing */
+		out->outcome = VR_UNCHANGED;
+		fx->vma_delta = 0;
+		fx->have_delta = 1;
+		return;
+	}
 	if (!want) {
 		out->outcome = VR_UNCHANGED;
 		return;
