@@ -4,6 +4,7 @@
  * before it in the chunk, so it comes out no later than the records that
  * refer to it. */
 #include <stdlib.h>
+#include <string.h>
 #include "vmt_cursor.h"
 #include "vmt_event.h"
 #include "vmt_lz4frame.h"
@@ -14,18 +15,17 @@ static int corrupt(struct vmt_cursor *c, const char *why)
 	return VMT_ECORRUPT;
 }
 
-/* Decode the chunk's next event into c->cur. */
-static int decode_event(struct vmt_cursor *c)
+/* The event count stored before the next metadata record, without
+ * decoding it; 0 if it does not decode (so the next step reports it). */
+static uint64_t meta_due(const struct vmt_cursor *c)
 {
-	c->ev_p = vmt_event_decode(c->ev_p, c->ev_end, &c->pred, &c->cur.u.event);
-	if (!c->ev_p)
-		return corrupt(c, "an event does not decode");
-	c->cur.type = VMT_REC_EVENT;
-	c->ev_left--;
-	c->events_done++;
-	if (c->ev_left == 0 && c->ev_p != c->ev_end)
-		return corrupt(c, "bytes after the chunk's last event");
-	return 1;
+	uint64_t index;
+
+	if (!c->meta_left)
+		return UINT64_MAX;
+	if (c->meta_end - c->meta < 2 || !vmt_get_varint(c->meta + 1, c->meta_end, &index))
+		return 0;
+	return index;
 }
 
 int vmt_cursor_load(struct vmt_cursor *c, const struct vmt_chunk_info *ci,
@@ -40,14 +40,18 @@ int vmt_cursor_load(struct vmt_cursor *c, const struct vmt_chunk_info *ci,
 	c->key = ci->first_seq;
 	c->why = NULL;
 	vmt_predictor_init(&c->pred, ci->first_seq, ci->pid, ci->tid);
-	if (ci->events_raw > c->ev_cap) {
-		uint8_t *ev = realloc(c->ev, ci->events_raw);
+	c->meta_at = meta_due(c);
+	/* the decoder may read VMT_EVENT_MAX_READ bytes past the events */
+	if (ci->events_raw + VMT_EVENT_MAX_READ > c->ev_cap) {
+		size_t cap = ci->events_raw + VMT_EVENT_MAX_READ;
+		uint8_t *ev = realloc(c->ev, cap);
 		if (!ev)
 			return VMT_ENOMEM;
 		c->ev = ev;
-		c->ev_cap = ci->events_raw;
+		c->ev_cap = cap;
 	}
 	c->ev_p = c->ev_end = c->ev;
+	memset(c->ev + ci->events_raw, 0, VMT_EVENT_MAX_READ);
 	if (ci->nevents) {
 		long n = vmt_lz4f_read(ci->events_frame, ci->events_frame_len,
 		                       c->ev, ci->events_raw, &c->why);
@@ -58,13 +62,6 @@ int vmt_cursor_load(struct vmt_cursor *c, const struct vmt_chunk_info *ci,
 		c->ev_end = c->ev + n;
 	}
 	return 0;
-}
-
-/* The event count stored before a metadata record, without decoding it. */
-static int meta_due(const struct vmt_cursor *c, uint64_t *index)
-{
-	return c->meta_end - c->meta >= 2 &&
-	       vmt_get_varint(c->meta + 1, c->meta_end, index) != NULL;
 }
 
 static int meta_seq(const struct vmt_record *r, uint64_t *seq)
@@ -78,30 +75,39 @@ static int meta_seq(const struct vmt_record *r, uint64_t *seq)
 	return 0;
 }
 
-int vmt_cursor_step(struct vmt_cursor *c)
+static int step_meta(struct vmt_cursor *c, struct vmt_record *out)
 {
 	uint64_t index;
+	int ret;
 
-	if (c->meta_left) {
-		if (!meta_due(c, &index))
-			return corrupt(c, "a metadata record does not decode");
-		if (index <= c->events_done || !c->ev_left) {
-			int ret = vmt_meta_decode(&c->meta, c->meta_end, &c->cur,
-			                          &index, &c->scratch);
-			if (ret)
-				return ret == VMT_ECORRUPT ?
-				       corrupt(c, "a metadata record does not decode") : ret;
-			if (c->cur.type == VMT_REC_HEADER)
-				return corrupt(c, "a header record inside a chunk");
-			c->meta_left--;
-			meta_seq(&c->cur, &c->key);
-			return 1;
-		}
-	}
+	if (c->meta_end - c->meta < 2 || !vmt_get_varint(c->meta + 1, c->meta_end, &index))
+		return corrupt(c, "a metadata record does not decode");
+	ret = vmt_meta_decode(&c->meta, c->meta_end, out, &index, &c->scratch);
+	if (ret)
+		return ret == VMT_ECORRUPT ?
+		       corrupt(c, "a metadata record does not decode") : ret;
+	if (out->type == VMT_REC_HEADER)
+		return corrupt(c, "a header record inside a chunk");
+	c->meta_left--;
+	c->meta_at = meta_due(c);
+	meta_seq(out, &c->key);
+	return 1;
+}
+
+int vmt_cursor_step(struct vmt_cursor *c, struct vmt_record *out)
+{
+	if (c->meta_at <= c->events_done || (!c->ev_left && c->meta_left))
+		return step_meta(c, out);
 	if (c->ev_left) {
-		int ret = decode_event(c);
-		c->key = c->cur.u.event.seq;
-		return ret;
+		c->ev_p = vmt_event_decode(c->ev_p, c->ev_end, &c->pred, &out->u.event);
+		if (!c->ev_p)
+			return corrupt(c, "an event does not decode");
+		out->type = VMT_REC_EVENT;
+		c->key = out->u.event.seq;
+		c->events_done++;
+		if (--c->ev_left == 0 && c->ev_p != c->ev_end)
+			return corrupt(c, "bytes after the chunk's last event");
+		return 1;
 	}
 	if (c->meta != c->meta_end)
 		return corrupt(c, "bytes after the chunk's last metadata record");

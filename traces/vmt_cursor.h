@@ -12,6 +12,7 @@ struct vmt_cursor {
 	size_t raw_cap;
 	const uint8_t *meta, *meta_end;
 	uint32_t meta_left;
+	uint64_t meta_at;            /* events before the next metadata record */
 	uint8_t *ev;                 /* decompressed events (owned) */
 	size_t ev_cap;
 	const uint8_t *ev_p, *ev_end;
@@ -30,8 +31,10 @@ struct vmt_cursor {
 /* Decompress the chunk's events: 0 or a VMT_E* code (c->why says why). */
 int vmt_cursor_load(struct vmt_cursor *c, const struct vmt_chunk_info *ci,
                     uint64_t ordinal);
-/* Move to the next record: 1, 0 at the chunk's end, or a VMT_E* code. */
-int vmt_cursor_step(struct vmt_cursor *c);
+/* Move to the next record and decode it into *out (c->cur for merging,
+ * the caller's record in file order): 1, 0 at the chunk's end, or a VMT_E*
+ * code. */
+int vmt_cursor_step(struct vmt_cursor *c, struct vmt_record *out);
 void vmt_cursor_free(struct vmt_cursor *c);
 
 #endif

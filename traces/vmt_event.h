@@ -102,13 +102,59 @@ static inline uint8_t *vmt_event_encode(uint8_t *p, struct vmt_predictor *pr,
 	return p;
 }
 
-static inline const uint8_t *vmt_get_i32(const uint8_t *p, const uint8_t *end,
-                                         int32_t base, int32_t *out)
+/* ---- decoding ----------------------------------------------------------
+ * The decoder reads without bounds checks: the caller guarantees
+ * VMT_EVENT_MAX_READ readable bytes after `end`, no event can span more, and
+ * an event that ends past `end` is refused afterwards.  Bytes past the
+ * stream's end are then never taken for data, as with checked reads. */
+
+/* A varint of at most 10 bytes, or NULL. */
+static inline const uint8_t *vmt_rd_varint(const uint8_t *p, uint64_t *out)
+{
+	uint64_t v;
+
+	if (p[0] < 0x80) {
+		*out = p[0];
+		return p + 1;
+	}
+	v = (uint64_t)(p[0] & 0x7F) | (uint64_t)p[1] << 7;
+	if (p[1] < 0x80) {
+		*out = v;
+		return p + 2;
+	}
+	v &= (1u << 14) - 1;
+	for (unsigned shift = 14; shift < 64; shift += 7) {
+		uint8_t b = p[shift / 7];
+		v |= (uint64_t)(b & 0x7F) << shift;
+		if (b < 0x80) {
+			*out = v;
+			return p + shift / 7 + 1;
+		}
+	}
+	return NULL;
+}
+
+/* An address or length delta (vmt_put_delta), or NULL. */
+static inline const uint8_t *vmt_rd_delta(const uint8_t *p, uint64_t *out)
+{
+	uint8_t b = *p++;
+	uint64_t v = (b >> 1) & 0x3F, rest;
+
+	if (b & 0x80) {
+		if (!(p = vmt_rd_varint(p, &rest)) || rest >> 58)
+			return NULL;
+		v |= rest << 6;
+	}
+	*out = (uint64_t)vmt_unzigzag(v) << ((b & 1) * 12);
+	return p;
+}
+
+static inline const uint8_t *vmt_rd_i32(const uint8_t *p, int32_t base, int32_t *out)
 {
 	uint64_t v;
 	int64_t x;
 
-	if (!(p = vmt_get_varint(p, end, &v)))
+	if (!(p = vmt_rd_varint(p, &v)))
 		return NULL;
 	x = (int64_t)base + vmt_unzigzag(v);
 	if (x < INT32_MIN || x > INT32_MAX)
@@ -117,111 +163,119 @@ static inline const uint8_t *vmt_get_i32(const uint8_t *p, const uint8_t *end,
 	return p;
 }
 
-static inline const uint8_t *vmt_get_u32(const uint8_t *p, const uint8_t *end,
-                                         uint64_t max, uint32_t *out)
+/* A non-zero 32-bit id. */
+static inline const uint8_t *vmt_rd_id(const uint8_t *p, uint32_t *out)
 {
 	uint64_t v;
 
-	if (!(p = vmt_get_varint(p, end, &v)) || v == 0 || v > max)
+	if (!(p = vmt_rd_varint(p, &v)) || v == 0 || v > UINT32_MAX)
 		return NULL;
 	*out = (uint32_t)v;
 	return p;
 }
 
-/* Reads one event; NULL if the bytes do not decode. */
-static inline const uint8_t *vmt_event_decode(const uint8_t *p, const uint8_t *end,
-                                              struct vmt_predictor *pr,
-                                              struct vmt_event *e)
+/* Everything but seq, sys, time and latency as predicted for slot s. */
+static inline void vmt_fill_predicted(const struct vmt_predictor *pr,
+                                      const struct vmt_slot *s, struct vmt_event *e)
 {
-	struct vmt_slot *s;
-	uint64_t v, mask = 0, gap;
-	unsigned tag;
-
-	if (!pr->run_left) {
-		if (p >= end)
-			return NULL;
-		tag = *p++;
-		if (tag & VMT_TAG_RUN) {
-			pr->run_left = tag & VMT_RUN_MAX;
-			if (!pr->run_left || pr->seq + 1 == 0)
-				return NULL;
-		}
-	} else {
-		tag = VMT_TAG_RUN;
-	}
-	if (tag & VMT_TAG_RUN) {
-		pr->run_left--;
-		s = &pr->slot[pr->last_sys % VMT_SLOTS];
-		e->sys = pr->last_sys;
-		e->seq = pr->seq + 1;
-		if (!(p = vmt_get_varint(p, end, &gap)) || !(p = vmt_get_varint(p, end, &v)))
-			return NULL;
-		e->time_ns = pr->end_ns + gap;
-		e->latency_ns = (uint64_t)s->latency_avg + (uint64_t)vmt_unzigzag(v);
-		e->err = 0;
-		e->flags = s->flags;
-		e->stack_id = e->file_id = 0;
-		e->pid = pr->pid;
-		e->tid = pr->tid;
-		vmt_predict_args(s, e);
-		e->result = vmt_predict_result(s, e->sys, 0, e->args);
-		vmt_event_learn(pr, s, e);
-		return p;
-	}
-
-	v = tag & VMT_TAG_SYS;
-	if (v == VMT_TAG_SYS_ESC && (!(p = vmt_get_varint(p, end, &v)) || v > UINT16_MAX))
-		return NULL;
-	e->sys = (uint16_t)v;
-	s = &pr->slot[v % VMT_SLOTS];
-	if ((tag & VMT_TAG_MASK) &&
-	    (!(p = vmt_get_varint(p, end, &mask)) || mask > VMT_F_ALL))
-		return NULL;
-	v = 0;
-	if ((tag & VMT_TAG_SEQ) && !(p = vmt_get_varint(p, end, &v)))
-		return NULL;
-	e->seq = pr->seq + 1 + v;
-	if (!(p = vmt_get_varint(p, end, &gap)) || !(p = vmt_get_varint(p, end, &v)))
-		return NULL;
-	e->time_ns = (mask & VMT_F_NEGGAP) ? pr->end_ns - gap : pr->end_ns + gap;
-	e->latency_ns = (uint64_t)s->latency_avg + (uint64_t)vmt_unzigzag(v);
 	e->err = 0;
 	e->flags = s->flags;
 	e->stack_id = e->file_id = 0;
 	e->pid = pr->pid;
 	e->tid = pr->tid;
 	vmt_predict_args(s, e);
-	for (int i = 0; (mask & VMT_F_ARGS) && i < 6; i++) {
-		if (mask & vmt_f_arg(i)) {
-			if (!(p = vmt_get_delta(p, end, &v)))
-				return NULL;
-			e->args[i] += v;
-		}
-	}
-	if (mask & VMT_F_ERR) {
-		int32_t err;
-		if (!(p = vmt_get_i32(p, end, 0, &err)) || err == 0)
+}
+
+/* A repeat event of a run: only the time gap and the latency are stored. */
+static inline const uint8_t *vmt_decode_repeat(const uint8_t *p, const uint8_t *end,
+                                               struct vmt_predictor *pr,
+                                               struct vmt_event *e)
+{
+	struct vmt_slot *s = &pr->slot[pr->last_sys % VMT_SLOTS];
+	uint64_t gap, lat;
+
+	if (!(p = vmt_rd_varint(p, &gap)) || !(p = vmt_rd_varint(p, &lat)) || p > end)
+		return NULL;
+	pr->run_left--;
+	e->sys = pr->last_sys;
+	e->seq = pr->seq + 1;
+	e->time_ns = pr->end_ns + gap;
+	e->latency_ns = (uint64_t)s->latency_avg + (uint64_t)vmt_unzigzag(lat);
+	vmt_fill_predicted(pr, s, e);
+	e->result = vmt_predict_result(s, e->sys, 0, e->args);
+	vmt_event_learn(pr, s, e);
+	return p;
+}
+
+/* Reads one event from [p, end), with VMT_EVENT_MAX_READ readable bytes
+ * after end; NULL if the bytes do not decode. */
+static inline const uint8_t *vmt_event_decode(const uint8_t *p, const uint8_t *end,
+                                              struct vmt_predictor *pr,
+                                              struct vmt_event *e)
+{
+	/* mask bit -> args index, for the bits in VMT_F_ARGS */
+	static const uint8_t arg_of_bit[8] = { 0, 1, 0, 0, 2, 3, 4, 5 };
+	struct vmt_slot *s;
+	uint64_t v, mask = 0, gap, lat;
+	unsigned tag, bits;
+
+	if (pr->run_left)
+		return vmt_decode_repeat(p, end, pr, e);
+	if (p >= end)
+		return NULL;
+	tag = *p++;
+	if (tag & VMT_TAG_RUN) {
+		pr->run_left = tag & VMT_RUN_MAX;
+		if (!pr->run_left || pr->seq + 1 == 0)
 			return NULL;
-		e->err = err;
+		return vmt_decode_repeat(p, end, pr, e);
 	}
+
+	v = tag & VMT_TAG_SYS;
+	if (v == VMT_TAG_SYS_ESC && (!(p = vmt_rd_varint(p, &v)) || v > UINT16_MAX))
+		return NULL;
+	e->sys = (uint16_t)v;
+	s = &pr->slot[v % VMT_SLOTS];
+	if ((tag & VMT_TAG_MASK) && (!(p = vmt_rd_varint(p, &mask)) || mask > VMT_F_ALL))
+		return NULL;
+	v = 0;
+	if ((tag & VMT_TAG_SEQ) && !(p = vmt_rd_varint(p, &v)))
+		return NULL;
+	e->seq = pr->seq + 1 + v;
+	if (!(p = vmt_rd_varint(p, &gap)) || !(p = vmt_rd_varint(p, &lat)))
+		return NULL;
+	e->time_ns = (mask & VMT_F_NEGGAP) ? pr->end_ns - gap : pr->end_ns + gap;
+	e->latency_ns = (uint64_t)s->latency_avg + (uint64_t)vmt_unzigzag(lat);
+	vmt_fill_predicted(pr, s, e);
+	for (bits = mask & VMT_F_ARGS; bits; bits &= bits - 1) {
+		if (!(p = vmt_rd_delta(p, &v)))
+			return NULL;
+		e->args[arg_of_bit[__builtin_ctz(bits)]] += v;
+	}
+	if ((mask & VMT_F_ERR) && (!(p = vmt_rd_i32(p, 0, &e->err)) || e->err == 0))
+		return NULL;
 	e->result = vmt_predict_result(s, e->sys, e->err, e->args);
 	if (mask & VMT_F_RESULT) {
-		if (!(p = vmt_get_delta(p, end, &v)))
+		if (!(p = vmt_rd_delta(p, &v)))
 			return NULL;
 		e->result = (int64_t)((uint64_t)e->result + v);
 	}
 	if (mask & VMT_F_FLAGS) {
-		if (!(p = vmt_get_varint(p, end, &v)) || v > UINT16_MAX)
+		if (!(p = vmt_rd_varint(p, &v)) || v > UINT16_MAX)
 			return NULL;
 		e->flags = (uint16_t)v;
 	}
-	if ((mask & VMT_F_STACK) && !(p = vmt_get_u32(p, end, UINT32_MAX, &e->stack_id)))
+	if ((mask & VMT_F_STACK) && !(p = vmt_rd_id(p, &e->stack_id)))
 		return NULL;
-	if ((mask & VMT_F_FILE) && !(p = vmt_get_u32(p, end, UINT32_MAX, &e->file_id)))
-		return NULL;
-	if ((mask & VMT_F_PID) && !(p = vmt_get_i32(p, end, pr->pid, &e->pid)))
-		return NULL;
-	if ((mask & VMT_F_TID) && !(p = vmt_get_i32(p, end, pr->tid, &e->tid)))
+	if (mask & (VMT_F_FILE | VMT_F_PID | VMT_F_TID)) {
+		if ((mask & VMT_F_FILE) && !(p = vmt_rd_id(p, &e->file_id)))
+			return NULL;
+		if ((mask & VMT_F_PID) && !(p = vmt_rd_i32(p, pr->pid, &e->pid)))
+			return NULL;
+		if ((mask & VMT_F_TID) && !(p = vmt_rd_i32(p, pr->tid, &e->tid)))
+			return NULL;
+	}
+	if (p > end)
 		return NULL;
 	vmt_event_learn(pr, s, e);
 	return p;

@@ -29,6 +29,11 @@
 #define VMT_CHUNK_MAX       (4u << 20)   /* the largest LZ4 block */
 #define VMT_META_MAX        (64u << 20)  /* largest metadata body a reader accepts */
 #define VMT_EVENT_MAX_BYTES 160u         /* bound on one encoded event */
+/* Bound on the bytes one event can span when decoding, counting every
+ * varint at its 10-byte maximum (non-canonical ones too).  The reader keeps
+ * this many readable bytes after an event stream, so the decoder checks
+ * the stream's end once per event instead of once per byte. */
+#define VMT_EVENT_MAX_READ  192u
 
 /* Event tag byte.  0x80 set: a run tag, the low 7 bits count the "repeat"
  * events that follow (same sys as the event before, every field as
@@ -146,21 +151,30 @@ static inline uint64_t vmt_predict_arg(const struct vmt_slot *s, int sys, int i)
 	return s->args[i];
 }
 
+/* How the result of a successful call is predicted, per system call. */
+enum { VMT_RES_SLOT, VMT_RES_ARG0, VMT_RES_MMAP, VMT_RES_ZERO };
+static const uint8_t vmt_result_rule[VMT_SYS_COUNT] = {
+	[VMT_SYS_BRK] = VMT_RES_ARG0, [VMT_SYS_MREMAP] = VMT_RES_ARG0,
+	[VMT_SYS_MMAP] = VMT_RES_MMAP,
+	[VMT_SYS_MUNMAP] = VMT_RES_ZERO, [VMT_SYS_MPROTECT] = VMT_RES_ZERO,
+	[VMT_SYS_PKEY_MPROTECT] = VMT_RES_ZERO, [VMT_SYS_MADVISE] = VMT_RES_ZERO,
+	[VMT_SYS_MLOCK] = VMT_RES_ZERO, [VMT_SYS_MLOCK2] = VMT_RES_ZERO,
+	[VMT_SYS_MUNLOCK] = VMT_RES_ZERO, [VMT_SYS_MLOCKALL] = VMT_RES_ZERO,
+	[VMT_SYS_MUNLOCKALL] = VMT_RES_ZERO, [VMT_SYS_MSEAL] = VMT_RES_ZERO,
+	[VMT_SYS_SHMDT] = VMT_RES_ZERO,
+};
+
 static inline int64_t vmt_predict_result(const struct vmt_slot *s, int sys,
                                          int32_t err, const uint64_t *args)
 {
 	if (err)
 		return -1;
-	switch (sys) {
-	case VMT_SYS_BRK:
-	case VMT_SYS_MREMAP:
+	switch ((unsigned)sys < VMT_SYS_COUNT ? vmt_result_rule[sys] : VMT_RES_SLOT) {
+	case VMT_RES_ARG0:
 		return (int64_t)args[0];
-	case VMT_SYS_MMAP:
+	case VMT_RES_MMAP:
 		return (int64_t)((uint64_t)s->result - ((args[1] + VMT_PAGE - 1) & ~(uint64_t)(VMT_PAGE - 1)));
-	case VMT_SYS_MUNMAP: case VMT_SYS_MPROTECT: case VMT_SYS_PKEY_MPROTECT:
-	case VMT_SYS_MADVISE: case VMT_SYS_MLOCK: case VMT_SYS_MLOCK2:
-	case VMT_SYS_MUNLOCK: case VMT_SYS_MLOCKALL: case VMT_SYS_MUNLOCKALL:
-	case VMT_SYS_MSEAL: case VMT_SYS_SHMDT:
+	case VMT_RES_ZERO:
 		return 0;
 	}
 	return s->result;

@@ -111,7 +111,7 @@ static int open_next_chunk(struct vmt_reader *r)
 		return FAIL(r, VMT_ENOMEM, "out of memory");
 	}
 	ret = vmt_rd_load_chunk(r, c, ref->off, ref->size, ref->off);
-	if (ret == 0 && (ret = vmt_cursor_step(c)) < 0)
+	if (ret == 0 && (ret = vmt_cursor_step(c, &c->cur)) < 0)
 		vmt_rd_step_error(r, ret, c);
 	if (ret <= 0) {
 		r->pool[r->npool++] = c;
@@ -125,7 +125,7 @@ static int open_next_chunk(struct vmt_reader *r)
 int vmt_rd_next_seq_order(struct vmt_reader *r, struct vmt_record *rec)
 {
 	if (r->last) {
-		int ret = vmt_cursor_step(r->last);
+		int ret = vmt_cursor_step(r->last, &r->last->cur);
 		if (ret < 0)
 			return vmt_rd_step_error(r, ret, r->last);
 		if (ret == 0)

@@ -44,9 +44,11 @@ static int next_file_order(struct vmt_reader *r, struct vmt_record *rec)
 		int ret;
 
 		if (r->one_loaded) {
-			ret = vmt_cursor_step(&r->one);
+			/* straight into the caller's record: no copy */
+			ret = vmt_cursor_step(&r->one, rec);
 			if (ret == 1) {
-				vmt_rd_deliver(r, rec, &r->one.cur);
+				r->st.events += rec->type == VMT_REC_EVENT;
+				r->st.records++;
 				return 1;
 			}
 			if (ret < 0)
