@@ -6,7 +6,15 @@
  * is used rather than unw_backtrace, whose per-thread trace cache costs
  * every new thread ~1 ms of page faults (18x on thread churn, measured).  Loaded objects are described by
  * VMT_REC_MODULE records (text range, load bias, build-id) at start and
- * whenever a new object appears, for offline symbolisation. */
+ * whenever a new object appears, for offline symbolisation.
+ *
+ * Unwinding is cached: every step libunwind takes is remembered as
+ * (ip, sp) -> (caller's ip, caller's sp).  A capture first follows the
+ * cache from its own frame, and trusts a remembered step only while the
+ * return address really is in the stack at caller_sp - 8 (where the call
+ * instruction put it), so a stack already seen costs a few loads per frame
+ * and libunwind runs only from the first frame that differs.  The leading
+ * frames inside libvmrec.so are dropped. */
 #include "stacks.h"
 #include "arena.h"
 #include "raw.h"
@@ -23,6 +31,10 @@
 #define SLOTS 65536
 #define MAX_DEPTH 128
 #define MAX_MODULES 1024
+#define STEPS 65536             /* remembered unwinding steps (direct-mapped) */
+
+/* One unwinding step; next_ip 0: the outermost frame. */
+struct step { uint64_t ip, sp, next_ip, next_sp; };
 
 struct slot { uint64_t hash; uint32_t id, depth; uint64_t *ips; };
 
@@ -36,6 +48,8 @@ static volatile int lock;
 static uint64_t module_start[MAX_MODULES];
 static int nmodules;
 static int modules_dirty;
+static struct step *steps;
+static uint64_t self_lo, self_hi;     /* libvmrec.so's text */
 
 static void lock_table(void)
 {
@@ -44,6 +58,22 @@ static void lock_table(void)
 }
 
 static void unlock_table(void) { __atomic_store_n(&lock, 0, __ATOMIC_RELEASE); }
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size; (void)arg;
+	uint64_t me = (uint64_t)(uintptr_t)&find_self;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uint64_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && me >= lo && me < lo + ph->p_memsz) {
+			self_lo = lo;
+			self_hi = lo + ph->p_memsz;
+			return 1;
+		}
+	}
+	return 0;
+}
 
 int stacks_init(int depth)
 {
@@ -56,8 +86,10 @@ int stacks_init(int depth)
 	step_fn = (int (*)(unw_cursor_t *))dlsym(h, "_ULx86_64_step");
 	get_reg_fn = (int (*)(unw_cursor_t *, int, unw_word_t *))dlsym(h, "_ULx86_64_get_reg");
 	table = arena_alloc(sizeof *table * SLOTS);
+	steps = arena_alloc(sizeof *steps * STEPS);
 	modules_dirty = 1;
-	return getcontext_fn && init_local_fn && step_fn && get_reg_fn && table ? 0 : -1;
+	dl_iterate_phdr(find_self, NULL);
+	return getcontext_fn && init_local_fn && step_fn && get_reg_fn && table && steps ? 0 : -1;
 }
 
 void stacks_forget(void)
@@ -145,11 +177,86 @@ static uint64_t hash_ips(const uint64_t *ips, int n)
 	return h | 1;
 }
 
+static struct step *step_slot(uint64_t ip, uint64_t sp)
+{
+	uint64_t h = (ip * 0x9e3779b97f4a7c15ULL) ^ (sp * 0xc2b2ae3d27d4eb4fULL);
+	return &steps[(h >> 20) % STEPS];
+}
+
+/* The recorder's leading frames are dropped but the outermost of them, the
+ * hook that replaced libc's entry: it stands where strace -k shows the
+ * libc wrapper.  *n < 0 while only recorder frames were seen. */
+static void keep(uint64_t *ips, int *n, uint64_t ip)
+{
+	int self = ip >= self_lo && ip < self_hi;
+	if (*n <= 0 && self) {
+		ips[0] = ip;
+		*n = -1;
+		return;
+	}
+	if (*n < 0)
+		*n = 1;
+	ips[(*n)++] = ip;
+}
+
+/* Follows remembered steps from (ip, sp); returns 1 when the whole stack
+ * (or depth frames) came from the cache, 0 to unwind from the start. */
+static int cached_walk(uint64_t ip, uint64_t sp, uint64_t *ips, int *n, int depth)
+{
+	*n = 0;
+	lock_table();
+	while (*n < depth) {
+		struct step *s = step_slot(ip, sp);
+		if (s->ip != ip || s->sp != sp)
+			break;
+		if (!s->next_ip) {
+			unlock_table();
+			return 1;
+		}
+		if (s->next_sp <= sp || *(const uint64_t *)(uintptr_t)(s->next_sp - 8) != s->next_ip)
+			break;
+		ip = s->next_ip;
+		sp = s->next_sp;
+		keep(ips, n, ip);
+	}
+	unlock_table();
+	return *n >= depth;     /* a stack of only recorder frames is unwound again */
+}
+
+static void remember(uint64_t ip, uint64_t sp, uint64_t next_ip, uint64_t next_sp)
+{
+	lock_table();
+	*step_slot(ip, sp) = (struct step){ ip, sp, next_ip, next_sp };
+	unlock_table();
+}
+
+static int unwind(unw_context_t *ctx, uint64_t *ips, int depth)
+{
+	unw_cursor_t cur;
+	unw_word_t ip, sp;
+	int n = 0;
+	if (init_local_fn(&cur, ctx) != 0 || get_reg_fn(&cur, UNW_REG_IP, &ip) < 0 ||
+	    get_reg_fn(&cur, UNW_REG_SP, &sp) < 0)
+		return 0;
+	while (n < depth) {
+		unw_word_t nip = 0, nsp = 0;
+		if (step_fn(&cur) > 0 && (get_reg_fn(&cur, UNW_REG_IP, &nip) < 0 ||
+		                          get_reg_fn(&cur, UNW_REG_SP, &nsp) < 0))
+			break;
+		remember(ip, sp, nip, nsp);
+		if (!nip)
+			break;
+		ip = nip;
+		sp = nsp;
+		keep(ips, &n, ip);
+	}
+	return n;
+}
+
 uint32_t stacks_capture(int depth)
 {
 	uint64_t ips[MAX_DEPTH];
 	unw_context_t ctx;
-	unw_cursor_t cur;
 	if (!step_fn || !table)
 		return 0;
 	if (depth > MAX_DEPTH)
@@ -158,20 +265,12 @@ uint32_t stacks_capture(int depth)
 		modules_dirty = 0;
 		dl_iterate_phdr(emit_module, NULL);
 	}
-	/* skip the recorder's frames: stacks_capture's caller is call_end */
-	int n = 0, skip = 2;
+	int n = 0;
 	shim_self.internal++;                       /* libunwind's own calls */
-	if (getcontext_fn(&ctx) == 0 && init_local_fn(&cur, &ctx) == 0) {
-		while (n < depth && step_fn(&cur) > 0) {
-			unw_word_t ip;
-			if (get_reg_fn(&cur, UNW_REG_IP, &ip) < 0 || !ip)
-				break;
-			if (skip > 0)
-				skip--;
-			else
-				ips[n++] = ip;
-		}
-	}
+	if (getcontext_fn(&ctx) == 0 &&
+	    !cached_walk((uint64_t)ctx.uc_mcontext.gregs[REG_RIP], (uint64_t)ctx.uc_mcontext.gregs[REG_RSP],
+	                 ips, &n, depth))
+		n = unwind(&ctx, ips, depth);
 	shim_self.internal--;
 	if (n <= 0)
 		return 0;
