@@ -13,10 +13,11 @@ static const char *const state_note[SYM_OBJ_STATE_COUNT] = {
 };
 
 /* Modules whose frames are never "the caller that matters": the C
- * library, the loader, the recorder, and the C++ runtime's operator new. */
+ * library, the loader, the recorder, the C++ runtime's operator new, and
+ * the sanitizer runtimes that interpose malloc and mmap. */
 static const char *const system_prefixes[] = {
 	"libc.so", "libc-", "ld-linux", "ld.so", "libvmrec", "libpthread",
-	"libdl.so", "libstdc++", "libgcc_s",
+	"libdl.so", "libstdc++", "libgcc_s", "libasan", "libubsan",
 };
 
 static void *grow(void *p, uint32_t *cap, uint32_t want, size_t size)

@@ -3,6 +3,7 @@
  * exactly known answers: names, lines, a fork child without module records
  * of its own, an exec whose new objects overlap the old ones, events
  * without a stack, a missing stack, an empty stack and an ip in no module. */
+#include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
 #include <sys/mman.h>
@@ -174,9 +175,16 @@ static int find_libc(struct dl_phdr_info *info, size_t size, void *arg)
 static void write_libc_trace(void)
 {
 	/* the wrapper innermost (libc's own), or no wrapper (the recorder's
-	 * hook replaced it): pthread_create either way */
-	uint64_t ips[] = { (uint64_t)(uintptr_t)mmap + 4, (uint64_t)(uintptr_t)pthread_create + 8,
-			   (uint64_t)(uintptr_t)mmap + 4 };
+	 * hook replaced it): pthread_create either way.  libc's own symbols,
+	 * not a sanitizer's interceptors of the same names. */
+	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	uintptr_t libc_mmap = (uintptr_t)(libc ? dlsym(libc, "mmap") : NULL);
+	uintptr_t libc_pthread_create = (uintptr_t)(libc ? dlsym(libc, "pthread_create") : NULL);
+	if (!libc_mmap || !libc_pthread_create) {
+		printf("Bail out! libc's mmap and pthread_create not found\n");
+		exit(1);
+	}
+	uint64_t ips[] = { libc_mmap + 4, libc_pthread_create + 8, libc_mmap + 4 };
 	struct vmt_record r = { .type = VMT_REC_HEADER };
 	struct vmt_writer *w;
 	int err;
