@@ -26,13 +26,15 @@ static __thread struct shim_call split __attribute__((tls_model("initial-exec"))
 static __thread uint8_t split_sud __attribute__((tls_model("initial-exec")));
 static __thread int split_on __attribute__((tls_model("initial-exec")));
 
-static void split_begin(int sys, uint64_t flags, uint64_t a1, uint64_t a2, uint64_t a3)
+/* a[] as the trace keeps the call's arguments; a[0] is the clone flags. */
+static void split_begin(int sys, const uint64_t a[6])
 {
+	uint64_t flags = a[0];
 	split_on = shim.enabled && !shim_vfork_child;
 	split_sud = sud_enter();
 	if (!split_on)
 		return;
-	call_begin(&split, sys, flags, a1, a2, a3, 0, 0);
+	call_begin(&split, sys, (long)a[0], (long)a[1], (long)a[2], (long)a[3], (long)a[4], (long)a[5]);
 	if (!(flags & CLONE_VM) && sys != VMT_SYS_VFORK)
 		residency_fork(split.seq);
 	call_clock(&split);
@@ -48,7 +50,7 @@ static long split_end(long r)
 }
 
 /* ---- vfork ---------------------------------------------------------- */
-HIDDEN void shim_vfork_enter(void) { split_begin(VMT_SYS_VFORK, 0, 0, 0, 0); split.args[0] = 0; }
+HIDDEN void shim_vfork_enter(void) { split_begin(VMT_SYS_VFORK, (const uint64_t[6]){ 0 }); }
 
 HIDDEN long shim_vfork_parent(long r)
 {
@@ -57,11 +59,13 @@ HIDDEN long shim_vfork_parent(long r)
 }
 
 /* ---- clone3 (glibc's __clone3: cl_args, size, fn, arg) ---------------- */
-struct clone_args_head { uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size; };
+struct clone_args_head { uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls; };
 
 HIDDEN void shim_clone3_enter(const struct clone_args_head *a)
 {
-	split_begin(VMT_SYS_CLONE3, a->flags, a->stack, a->stack_size, 0);
+	/* glibc passes at least CLONE_ARGS_SIZE_VER0 (64 bytes: up to tls) */
+	split_begin(VMT_SYS_CLONE3, (const uint64_t[6]){ a->flags, a->stack, a->stack_size,
+	                                                 a->child_tid, a->parent_tid, a->tls });
 	if (a->flags & CLONE_THREAD)
 		split.flags |= VMT_EV_THREAD;
 }
@@ -95,9 +99,11 @@ HIDDEN long shim_clone_einval(void)
 }
 
 /* ---- clone (fn, stack, flags, arg, ptid, tls, ctid) ------------------ */
-HIDDEN void shim_clone_enter(uint64_t flags, uint64_t stack)
+/* The registers the kernel receives: flags, stack, parent_tid, child_tid, tls. */
+HIDDEN void shim_clone_enter(uint64_t flags, uint64_t stack, uint64_t ptid, uint64_t ctid,
+                             uint64_t tls)
 {
-	split_begin(VMT_SYS_CLONE, flags, stack, 0, 0);
+	split_begin(VMT_SYS_CLONE, (const uint64_t[6]){ flags, stack, ptid, ctid, tls, 0 });
 	if (flags & CLONE_THREAD)
 		split.flags |= VMT_EV_THREAD;
 }
@@ -178,7 +184,10 @@ __asm__(
 	"	push %r8\n"
 	"	push %r9\n"
 	"	sub $8,%rsp\n"
-	"	mov %rdx,%rdi\n"
+	"	mov %rdx,%rdi\n"         /* flags; rsi: the child's stack */
+	"	mov %r8,%rdx\n"          /* parent_tid */
+	"	mov 48(%rsp),%rcx\n"     /* child_tid (8(%rsp) at entry) */
+	"	mov %r9,%r8\n"           /* tls */
 	"	call shim_clone_enter\n"
 	"	add $8,%rsp\n"
 	"	pop %r9\n"
@@ -253,7 +262,7 @@ pid_t hook_Fork(void)
 {
 	char *self;
 	__asm__("mov %%fs:0x10,%0" : "=r"(self));
-	split_begin(VMT_SYS_CLONE, FORK_FLAGS, 0, 0, 0);
+	split_begin(VMT_SYS_CLONE, (const uint64_t[6]){ FORK_FLAGS, 0, 0, (uint64_t)(self + PD_TID) });
 	long r = raw6(SYS_clone, FORK_FLAGS, 0, 0, (long)(self + PD_TID), 0, 0);
 	if (r == 0) {
 		void *head = self + PD_ROBUST_HEAD;
@@ -307,7 +316,7 @@ long shim_proc_syscall(long nr, long a0, long a1, long a2, long a3, long a4, lon
 	*handled = 1;
 	switch (nr) {
 	case SYS_fork:
-		split_begin(VMT_SYS_FORK, 0, 0, 0, 0);
+		split_begin(VMT_SYS_FORK, (const uint64_t[6]){ 0 });
 		long r = raw0(SYS_fork);
 		if (r == 0) {
 			split_on = 0;
