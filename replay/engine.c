@@ -361,8 +361,11 @@ static void build_image(struct rp_engine *e, size_t step, uint32_t slot, struct 
 	p->cur_brk = rec_brk + (uint64_t)p->brk_delta;
 	if (e->be->set_brk && rec_brk)
 		e->be->set_brk(p->space, rec_brk, heap_end > rec_brk ? heap_end : rec_brk);
-	if (e->be->per_process && heap_end > rec_brk)
+	if (e->be->per_process && heap_end > rec_brk) {
 		p->cur_brk = (uint64_t)syscall(SYS_brk, e->base_brk + (heap_end - rec_brk));
+		if (p->cur_brk > e->base_brk)
+			rp_kernel_written(page_up(e, e->base_brk));
+	}
 	if (heap_end > rec_brk)
 		am_set(&p->am, rec_brk, heap_end, p->brk_delta);
 	free(keep);

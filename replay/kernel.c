@@ -72,7 +72,17 @@ static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
 	struct vq_vma v;
 	if (vq_covering(m->start, &v) == 1 && v.start < m->start && !(m->flags & MAP_SHARED))
 		return keep_apart(m, len);
+	if ((m->prot & PROT_WRITE) && !(m->flags & MAP_SHARED))
+		rp_kernel_written(m->start);
 	return 0;
+}
+
+/* A running image has written its private writable memory: its VMAs have
+ * an anon_vma (as the simulator assumes, sim_mm_new), which decides later
+ * merges, and after a fork whether brk can expand the child's heap. */
+void rp_kernel_written(uint64_t addr)
+{
+	madvise((void *)addr, (size_t)rp_kernel.page_size, MADV_POPULATE_WRITE);
 }
 
 /* A query's VMAs as the plain ranges vr_classify reads. */

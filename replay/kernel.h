@@ -17,4 +17,7 @@ extern struct rp_kernel_config rp_kernel;
 int rp_derive_outcome(const struct rp_effect *fx, const struct vq_list *before,
                       const struct vq_list *after);
 
+/* Give the private writable VMA at addr an anon_vma, as writing it would. */
+void rp_kernel_written(uint64_t addr);
+
 #endif
