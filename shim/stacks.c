@@ -17,6 +17,7 @@
  * frames inside libvmrec.so are dropped. */
 #include "stacks.h"
 #include "arena.h"
+#include "maps.h"
 #include "raw.h"
 #include "record.h"
 
@@ -143,6 +144,34 @@ static const char *exe_path(void)
 	return exe;
 }
 
+/* dlopen("./x.so") leaves ld.so's name relative: the mapping's own path in
+ * /proc/self/maps is absolute (and the file a later cd cannot change). */
+struct find_path { uint64_t addr; char *out; size_t size; };
+
+static int mapped_path(const struct maps_line *l, void *arg)
+{
+	struct find_path *f = arg;
+	size_t n = strlen(l->name);
+	if (f->addr < l->start || f->addr >= l->end)
+		return 0;
+	if (l->name[0] == '/' && n < f->size)
+		memcpy(f->out, l->name, n + 1);
+	return 1;
+}
+
+static const char *module_path(const char *name, uint64_t addr)
+{
+	static char path[4096];
+	if (!name || !name[0])
+		return exe_path();
+	if (name[0] == '/')
+		return name;
+	struct find_path f = { addr, path, sizeof path };
+	path[0] = 0;
+	maps_each(mapped_path, &f);
+	return path[0] ? path : name;
+}
+
 static int emit_module(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	(void)size; (void)arg;
@@ -161,7 +190,7 @@ static int emit_module(struct dl_phdr_info *info, size_t size, void *arg)
 		m->end = start + ph->p_memsz;
 		m->offset = ph->p_offset;
 		m->load_bias = info->dlpi_addr;
-		m->path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : exe_path();
+		m->path = module_path(info->dlpi_name, start);
 		build_id(info, m);
 		shim_write(&rec);
 		return 0;
