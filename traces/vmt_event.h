@@ -108,44 +108,73 @@ static inline uint8_t *vmt_event_encode(uint8_t *p, struct vmt_predictor *pr,
  * an event that ends past `end` is refused afterwards.  Bytes past the
  * stream's end are then never taken for data, as with checked reads. */
 
+/* Eight stream bytes as a little-endian word. */
+static inline uint64_t vmt_load64(const uint8_t *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+/* The 7-bit groups of the low bytes of w (high bits clear), packed. */
+static inline uint64_t vmt_pack7(uint64_t w)
+{
+	w = (w & 0x007F007F007F007Full) | (w & 0x7F007F007F007F00ull) >> 1;
+	w = (w & 0x00003FFF00003FFFull) | (w & 0x3FFF00003FFF0000ull) >> 2;
+	return (w & 0x000000000FFFFFFFull) | (w & 0x0FFFFFFF00000000ull) >> 4;
+}
+
+/* A byte sequence ending at the first byte with bit 7 clear, at most 8
+ * bytes: its length, and its low 7 bits per byte packed into *bits.
+ * Without branches, as varint lengths vary from event to event and a
+ * mispredicted branch costs more than this whole function.  0 if no byte
+ * of the eight ends it. */
+static inline unsigned vmt_rd_group8(const uint8_t *p, uint64_t *bits)
+{
+	uint64_t w = vmt_load64(p);
+	uint64_t stops = ~w & 0x8080808080808080ull;
+	uint64_t upto = stops ^ (stops - 1); /* every bit up to the first stop */
+
+	*bits = vmt_pack7(w & upto & 0x7F7F7F7F7F7F7F7Full);
+	return stops ? (unsigned)__builtin_ctzll(stops) / 8 + 1 : 0;
+}
+
 /* A varint of at most 10 bytes, or NULL. */
 static inline const uint8_t *vmt_rd_varint(const uint8_t *p, uint64_t *out)
 {
-	uint64_t v;
+	unsigned n = vmt_rd_group8(p, out);
 
-	if (p[0] < 0x80) {
-		*out = p[0];
-		return p + 1;
-	}
-	v = (uint64_t)(p[0] & 0x7F) | (uint64_t)p[1] << 7;
-	if (p[1] < 0x80) {
-		*out = v;
-		return p + 2;
-	}
-	v &= (1u << 14) - 1;
-	for (unsigned shift = 14; shift < 64; shift += 7) {
-		uint8_t b = p[shift / 7];
-		v |= (uint64_t)(b & 0x7F) << shift;
-		if (b < 0x80) {
-			*out = v;
-			return p + shift / 7 + 1;
-		}
+	if (__builtin_expect(n != 0, 1))
+		return p + n;
+	for (unsigned i = 8; i < 10; i++) {   /* 9 and 10 bytes: very rare */
+		*out |= (uint64_t)(p[i] & 0x7F) << (7 * i);
+		if (p[i] < 0x80)
+			return p + i + 1;
 	}
 	return NULL;
 }
 
-/* An address or length delta (vmt_put_delta), or NULL. */
+/* An address or length delta (vmt_put_delta), or NULL.  Its first byte
+ * holds the aligned bit and 6 value bits and continues like a varint. */
 static inline const uint8_t *vmt_rd_delta(const uint8_t *p, uint64_t *out)
 {
-	uint8_t b = *p++;
-	uint64_t v = (b >> 1) & 0x3F, rest;
+	uint64_t v, rest;
+	unsigned n = vmt_rd_group8(p, &v);
+	int aligned = p[0] & 1;
 
-	if (b & 0x80) {
-		if (!(p = vmt_rd_varint(p, &rest)) || rest >> 58)
+	if (__builtin_expect(n != 0, 1)) {
+		p += n;
+		v >>= 1;
+	} else {
+		if (!(p = vmt_rd_varint(p + 1, &rest)) || rest >> 58)
 			return NULL;
-		v |= rest << 6;
+		v = (v >> 1 & 0x3F) | rest << 6;
 	}
-	*out = (uint64_t)vmt_unzigzag(v) << ((b & 1) * 12);
+	*out = (uint64_t)vmt_unzigzag(v) << (aligned * 12);
 	return p;
 }
 

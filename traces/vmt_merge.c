@@ -13,6 +13,12 @@ static int cmp_ref(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+static void set_next_first(struct vmt_reader *r)
+{
+	r->next_first = r->next_index < r->nindex ?
+	                r->index[r->next_index].first_seq : UINT64_MAX;
+}
+
 /* Index every good chunk: offset, size and first seq, 24 bytes per chunk
  * (a 64 KiB chunk holds thousands of events).  Every chunk is checked
  * whole here, so damage is skipped the same way as in file order. */
@@ -51,45 +57,52 @@ int vmt_rd_build_index(struct vmt_reader *r)
 	r->scan_status = ret;
 	if (r->nindex)
 		qsort(r->index, r->nindex, sizeof(*r->index), cmp_ref);
+	set_next_first(r);
 	return 0;
 }
 
-static int before(const struct vmt_cursor *a, const struct vmt_cursor *b)
+static inline int before(const struct heap_ent *a, const struct heap_ent *b)
 {
 	return a->key < b->key || (a->key == b->key && a->ordinal < b->ordinal);
 }
 
 static void sift_down(struct vmt_reader *r, size_t i)
 {
+	struct heap_ent *h = r->heap;
+	size_t n = r->nheap;
+
 	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		struct vmt_cursor *t;
-		if (l < r->nheap && before(r->heap[l], r->heap[m]))
-			m = l;
-		if (l + 1 < r->nheap && before(r->heap[l + 1], r->heap[m]))
+		size_t l = 2 * i + 1, m;
+		struct heap_ent t;
+		if (l >= n)
+			return;
+		m = before(&h[l], &h[i]) ? l : i;
+		if (l + 1 < n && before(&h[l + 1], &h[m]))
 			m = l + 1;
 		if (m == i)
 			return;
-		t = r->heap[i];
-		r->heap[i] = r->heap[m];
-		r->heap[m] = t;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
 		i = m;
 	}
 }
 
 static void sift_up(struct vmt_reader *r, size_t i)
 {
-	while (i && before(r->heap[i], r->heap[(i - 1) / 2])) {
-		struct vmt_cursor *t = r->heap[i];
-		r->heap[i] = r->heap[(i - 1) / 2];
-		r->heap[(i - 1) / 2] = t;
+	struct heap_ent *h = r->heap;
+
+	while (i && before(&h[i], &h[(i - 1) / 2])) {
+		struct heap_ent t = h[i];
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = t;
 		i = (i - 1) / 2;
 	}
 }
 
 static void heap_pop(struct vmt_reader *r)
 {
-	r->pool[r->npool++] = r->heap[0];
+	r->pool[r->npool++] = r->heap[0].c;
 	r->heap[0] = r->heap[--r->nheap];
 	sift_down(r, 0);
 }
@@ -101,6 +114,7 @@ static int open_next_chunk(struct vmt_reader *r)
 	struct vmt_cursor *c;
 	int ret;
 
+	set_next_first(r);
 	if (r->nheap >= VMT_MAX_OPEN_CHUNKS)
 		return FAIL(r, VMT_ECORRUPT,
 		            "more than %d chunks overlap in seq at byte %llu; read it in file order",
@@ -117,25 +131,32 @@ static int open_next_chunk(struct vmt_reader *r)
 		r->pool[r->npool++] = c;
 		return ret;
 	}
-	r->heap[r->nheap++] = c;
-	sift_up(r, r->nheap - 1);
+	r->heap[r->nheap].key = c->key;
+	r->heap[r->nheap].ordinal = c->ordinal;
+	r->heap[r->nheap].c = c;
+	sift_up(r, r->nheap++);
 	return 0;
 }
 
 int vmt_rd_next_seq_order(struct vmt_reader *r, struct vmt_record *rec)
 {
+	struct vmt_cursor *c;
+
 	if (r->last) {
 		int ret = vmt_cursor_step(r->last, &r->last->cur);
 		if (ret < 0)
 			return vmt_rd_step_error(r, ret, r->last);
-		if (ret == 0)
+		if (ret == 0) {
 			heap_pop(r);
-		else
+		} else {
+			r->heap[0].key = r->last->key;
 			sift_down(r, 0);
+		}
 		r->last = NULL;
 	}
-	while (r->next_index < r->nindex &&
-	       (!r->nheap || r->index[r->next_index].first_seq <= r->heap[0]->key)) {
+	/* next_first is ~0 after the last chunk (a chunk starting at seq ~0
+	 * also opens once the heap is empty) */
+	while (r->next_index < r->nindex && (!r->nheap || r->next_first <= r->heap[0].key)) {
 		int ret = open_next_chunk(r);
 		if (ret < 0)
 			return ret;
@@ -147,7 +168,7 @@ int vmt_rd_next_seq_order(struct vmt_reader *r, struct vmt_record *rec)
 		}
 		return r->status = r->scan_status;
 	}
-	r->last = r->heap[0];
-	vmt_rd_deliver(r, rec, &r->last->cur);
+	c = r->last = r->heap[0].c;
+	vmt_rd_deliver(r, rec, &c->cur);
 	return 1;
 }

@@ -232,7 +232,7 @@ void vmt_reader_close(struct vmt_reader *r)
 		return;
 	vmt_cursor_free(&r->one);
 	for (size_t i = 0; i < r->nheap; i++)
-		free_cursor(r->heap[i]);
+		free_cursor(r->heap[i].c);
 	for (size_t i = 0; i < r->npool; i++)
 		free_cursor(r->pool[i]);
 	free(r->heap);

@@ -23,6 +23,13 @@ struct chunk_ref {
 	uint64_t first_seq;
 };
 
+/* A merge heap entry: the cursor's key and ordinal copied beside it, so
+ * comparing two entries touches one array, not two cursors. */
+struct heap_ent {
+	uint64_t key, ordinal;
+	struct vmt_cursor *c;
+};
+
 struct vmt_reader {
 	char *path;
 	int fd;
@@ -51,7 +58,8 @@ struct vmt_reader {
 	int scan_status;           /* what ended the index scan */
 	uint64_t scan_lost;
 	char scan_msg[MSG_SIZE];
-	struct vmt_cursor **heap;  /* min-heap on (key, ordinal) */
+	uint64_t next_first;       /* first seq of index[next_index], or ~0 */
+	struct heap_ent *heap;     /* min-heap on (key, ordinal) */
 	size_t nheap;
 	struct vmt_cursor **pool;  /* finished cursors, buffers kept */
 	size_t npool;
