@@ -3,6 +3,7 @@
  * in user space, same result and errno), and records the call. */
 #include "hooks.h"
 #include "image.h"
+#include "maps.h"
 #include "raw.h"
 #include "residency.h"
 #include "stacks.h"
@@ -49,12 +50,26 @@ static void residency_before(int sys, uint64_t seq, const long *a)
 	}
 }
 
+/* libunwind's own mappings are not the program's (maps.c). */
+static void own_internal(int sys, long a0, long a1, long r)
+{
+	uint64_t len = ((uint64_t)a1 + 4095) & ~4095UL;
+	if (sys == VMT_SYS_MMAP && !raw_failed(r))
+		maps_own((uint64_t)r, (uint64_t)r + len);
+	else if (sys == VMT_SYS_MUNMAP && !raw_failed(r))
+		maps_disown((uint64_t)a0, (uint64_t)a0 + len);
+}
+
 long shim_vma_call(int sys, long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 {
 	struct shim_call c;
 	long r;
-	if (!shim.enabled || shim_self.internal)
-		return raw6(nr, a0, a1, a2, a3, a4, a5);
+	if (!shim.enabled || shim_self.internal) {
+		r = raw6(nr, a0, a1, a2, a3, a4, a5);
+		if (shim_self.internal)
+			own_internal(sys, a0, a1, r);
+		return r;
+	}
 	uint8_t sud = sud_enter();
 	call_begin(&c, sys, a0, a1, a2, a3, a4, a5);
 	const long a[6] = { a0, a1, a2, a3, a4, a5 };

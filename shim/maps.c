@@ -21,9 +21,77 @@ void maps_set_self_path(const char *path)
  * last mapping is its .bss. */
 static uint64_t self_end;
 
+/* Mappings the recorder's own libraries made through the hooks while
+ * shim_self.internal was set (libunwind's memory pools): not recorded, so
+ * not the program's either.  A VMA that merged with a program's mapping
+ * extends past its range and stays the program's. */
+#define OWNED 64
+static struct { uint64_t start, end; } owned[OWNED];
+static volatile int owned_lock;
+
+static void lock_owned(void)
+{
+	while (__atomic_exchange_n(&owned_lock, 1, __ATOMIC_ACQUIRE))
+		__builtin_ia32_pause();
+}
+
+static void unlock_owned(void) { __atomic_store_n(&owned_lock, 0, __ATOMIC_RELEASE); }
+
+/* Adjacent ranges are joined: two pools mapped side by side are one VMA. */
+void maps_own(uint64_t start, uint64_t end)
+{
+	int free_slot = -1;
+	lock_owned();
+	for (int i = 0; i < OWNED; i++) {
+		if (owned[i].start == owned[i].end) {
+			if (free_slot < 0)
+				free_slot = i;
+		} else if (owned[i].end == start) {
+			owned[i].end = end;
+			free_slot = -2;
+			break;
+		} else if (owned[i].start == end) {
+			owned[i].start = start;
+			free_slot = -2;
+			break;
+		}
+	}
+	if (free_slot >= 0) {
+		owned[free_slot].start = start;
+		owned[free_slot].end = end;
+	}
+	unlock_owned();
+}
+
+void maps_disown(uint64_t start, uint64_t end)
+{
+	lock_owned();
+	for (int i = 0; i < OWNED; i++) {
+		if (owned[i].end <= start || owned[i].start >= end)
+			continue;
+		if (owned[i].start >= start && owned[i].end <= end)
+			owned[i].start = owned[i].end = 0;
+		else if (owned[i].start < start)
+			owned[i].end = start;       /* a hole in the middle keeps the lower part */
+		else
+			owned[i].start = end;
+	}
+	unlock_owned();
+}
+
+static int is_owned(uint64_t start, uint64_t end)
+{
+	int found = 0;
+	lock_owned();
+	for (int i = 0; i < OWNED && !found; i++)
+		found = owned[i].start < owned[i].end && start >= owned[i].start && end <= owned[i].end;
+	unlock_owned();
+	return found;
+}
+
 int maps_is_recorder(const struct maps_line *l)
 {
-	if (arena_contains(l->start, l->end))
+	if (arena_contains(l->start, l->end) || is_owned(l->start, l->end))
 		return 1;
 	if (shim.seq && l->start == ((uint64_t)shim.seq & ~4095UL))
 		return 1;

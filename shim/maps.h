@@ -17,5 +17,8 @@ int maps_each(int (*fn)(const struct maps_line *l, void *arg), void *arg);
 /* Is this VMA the recorder's own (arena, counter, libvmrec.so itself)? */
 int maps_is_recorder(const struct maps_line *l);
 void maps_set_self_path(const char *path);
+/* [start, end) was mapped (or unmapped) by the recorder's own libraries. */
+void maps_own(uint64_t start, uint64_t end);
+void maps_disown(uint64_t start, uint64_t end);
 
 #endif
