@@ -23,4 +23,10 @@ strip() { sed -n '/ munmap 0 0 /,$p' "$1" | grep ' = ' | grep -v ' brk ' | sed '
 strip "$T/all" >"$T/a"; strip "$T/plain" >"$T/b"
 is_file "$T/a" "$T/b" "the same calls with and without stacks (libunwind's own are not recorded)"
 is "$(grep -c '^stack ' "$T/plain")" 0 "without --stacks there are no stacks"
+# the recorder's inner frames are dropped: only its hook, where strace -k
+# shows libc's wrapper, stays on top
+"$B/bin/vmtrace" dump -k "$T/s.lz4" >"$T/k"
+inner=$(awk '/^ > / { n++; if (n == 2 && /libvmrec\.so/) bad++; next } { n = 0 } END { print bad + 0 }' "$T/k")
+is "$inner" 0 "no stack has a second recorder frame under its hook"
+is "$(grep -c '^ > .*libvmrec\.so(call_end' "$T/k")" 0 "call_end is never shown"
 done_testing
