@@ -120,27 +120,27 @@ static inline uint64_t vmt_load64(const uint8_t *p)
 	return w;
 }
 
-/* The 7-bit groups of the low bytes of w (high bits clear), packed. */
-static inline uint64_t vmt_pack7(uint64_t w)
-{
-	w = (w & 0x007F007F007F007Full) | (w & 0x7F007F007F007F00ull) >> 1;
-	w = (w & 0x00003FFF00003FFFull) | (w & 0x3FFF00003FFF0000ull) >> 2;
-	return (w & 0x000000000FFFFFFFull) | (w & 0x0FFFFFFF00000000ull) >> 4;
-}
-
-/* A byte sequence ending at the first byte with bit 7 clear, at most 8
- * bytes: its length, and its low 7 bits per byte packed into *bits.
- * Without branches, as varint lengths vary from event to event and a
- * mispredicted branch costs more than this whole function.  0 if no byte
- * of the eight ends it. */
+/* A byte sequence ending at the first byte with bit 7 clear: its length
+ * (1..8), and its low 7 bits per byte packed into *bits; 0 if none of the
+ * eight bytes ends it.  Varint lengths vary from event to event, so the
+ * common lengths (up to 4 bytes) take no branch on the length; 32-bit
+ * masks keep the immediates short. */
 static inline unsigned vmt_rd_group8(const uint8_t *p, uint64_t *bits)
 {
 	uint64_t w = vmt_load64(p);
 	uint64_t stops = ~w & 0x8080808080808080ull;
-	uint64_t upto = stops ^ (stops - 1); /* every bit up to the first stop */
+	unsigned n = stops ? (unsigned)__builtin_ctzll(stops) / 8 + 1 : 0;
 
-	*bits = vmt_pack7(w & upto & 0x7F7F7F7F7F7F7F7Full);
-	return stops ? (unsigned)__builtin_ctzll(stops) / 8 + 1 : 0;
+	if (__builtin_expect(n - 1 < 4, 1)) {
+		uint32_t x = (uint32_t)w & (uint32_t)(stops ^ (stops - 1));
+		*bits = (x & 0x7Fu) | (x >> 1 & 0x3F80u) | (x >> 2 & 0x1FC000u) |
+		        (x >> 3 & 0xFE00000u);
+		return n;
+	}
+	*bits = 0;
+	for (unsigned i = 0; i < (n ? n : 8); i++)
+		*bits |= (uint64_t)(p[i] & 0x7F) << (7 * i);
+	return n;
 }
 
 /* A varint of at most 10 bytes, or NULL. */
