@@ -227,17 +227,3 @@ int vmt_rd_step_error(struct vmt_reader *r, int err, const struct vmt_cursor *c)
 	return FAIL(r, err, "corrupt chunk at byte %llu: %s", (unsigned long long)c->offset,
 	            c->why ? c->why : "bad data");
 }
-
-/* The record without copying the whole union (it is mostly events). */
-void vmt_rd_deliver(struct vmt_reader *r, struct vmt_record *dst,
-                    const struct vmt_record *src)
-{
-	if (src->type == VMT_REC_EVENT) {
-		dst->type = VMT_REC_EVENT;
-		dst->u.event = src->u.event;
-		r->st.events++;
-	} else {
-		*dst = *src;
-	}
-	r->st.records++;
-}

@@ -66,7 +66,7 @@ static inline int before(const struct heap_ent *a, const struct heap_ent *b)
 	return a->key < b->key || (a->key == b->key && a->ordinal < b->ordinal);
 }
 
-static void sift_down(struct vmt_reader *r, size_t i)
+static inline void sift_down(struct vmt_reader *r, size_t i)
 {
 	struct heap_ent *h = r->heap;
 	size_t n = r->nheap;
@@ -150,7 +150,8 @@ int vmt_rd_next_seq_order(struct vmt_reader *r, struct vmt_record *rec)
 			heap_pop(r);
 		} else {
 			r->heap[0].key = r->last->key;
-			sift_down(r, 0);
+			if (r->nheap > 1)
+				sift_down(r, 0);
 		}
 		r->last = NULL;
 	}

@@ -78,8 +78,20 @@ int vmt_rd_damage_error(struct vmt_reader *r, char *msg);
 int vmt_rd_load_chunk(struct vmt_reader *r, struct vmt_cursor *c, uint64_t off,
                       uint64_t size, uint64_t ordinal);
 int vmt_rd_step_error(struct vmt_reader *r, int err, const struct vmt_cursor *c);
-void vmt_rd_deliver(struct vmt_reader *r, struct vmt_record *dst,
-                    const struct vmt_record *src);
+
+/* The record without copying the whole union (it is mostly events). */
+static inline void vmt_rd_deliver(struct vmt_reader *r, struct vmt_record *dst,
+                                  const struct vmt_record *src)
+{
+	if (src->type == VMT_REC_EVENT) {
+		dst->type = VMT_REC_EVENT;
+		dst->u.event = src->u.event;
+		r->st.events++;
+	} else {
+		*dst = *src;
+	}
+	r->st.records++;
+}
 
 /* vmt_merge.c */
 int vmt_rd_build_index(struct vmt_reader *r);
