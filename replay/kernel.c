@@ -107,7 +107,7 @@ static const int change_of[] = {
 int rp_derive_outcome(const struct rp_effect *fx, const struct vq_list *before,
                       const struct vq_list *after)
 {
-	static struct k_ranges b, a;
+	static __thread struct k_ranges b, a;   /* --threads: one per replaying thread */
 	if (fx->kind != RP_FX_CREATE && fx->kind != RP_FX_REMOVE && fx->kind != RP_FX_MODIFY)
 		return VR_UNCHANGED;
 	struct vr_change c = {
