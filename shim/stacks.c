@@ -32,7 +32,7 @@
 #define SLOTS 65536
 #define MAX_DEPTH 128
 #define MAX_MODULES 1024
-#define STEPS 65536             /* remembered unwinding steps (direct-mapped) */
+#define STEPS 16384             /* remembered unwinding steps, direct-mapped (512 KiB) */
 
 /* One unwinding step; next_ip 0: the outermost frame. */
 struct step { uint64_t ip, sp, next_ip, next_sp; };
