@@ -158,6 +158,18 @@ static inline const uint8_t *vmt_rd_varint(const uint8_t *p, uint64_t *out)
 	return NULL;
 }
 
+/* A varint that is nearly always one byte (a mask, a small seq gap): the
+ * branch on that is well predicted and lets the CPU run ahead of the
+ * load, where computing the length would make it wait. */
+static inline const uint8_t *vmt_rd_varint1(const uint8_t *p, uint64_t *out)
+{
+	if (__builtin_expect(p[0] < 0x80, 1)) {
+		*out = p[0];
+		return p + 1;
+	}
+	return vmt_rd_varint(p, out);
+}
+
 /* An address or length delta (vmt_put_delta), or NULL.  Its first byte
  * holds the aligned bit and 6 value bits and continues like a varint. */
 static inline const uint8_t *vmt_rd_delta(const uint8_t *p, uint64_t *out)
@@ -223,7 +235,8 @@ static inline const uint8_t *vmt_decode_repeat(const uint8_t *p, const uint8_t *
 	struct vmt_slot *s = &pr->slot[pr->last_sys % VMT_SLOTS];
 	uint64_t gap, lat;
 
-	if (!(p = vmt_rd_varint(p, &gap)) || !(p = vmt_rd_varint(p, &lat)) || p > end)
+	/* repeats are short calls in a loop: their gaps mostly fit a byte */
+	if (!(p = vmt_rd_varint1(p, &gap)) || !(p = vmt_rd_varint(p, &lat)) || p > end)
 		return NULL;
 	pr->run_left--;
 	e->sys = pr->last_sys;
@@ -265,10 +278,10 @@ static inline const uint8_t *vmt_event_decode(const uint8_t *p, const uint8_t *e
 		return NULL;
 	e->sys = (uint16_t)v;
 	s = &pr->slot[v % VMT_SLOTS];
-	if ((tag & VMT_TAG_MASK) && (!(p = vmt_rd_varint(p, &mask)) || mask > VMT_F_ALL))
+	if ((tag & VMT_TAG_MASK) && (!(p = vmt_rd_varint1(p, &mask)) || mask > VMT_F_ALL))
 		return NULL;
 	v = 0;
-	if ((tag & VMT_TAG_SEQ) && !(p = vmt_rd_varint(p, &v)))
+	if ((tag & VMT_TAG_SEQ) && !(p = vmt_rd_varint1(p, &v)))
 		return NULL;
 	e->seq = pr->seq + 1 + v;
 	if (!(p = vmt_rd_varint(p, &gap)) || !(p = vmt_rd_varint(p, &lat)))
