@@ -6,7 +6,7 @@
 V=$B/bin/vmtrace
 R=$B/bin/vmreplay
 [ -x "$R" ] || skip_all "vmreplay not built"
-for w in "brk_test" "page_test" "brk1" "brk2 --mode thread" "mmap1" "mmap1 --mode thread" \
+for w in "brk_test" "page_test" "brk1" "brk2" "brk2 --mode thread" "mmap1" "mmap1 --mode thread" \
 	"mmap2" "pthread" "fork"; do
 	set -- $w
 	name=$1; shift

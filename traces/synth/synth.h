@@ -36,6 +36,10 @@ struct synth_space {
 	size_t n, cap;
 	uint64_t mmap_base;    /* top-down placement starts below this */
 	uint64_t start_brk, brk;
+	/* A fork child's heap up to here was faulted in the parent: brk cannot
+	 * grow that VMA and starts a new one (the kernel's brk rule B1,
+	 * docs/kernel-profiles.md). */
+	uint64_t heap_frozen_end;
 };
 
 struct synth_proc {

@@ -262,6 +262,7 @@ int synth_start_child(struct synth *s, const struct synth_proc *parent, struct s
 	child->nfiles = parent->nfiles;
 	if (synth_space_copy(&child->space, &parent->space) < 0 || put_process(s, child) < 0)
 		return -1;
+	child->space.heap_frozen_end = page_up(parent->space.brk);
 	for (int i = 0; i < child->nfiles; i++)
 		if (put_file(s, child, &child->files[i]) < 0)
 			return -1;
@@ -303,9 +304,10 @@ static int64_t do_brk(struct synth_proc *p, uint64_t want)
 	if (new_end < old_end) {
 		synth_space_unmap(sp, new_end, old_end);
 	} else if (new_end > old_end) {
-		/* grows the [heap] VMA (or starts one at start_brk) */
+		/* grows the [heap] VMA (or starts one at start_brk), except
+		 * the faulted heap a fork child inherited */
 		uint64_t from = old_end;
-		for (size_t i = 0; i < sp->n; i++)
+		for (size_t i = 0; i < sp->n && old_end > sp->heap_frozen_end; i++)
 			if (sp->v[i].end == old_end && !strcmp(sp->v[i].name, "[heap]"))
 				from = sp->v[i].start;
 		add(sp, from, new_end - from, R | W, SK_SPECIAL, "[heap]", 0, 0);
