@@ -184,8 +184,10 @@ static struct vmt_writer *writer_get(struct shim_thread *t)
 		return t->w;
 	if (shim.out_failed || shim.fd < 0)
 		return NULL;
-	t->pid = shim.pid;
-	t->tid = (int32_t)raw0(SYS_gettid);
+	if (t->pid != shim.pid || !t->tid) {
+		t->pid = shim.pid;
+		t->tid = (int32_t)raw0(SYS_gettid);
+	}
 	struct vmt_writer_prefs prefs = { .alloc = &shim_alloc };
 	t->w = pool_take();
 	if (!t->w)
@@ -408,6 +410,9 @@ void shim_thread_start(void)
 {
 	/* glibc reuses cached stacks, and static TLS with them: start clean */
 	memset(&shim_self, 0, sizeof shim_self);
+	/* asked once: the thread's events and its writer all need it */
+	shim_self.pid = shim.pid;
+	shim_self.tid = (int32_t)raw0(SYS_gettid);
 	shim_vfork_child = 0;
 	shim_trap_flags = 0;
 	if (have_exit_key)
