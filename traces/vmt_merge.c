@@ -138,19 +138,43 @@ static int open_next_chunk(struct vmt_reader *r)
 	return 0;
 }
 
+/* Keep a record decoded into the caller's buffer in its cursor. */
+static void stash(struct vmt_record *dst, const struct vmt_record *src)
+{
+	dst->type = src->type;
+	if (src->type == VMT_REC_EVENT)
+		dst->u.event = src->u.event;
+	else
+		*dst = *src;
+}
+
 int vmt_rd_next_seq_order(struct vmt_reader *r, struct vmt_record *rec)
 {
 	struct vmt_cursor *c;
 
 	if (r->last) {
-		int ret = vmt_cursor_step(r->last, &r->last->cur);
+		/* a single open chunk (one thread at a time) decodes straight
+		 * into the caller's record; keep it there unless the next chunk
+		 * must open first */
+		int alone = r->nheap == 1;
+		int ret;
+
+		c = r->last;
+		ret = vmt_cursor_step(c, alone ? rec : &c->cur);
 		if (ret < 0)
-			return vmt_rd_step_error(r, ret, r->last);
+			return vmt_rd_step_error(r, ret, c);
 		if (ret == 0) {
 			heap_pop(r);
 		} else {
-			r->heap[0].key = r->last->key;
-			if (r->nheap > 1)
+			r->heap[0].key = c->key;
+			if (alone && c->key < r->next_first) {
+				r->st.events += rec->type == VMT_REC_EVENT;
+				r->st.records++;
+				return 1;
+			}
+			if (alone)
+				stash(&c->cur, rec);
+			else
 				sift_down(r, 0);
 		}
 		r->last = NULL;
