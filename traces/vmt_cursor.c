@@ -94,7 +94,7 @@ static int step_meta(struct vmt_cursor *c, struct vmt_record *out)
 	return 1;
 }
 
-int vmt_cursor_step(struct vmt_cursor *c, struct vmt_record *out)
+int vmt_cursor_step_slow(struct vmt_cursor *c, struct vmt_record *out)
 {
 	if (c->meta_at <= c->events_done || (!c->ev_left && c->meta_left))
 		return step_meta(c, out);

@@ -5,6 +5,7 @@
 
 #include "vmt_format.h"
 #include "vmt_frames.h"
+#include "vmt_event.h"
 #include "vmt_meta.h"
 
 struct vmt_cursor {
@@ -31,10 +32,30 @@ struct vmt_cursor {
 /* Decompress the chunk's events: 0 or a VMT_E* code (c->why says why). */
 int vmt_cursor_load(struct vmt_cursor *c, const struct vmt_chunk_info *ci,
                     uint64_t ordinal);
+int vmt_cursor_step_slow(struct vmt_cursor *c, struct vmt_record *out);
+
 /* Move to the next record and decode it into *out (c->cur for merging,
  * the caller's record in file order): 1, 0 at the chunk's end, or a VMT_E*
- * code. */
-int vmt_cursor_step(struct vmt_cursor *c, struct vmt_record *out);
+ * code.  Inline for the common case, an event that is not the chunk's
+ * last, so the readers' loops make no call per event. */
+static inline int vmt_cursor_step(struct vmt_cursor *c, struct vmt_record *out)
+{
+	const uint8_t *p;
+
+	if (__builtin_expect(c->meta_at <= c->events_done || c->ev_left <= 1, 0))
+		return vmt_cursor_step_slow(c, out);
+	p = vmt_event_decode(c->ev_p, c->ev_end, &c->pred, &out->u.event);
+	if (__builtin_expect(!p, 0)) {
+		c->why = "an event does not decode";
+		return VMT_ECORRUPT;
+	}
+	c->ev_p = p;
+	out->type = VMT_REC_EVENT;
+	c->key = out->u.event.seq;
+	c->events_done++;
+	c->ev_left--;
+	return 1;
+}
 void vmt_cursor_free(struct vmt_cursor *c);
 
 #endif
