@@ -628,26 +628,6 @@ __attribute__((hot)) static void apply_brk(struct rp_engine *e, struct rp_pstate
 
 enum { STEP_DONE, STEP_FORK_CHILD };
 
-/* The simulator's rule strings may live in the address space it frees at
- * the end of a loop: keep one copy of each for the results. */
-static const char *intern_rule(struct rp_engine *e, const char *rule)
-{
-	for (size_t i = 0; i < e->nrules; i++)
-		if (e->rules[i] == rule || strcmp(e->rules[i], rule) == 0)
-			return e->rules[i];
-	if (e->nrules % 64 == 0) {
-		char **nr = realloc(e->rules, (e->nrules + 64) * sizeof(*nr));
-		if (!nr)
-			return NULL;
-		e->rules = nr;
-	}
-	char *copy = strdup(rule);
-	if (!copy)
-		return NULL;
-	e->rules[e->nrules++] = copy;
-	return copy;
-}
-
 static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
                       const struct vmt_event *rec, struct vr_result *out)
 {
@@ -747,7 +727,7 @@ __attribute__((hot)) static int replay_event(struct rp_engine *e, uint32_t slot,
 		break;
 	}
 	r->ret = out.ret;
-	r->rule = out.rule ? intern_rule(e, out.rule) : NULL;
+	r->rule = out.rule;   /* a literal or sim_intern's: lives as long as the process */
 	r->err = out.err;
 	r->latency_ns = out.latency_ns;
 	r->outcome = (uint8_t)(out.err ? VR_FAILED : out.outcome);
@@ -1063,8 +1043,5 @@ void rp_engine_free(struct rp_engine *e)
 		munmap(e->sh, e->shared_bytes);
 	free(e->ps);
 	free(e->rbuf);
-	for (size_t i = 0; i < e->nrules; i++)
-		free(e->rules[i]);
-	free(e->rules);
 	memset(e, 0, sizeof(*e));
 }

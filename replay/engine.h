@@ -65,8 +65,6 @@ struct rp_engine {
 	void (*tick)(struct rp_engine *e, uint64_t events_done);
 	void *tick_arg;
 	uint64_t (*rbuf)[2];  /* scratch for counting */
-	char **rules;         /* interned simulator rules */
-	size_t nrules;
 	size_t rcap;
 };
 
