@@ -10,74 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/stack_map.h"
 #include "analysis/symbolize.h"
 #include "vmt.h"
-
-/* Every stack seen so far, by (pid, id); a later record of the same key
- * (a new image of the pid) replaces the earlier one. */
-struct stack_slot {
-	int32_t pid;
-	uint32_t id, depth;  /* id 0: empty slot */
-	uint64_t *ips;
-};
-
-struct stack_map {
-	struct stack_slot *slot;
-	size_t cap, used;
-};
-
-static struct stack_slot *map_slot(const struct stack_map *m, int32_t pid, uint32_t id)
-{
-	uint64_t h = ((uint64_t)(uint32_t)pid << 32 | id) * 0x9e3779b97f4a7c15ull;
-	size_t i = (size_t)(h >> 20) & (m->cap - 1);
-	while (m->slot[i].id && !(m->slot[i].pid == pid && m->slot[i].id == id))
-		i = (i + 1) & (m->cap - 1);
-	return &m->slot[i];
-}
-
-static int map_grow(struct stack_map *m)
-{
-	struct stack_map big = { calloc(m->cap ? m->cap * 2 : 256, sizeof(*big.slot)),
-				 m->cap ? m->cap * 2 : 256, m->used };
-	if (!big.slot)
-		return -1;
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->slot[i].id)
-			*map_slot(&big, m->slot[i].pid, m->slot[i].id) = m->slot[i];
-	free(m->slot);
-	*m = big;
-	return 0;
-}
-
-static int map_put(struct stack_map *m, const struct vmt_stack *st)
-{
-	if ((m->used + 1) * 2 > m->cap && map_grow(m))
-		return -1;
-	uint64_t *ips = malloc((st->depth ? st->depth : 1) * sizeof(*ips));
-	if (!ips)
-		return -1;
-	memcpy(ips, st->ips, st->depth * sizeof(*ips));
-	struct stack_slot *s = map_slot(m, st->pid, st->id);
-	if (s->id)
-		free(s->ips);
-	else
-		m->used++;
-	*s = (struct stack_slot){ st->pid, st->id, st->depth, ips };
-	return 0;
-}
-
-static const struct stack_slot *map_get(const struct stack_map *m, int32_t pid, uint32_t id)
-{
-	const struct stack_slot *s = m->cap && id ? map_slot(m, pid, id) : NULL;
-	return s && s->id ? s : NULL;
-}
-
-static void map_free(struct stack_map *m)
-{
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->slot[i].ips);
-	free(m->slot);
-}
 
 int rep_stacks_want(struct rep_stacks *s, const struct rep_event *ev)
 {
@@ -142,7 +77,7 @@ static int scan(struct rep_stacks *s, const char *trace, struct sym_session *sym
 		else if (rec.type == VMT_REC_PROCESS)
 			sym_add_process(sym, &rec.u.process);
 		else if (rec.type == VMT_REC_STACK)
-			failed = map_put(&map, &rec.u.stack) < 0;
+			failed = stack_map_put(&map, &rec.u.stack) < 0;
 		if (failed)
 			snprintf(err, errlen, "%s: out of memory", trace);
 		if (failed || rec.type != VMT_REC_EVENT)
@@ -162,7 +97,7 @@ static int scan(struct rep_stacks *s, const char *trace, struct sym_session *sym
 				failed = true;
 				continue;
 			}
-			const struct stack_slot *st = map_get(&map, ev->pid, ev->stack_id);
+			const struct stack_slot *st = stack_map_get(&map, ev->pid, ev->stack_id);
 			fd[k].pid = ev->pid;
 			if (st && st->depth && (fd[k].ips = malloc(st->depth * sizeof(*st->ips)))) {
 				memcpy(fd[k].ips, st->ips, st->depth * sizeof(*st->ips));
@@ -181,7 +116,7 @@ static int scan(struct rep_stacks *s, const char *trace, struct sym_session *sym
 		failed = true;
 	}
 	vmt_reader_close(r);
-	map_free(&map);
+	stack_map_free(&map);
 	return failed ? -1 : 0;
 }
 

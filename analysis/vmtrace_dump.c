@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "analysis/stack_map.h"
 #include "analysis/symbolize.h"
 #include "analysis/sysfmt.h"
 #include "analysis/vmtrace.h"
@@ -22,74 +23,6 @@ struct dump_opts {
 	int stamps;   /* number of -t */
 	int stacks;   /* -k */
 };
-
-/* Stacks by (pid, id), copied out of the reader's records. */
-struct stack_entry {
-	int32_t pid;
-	uint32_t id, depth;
-	uint64_t *ips;
-};
-
-struct stack_table {
-	struct stack_entry *slots;
-	size_t cap, used;
-};
-
-static size_t stack_hash(int32_t pid, uint32_t id, size_t cap)
-{
-	uint64_t h = ((uint64_t)(uint32_t)pid << 32 | id) * 0x9e3779b97f4a7c15ull;
-	return (size_t)(h >> 17) & (cap - 1);
-}
-
-static struct stack_entry *stack_slot(struct stack_table *t, int32_t pid, uint32_t id)
-{
-	size_t i = stack_hash(pid, id, t->cap);
-	while (t->slots[i].id && !(t->slots[i].pid == pid && t->slots[i].id == id))
-		i = (i + 1) & (t->cap - 1);
-	return &t->slots[i];
-}
-
-static int stack_put(struct stack_table *t, const struct vmt_stack *s)
-{
-	if ((t->used + 1) * 2 > t->cap) {
-		struct stack_table bigger = { calloc(t->cap ? t->cap * 2 : 256, sizeof(struct stack_entry)),
-		                              t->cap ? t->cap * 2 : 256, 0 };
-		if (!bigger.slots)
-			return -1;
-		for (size_t i = 0; i < t->cap; i++)
-			if (t->slots[i].id) {
-				*stack_slot(&bigger, t->slots[i].pid, t->slots[i].id) = t->slots[i];
-				bigger.used++;
-			}
-		free(t->slots);
-		*t = bigger;
-	}
-	struct stack_entry *e = stack_slot(t, s->pid, s->id);
-	if (e->id)
-		free(e->ips);
-	else
-		t->used++;
-	e->pid = s->pid;
-	e->id = s->id;
-	e->depth = s->depth;
-	e->ips = malloc((s->depth ? s->depth : 1) * sizeof(uint64_t));
-	if (!e->ips)
-		return -1;
-	memcpy(e->ips, s->ips, s->depth * sizeof(uint64_t));
-	return 0;
-}
-
-static const struct stack_entry *stack_get(const struct stack_table *t, int32_t pid, uint32_t id)
-{
-	return t->cap ? stack_slot((struct stack_table *)t, pid, id) : NULL;
-}
-
-static void stack_free(struct stack_table *t)
-{
-	for (size_t i = 0; i < t->cap; i++)
-		free(t->slots[i].ips);
-	free(t->slots);
-}
 
 static int put_stamp(char *buf, size_t size, int stamps, uint64_t wall_ns)
 {
@@ -167,7 +100,7 @@ int vmtrace_dump_main(int argc, char **argv)
 	uint64_t start = vmt_reader_header(r)->start_realtime_ns;
 	uint64_t t0 = 0;
 	int have_t0 = 0, ret, status = 0;
-	struct stack_table stacks = { 0 };
+	struct stack_map stacks = { 0 };
 	struct vmt_record rec;
 	while ((ret = vmt_reader_next(r, &rec)) > 0) {
 		if (!have_t0 && (rec.type == VMT_REC_PROCESS || rec.type == VMT_REC_EVENT)) {
@@ -175,7 +108,7 @@ int vmtrace_dump_main(int argc, char **argv)
 			have_t0 = 1;
 		}
 		if (rec.type == VMT_REC_STACK && o.stacks) {
-			if (stack_put(&stacks, &rec.u.stack) < 0) {
+			if (stack_map_put(&stacks, &rec.u.stack) < 0) {
 				fprintf(stderr, "vmtrace: %s: out of memory\n", path);
 				status = 1;
 				break;
@@ -186,8 +119,8 @@ int vmtrace_dump_main(int argc, char **argv)
 		const struct vmt_event *ev = &rec.u.event;
 		print_event(stdout, &o, ev, start + (ev->time_ns - t0));
 		if (o.stacks && ev->stack_id) {
-			const struct stack_entry *s = stack_get(&stacks, ev->pid, ev->stack_id);
-			if (s && s->id && sym)
+			const struct stack_slot *s = stack_map_get(&stacks, ev->pid, ev->stack_id);
+			if (s && sym)
 				sym_print_stack(sym, stdout, ev->pid, s->ips, s->depth);
 		}
 	}
@@ -196,7 +129,7 @@ int vmtrace_dump_main(int argc, char **argv)
 		fprintf(stderr, "vmtrace: %s\n", vmt_reader_error(r));
 		status = 1;
 	}
-	stack_free(&stacks);
+	stack_map_free(&stacks);
 	if (sym)
 		sym_close(sym);
 	vmt_reader_close(r);
