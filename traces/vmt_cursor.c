@@ -64,17 +64,6 @@ int vmt_cursor_load(struct vmt_cursor *c, const struct vmt_chunk_info *ci,
 	return 0;
 }
 
-static int meta_seq(const struct vmt_record *r, uint64_t *seq)
-{
-	switch (r->type) {
-	case VMT_REC_PROCESS: *seq = r->u.process.seq; return 1;
-	case VMT_REC_MAP: *seq = r->u.map.seq; return 1;
-	case VMT_REC_CHECKPOINT: *seq = r->u.checkpoint.seq; return 1;
-	case VMT_REC_RESIDENCY: *seq = r->u.residency.seq; return 1;
-	}
-	return 0;
-}
-
 static int step_meta(struct vmt_cursor *c, struct vmt_record *out)
 {
 	uint64_t index;
@@ -90,7 +79,7 @@ static int step_meta(struct vmt_cursor *c, struct vmt_record *out)
 		return corrupt(c, "a header record inside a chunk");
 	c->meta_left--;
 	c->meta_at = meta_due(c);
-	meta_seq(out, &c->key);
+	vmt_meta_seq(out, &c->key);
 	return 1;
 }
 

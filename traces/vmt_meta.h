@@ -12,6 +12,18 @@ size_t vmt_meta_bound(const struct vmt_record *rec);
 /* Encode rec (any type but EVENT) at p; returns the end. */
 uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
                          uint64_t event_index);
+/* The seq of a metadata record that has one (process, map, checkpoint,
+ * residency): 1 and *seq set, else 0. */
+static inline int vmt_meta_seq(const struct vmt_record *r, uint64_t *seq)
+{
+	switch (r->type) {
+	case VMT_REC_PROCESS: *seq = r->u.process.seq; return 1;
+	case VMT_REC_MAP: *seq = r->u.map.seq; return 1;
+	case VMT_REC_CHECKPOINT: *seq = r->u.checkpoint.seq; return 1;
+	case VMT_REC_RESIDENCY: *seq = r->u.residency.seq; return 1;
+	}
+	return 0;
+}
 
 /* Growable arrays that decoded records point into. */
 struct vmt_scratch {

@@ -256,18 +256,6 @@ int vmt_writer_flush(struct vmt_writer *w)
 }
 
 /* ---- records ----------------------------------------------------- */
-static int record_seq(const struct vmt_record *rec, uint64_t *seq)
-{
-	switch (rec->type) {
-	case VMT_REC_EVENT: *seq = rec->u.event.seq; return 1;
-	case VMT_REC_PROCESS: *seq = rec->u.process.seq; return 1;
-	case VMT_REC_MAP: *seq = rec->u.map.seq; return 1;
-	case VMT_REC_CHECKPOINT: *seq = rec->u.checkpoint.seq; return 1;
-	case VMT_REC_RESIDENCY: *seq = rec->u.residency.seq; return 1;
-	}
-	return 0;
-}
-
 /* The chunk's first_seq is the seq of its first record that has one, so
  * records without a seq at its start (files, stacks) merge right before
  * it; the event predictor counts from there. */
@@ -329,7 +317,7 @@ static int write_meta(struct vmt_writer *w, const struct vmt_record *rec)
 			return fail(w, VMT_ENOMEM, "out of memory for a metadata record", 0);
 	}
 	w->chunk_open = 1;
-	if (record_seq(rec, &seq))
+	if (vmt_meta_seq(rec, &seq))
 		note_seq(w, seq);
 	end = vmt_meta_encode(w->out + VMT_CHUNK_PREFIX + w->meta_len, rec, w->nevents);
 	w->meta_len = (size_t)(end - (w->out + VMT_CHUNK_PREFIX));
