@@ -185,14 +185,6 @@ static void publish_count(struct rp_engine *e, uint32_t slot, struct rp_pstate *
 	st->end_count = p->count;
 }
 
-static void note_count(struct rp_engine *e, uint32_t slot, struct rp_pstate *p)
-{
-	(void)e;
-	(void)slot;
-	if (p->count > p->peak)
-		p->peak = p->count;
-}
-
 /* ---- translation ----------------------------------------------------- */
 
 __attribute__((hot)) static uint64_t xlate(const struct rp_engine *e, const struct rp_pstate *p, uint64_t a)
@@ -378,7 +370,8 @@ static void build_image(struct rp_engine *e, size_t step, uint32_t slot, struct 
 		p->peak = p->count;
 		p->started = 1;
 	}
-	note_count(e, slot, p);
+	if (p->count > p->peak)
+		p->peak = p->count;
 	publish_count(e, slot, p);
 }
 
@@ -789,7 +782,6 @@ __attribute__((hot)) static int do_step(struct rp_engine *e, size_t s)
 			if (system(cmd) != 0)
 				fprintf(stderr, "vmreplay: cannot show the map\n");
 		}
-		note_count(e, st->slot, p);
 		break;
 	case RP_RESIDENCY:
 		if (p->built)
