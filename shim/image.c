@@ -83,7 +83,7 @@ static const char *cmdline(char *buf, size_t cap)
 	return buf;
 }
 
-static const char *exe(char *buf, size_t cap)
+const char *image_exe(char *buf, size_t cap)
 {
 	long n = raw3(SYS_readlink, "/proc/self/exe", buf, cap - 1);
 	buf[raw_failed(n) ? 0 : n] = 0;
@@ -131,7 +131,7 @@ void image_process(uint64_t seq)
 		return;
 	rec.u.process = (struct vmt_process){
 		.seq = seq, .time_ns = shim_now(), .pid = shim.pid, .ppid = shim.ppid,
-		.image = shim.image, .exe = exe(buf, 4096), .cmdline = cmdline(buf + 4096, 12288),
+		.image = shim.image, .exe = image_exe(buf, 4096), .cmdline = cmdline(buf + 4096, 12288),
 	};
 	shim_write(&rec);
 	arena_free(buf, 16384);

@@ -3,6 +3,7 @@
 #ifndef SHIM_IMAGE_H
 #define SHIM_IMAGE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 void image_header(void);                     /* first process of the trace only */
@@ -12,5 +13,7 @@ void image_checkpoint(int reason);
 /* Identity record for a file, once per (dev, ino) per image; 0 if unknown. */
 uint32_t image_file_fd(int fd);
 void image_files_reset(void);
+/* The program's path (/proc/self/exe) in buf; "" if unknown. */
+const char *image_exe(char *buf, size_t cap);
 
 #endif

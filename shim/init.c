@@ -126,8 +126,7 @@ static void export_counter(const char *fd)
 static void default_out(char *buf, size_t cap)
 {
 	char exe[4096];
-	long n = raw3(SYS_readlink, "/proc/self/exe", exe, sizeof exe - 1);
-	exe[raw_failed(n) ? 0 : n] = 0;
+	image_exe(exe, sizeof exe);
 	const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : "program";
 	if (strlen(base) + 16 < cap)
 		strcpy(stpcpy(buf, base), ".vmrec.lz4");

@@ -17,6 +17,7 @@
  * frames inside libvmrec.so are dropped. */
 #include "stacks.h"
 #include "arena.h"
+#include "image.h"
 #include "maps.h"
 #include "raw.h"
 #include "record.h"
@@ -137,10 +138,8 @@ static void build_id(const struct dl_phdr_info *info, struct vmt_module *m)
 static const char *exe_path(void)
 {
 	static char exe[4096];
-	if (!exe[0]) {
-		long n = raw3(SYS_readlink, "/proc/self/exe", exe, sizeof exe - 1);
-		exe[raw_failed(n) ? 0 : n] = 0;
-	}
+	if (!exe[0])
+		image_exe(exe, sizeof exe);
 	return exe;
 }
 
