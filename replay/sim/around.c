@@ -1,6 +1,6 @@
-/* around.c - the VMAs around a range, as the kernel back end queries them
- * (replay/vmaquery.c): the public view for the driver and the snapshots
- * sim_apply derives outcomes from. */
+/* around.c - the public view of the model's VMAs: one by index, and those
+ * around a range as the kernel back end queries them (replay/vmaquery.c),
+ * for the driver and for the snapshots sim_apply derives outcomes from. */
 #include <string.h>
 #include "replay/sim/sim_int.h"
 
@@ -12,6 +12,23 @@ static void view(const struct sim_vma *v, struct sim_vma_view *out)
 	out->vm_flags = v->flags;
 	out->file_id = v->file_id >= SIM_SHMEM_ID ? 0 : v->file_id;
 	out->anon_faulted = v->anon_vma != 0;
+}
+
+int sim_vma_at(const struct sim_mm *mm, size_t i, struct sim_vma_view *out)
+{
+	const struct sim_vma *v = mm ? tree_at(&mm->tree, i) : NULL;
+
+	if (!v && mm && mm->gate_vmas && i == mm->tree.count) {
+		memset(out, 0, sizeof *out);
+		out->start = mm->gate_start;
+		out->end = mm->gate_end;
+		out->vm_flags = VM_EXEC;
+		return 0;
+	}
+	if (!v)
+		return -1;
+	view(v, out);
+	return 0;
 }
 
 /* VMAs from the first with end > from while start < upto (or <= when

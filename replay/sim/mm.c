@@ -248,28 +248,6 @@ size_t sim_vma_count(const struct sim_mm *mm)
 	return mm ? mm->tree.count + mm->gate_vmas : 0;
 }
 
-int sim_vma_at(const struct sim_mm *mm, size_t i, struct sim_vma_view *out)
-{
-	const struct sim_vma *v = mm ? tree_at(&mm->tree, i) : NULL;
-
-	if (!v && mm && mm->gate_vmas && i == mm->tree.count) {
-		memset(out, 0, sizeof *out);
-		out->start = mm->gate_start;
-		out->end = mm->gate_end;
-		out->vm_flags = VM_EXEC;
-		return 0;
-	}
-	if (!v)
-		return -1;
-	out->start = v->start;
-	out->end = v->end;
-	out->pgoff = v->pgoff;
-	out->vm_flags = v->flags;
-	out->file_id = v->file_id >= SIM_SHMEM_ID ? 0 : v->file_id;
-	out->anon_faulted = v->anon_vma != 0;
-	return 0;
-}
-
 static bool anon_compatible(const struct sim_vma *a, const struct sim_vma *b)
 {
 	return a->end == b->start && a->file_id == b->file_id &&
