@@ -47,8 +47,6 @@ static const struct {
 	[VMT_SYS_EXIT_GROUP]    = { NULL, SH_NONE, "exit" },
 };
 
-static inline uint64_t page_up(uint64_t x) { return (x + SIM_PAGE - 1) & ~(SIM_PAGE - 1); }
-
 /* the range a call's outcome is read from and how, as replay/engine.c
  * gives it to the kernel back end; `cur_brk`: the break before the call */
 struct effect {
@@ -58,7 +56,7 @@ struct effect {
 
 static struct effect effect_of(int shape, const uint64_t *a, uint64_t cur_brk)
 {
-	uint64_t lo = a[0] & ~(SIM_PAGE - 1), hi = page_up(a[0] + a[1]);
+	uint64_t lo = a[0] & ~(SIM_PAGE - 1), hi = PAGE_ALIGN(a[0] + a[1]);
 
 	switch (shape) {
 	case SH_MAP:
@@ -68,7 +66,7 @@ static struct effect effect_of(int shape, const uint64_t *a, uint64_t cur_brk)
 	case SH_MODIFY:
 		return (struct effect){ SIM_FX_MODIFY, lo, hi };
 	case SH_REMAP: {
-		uint64_t ol = page_up(a[1]), nl = page_up(a[2]);
+		uint64_t ol = PAGE_ALIGN(a[1]), nl = PAGE_ALIGN(a[2]);
 		if (nl > ol)
 			return (struct effect){ SIM_FX_CREATE, a[0] + ol, a[0] + nl };
 		if (nl < ol)
@@ -76,7 +74,7 @@ static struct effect effect_of(int shape, const uint64_t *a, uint64_t cur_brk)
 		break;
 	}
 	case SH_BRK: {
-		uint64_t was = page_up(cur_brk), now = page_up(a[0]);
+		uint64_t was = PAGE_ALIGN(cur_brk), now = PAGE_ALIGN(a[0]);
 		if (a[0] && cur_brk && now > was)
 			return (struct effect){ SIM_FX_CREATE, was, now };
 		if (a[0] && cur_brk && now < was)
@@ -181,7 +179,7 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 	} else if (fx.fx != SIM_FX_NONE) {
 		if (fx.fx == SIM_FX_CREATE && sys == VMT_SYS_MMAP) {
 			fx.lo = (uint64_t)r;
-			fx.hi = (uint64_t)r + page_up(c.a[1]);
+			fx.hi = (uint64_t)r + PAGE_ALIGN(c.a[1]);
 		}
 		if (fx.fx == SIM_FX_CREATE)
 			snap_covering(mm, fx.lo, &after);

@@ -4,14 +4,6 @@
 #include <sys/mman.h>
 #include "replay/sim/sim_int.h"
 
-#define PAGE_ALIGN(x) (((x) + SIM_PAGE - 1) & ~(SIM_PAGE - 1))
-
-static uint64_t prot_flags(uint64_t prot)
-{
-	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
-	       (prot & PROT_EXEC ? VM_EXEC : 0);
-}
-
 static void populate(struct sim_mm *mm, uint64_t start, uint64_t end)
 {
 	for (struct sim_vma *v = tree_find(&mm->tree, start); v && v->start < end; v = tree_next(&mm->tree, v))
@@ -53,7 +45,7 @@ int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 		return -EINVAL;
 	if (mm->tree.count > mm->max_map_count)
 		return -ENOMEM;
-	vf = prot_flags(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | mm->def_flags;
+	vf = sim_prot_flags(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | mm->def_flags;
 	if (flags & MAP_GROWSDOWN)
 		vf |= VM_GROWSDOWN;
 	if (flags & MAP_LOCKED)

@@ -5,8 +5,6 @@
 #include <sys/mman.h>
 #include "replay/sim/sim_int.h"
 
-#define PAGE_ALIGN(x) (((x) + SIM_PAGE - 1) & ~(SIM_PAGE - 1))
-
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL 102
 #define MADV_GUARD_REMOVE 103
@@ -77,8 +75,7 @@ static int64_t do_mprotect(struct sim_mm *mm, uint64_t start, uint64_t len, uint
 		if (v->flags & VM_SEALED)
 			return -EPERM;
 		old = v->flags;
-		nf = (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
-		     (prot & PROT_EXEC ? VM_EXEC : 0) | (old & ~VM_ACCESS_FLAGS);
+		nf = sim_prot_flags(prot) | (old & ~VM_ACCESS_FLAGS);
 		if ((nf & ~(nf >> 4)) & VM_ACCESS_FLAGS)
 			return -EACCES;
 		/* private memory made writable is charged; unfaulted anonymous

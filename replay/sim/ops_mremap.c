@@ -5,7 +5,6 @@
 #include <sys/mman.h>
 #include "replay/sim/sim_int.h"
 
-#define PAGE_ALIGN(x) (((x) + SIM_PAGE - 1) & ~(SIM_PAGE - 1))
 #ifndef MREMAP_DONTUNMAP
 #define MREMAP_DONTUNMAP 4
 #endif

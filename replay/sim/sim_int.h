@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include "replay/sim/sim.h"
 #include "replay/sim/vm_flags.h"
 
@@ -12,6 +13,14 @@
 #define SIM_PMD         (2ull << 20)
 #define SIM_TASK_SIZE   0x7ffffffff000ull  /* x86-64, 4-level paging */
 #define SIM_GUARD_GAP   (256 * SIM_PAGE)   /* stack_guard_gap default */
+#define PAGE_ALIGN(x)   (((x) + SIM_PAGE - 1) & ~(SIM_PAGE - 1))
+
+/* calc_vm_prot_bits: PROT_* to the VM_* access bits */
+static inline uint64_t sim_prot_flags(uint64_t prot)
+{
+	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
+	       (prot & PROT_EXEC ? VM_EXEC : 0);
+}
 
 /* ---- profiles (profiles.c) ---- */
 enum sim_rule_id {
