@@ -49,11 +49,44 @@ static void parse_chunk(const uint8_t *data, uint64_t size, uint64_t off,
 		f->size = size - off;
 }
 
+/* The checks both parsers make on a frame's first VMT_SKIP_HDR +
+ * VMT_PAYLOAD_HDR bytes (n of them at p, remaining in the file): 1 for a
+ * vmrec frame of this version (f->size its skippable part), else 0 with
+ * f->kind set. */
+static int check_head(const uint8_t *p, size_t n, uint64_t remaining,
+                      struct vmt_frame *f)
+{
+	uint32_t magic = vmt_get32(p);
+
+	if (magic == LZ4F_MAGIC)
+		return bad(f, "an LZ4 frame outside a chunk");
+	if ((magic & LZ4F_SKIP_MASK) != LZ4F_SKIP_BASE)
+		return bad(f, "bad frame magic");
+	f->size = VMT_SKIP_HDR + (uint64_t)vmt_get32(p + 4);
+	if (f->size > remaining) {
+		f->kind = VMT_FRAME_TRUNCATED;
+		f->size = remaining;
+		return 0;
+	}
+	if (f->size < VMT_SKIP_HDR + VMT_PAYLOAD_HDR || n < VMT_SKIP_HDR + VMT_PAYLOAD_HDR ||
+	    memcmp(p + 8, VMT_SIGNATURE, 4) != 0) {
+		f->kind = VMT_FRAME_OTHER;
+		return 0;
+	}
+	if (magic != LZ4F_SKIP_MAGIC)
+		return bad(f, "bad frame magic");
+	f->version = vmt_get32(p + 12);
+	if (f->version != VMT_FORMAT_VERSION) {
+		f->kind = VMT_FRAME_VERSION;
+		return 0;
+	}
+	return 1;
+}
+
 void vmt_frame_at(const uint8_t *data, uint64_t size, uint64_t off,
                   struct vmt_frame *f)
 {
 	const uint8_t *p = data + off;
-	uint32_t magic, len;
 
 	memset(f, 0, sizeof(*f));
 	if (off >= size) {
@@ -65,35 +98,8 @@ void vmt_frame_at(const uint8_t *data, uint64_t size, uint64_t off,
 		f->size = size - off;
 		return;
 	}
-	magic = vmt_get32(p);
-	len = vmt_get32(p + 4);
-	if (magic == LZ4F_MAGIC) {
-		bad(f, "an LZ4 frame outside a chunk");
+	if (!check_head(p, (size_t)(size - off), size - off, f))
 		return;
-	}
-	if ((magic & LZ4F_SKIP_MASK) != LZ4F_SKIP_BASE) {
-		bad(f, "bad frame magic");
-		return;
-	}
-	f->size = VMT_SKIP_HDR + (uint64_t)len;
-	if (f->size > size - off) {
-		f->kind = VMT_FRAME_TRUNCATED;
-		f->size = size - off;
-		return;
-	}
-	if (len < VMT_PAYLOAD_HDR || memcmp(p + 8, VMT_SIGNATURE, 4) != 0) {
-		f->kind = VMT_FRAME_OTHER;
-		return;
-	}
-	if (magic != LZ4F_SKIP_MAGIC) {
-		bad(f, "bad frame magic");
-		return;
-	}
-	f->version = vmt_get32(p + 12);
-	if (f->version != VMT_FORMAT_VERSION) {
-		f->kind = VMT_FRAME_VERSION;
-		return;
-	}
 	if (p[17] || p[18] || p[19]) {
 		bad(f, "reserved bytes are not zero");
 		return;
@@ -121,8 +127,6 @@ void vmt_frame_at(const uint8_t *data, uint64_t size, uint64_t off,
 void vmt_frame_peek(const uint8_t *head, size_t n, uint64_t remaining,
                     struct vmt_frame *f)
 {
-	uint32_t magic;
-
 	memset(f, 0, sizeof(*f));
 	if (remaining == 0) {
 		f->kind = VMT_FRAME_END;
@@ -133,35 +137,8 @@ void vmt_frame_peek(const uint8_t *head, size_t n, uint64_t remaining,
 		f->kind = VMT_FRAME_TRUNCATED;
 		return;
 	}
-	magic = vmt_get32(head);
-	if (magic == LZ4F_MAGIC) {
-		bad(f, "an LZ4 frame outside a chunk");
+	if (!check_head(head, n, remaining, f))
 		return;
-	}
-	if ((magic & LZ4F_SKIP_MASK) != LZ4F_SKIP_BASE) {
-		bad(f, "bad frame magic");
-		return;
-	}
-	f->size = VMT_SKIP_HDR + (uint64_t)vmt_get32(head + 4);
-	if (f->size > remaining) {
-		f->kind = VMT_FRAME_TRUNCATED;
-		f->size = remaining;
-		return;
-	}
-	if (f->size < VMT_SKIP_HDR + VMT_PAYLOAD_HDR || n < VMT_SKIP_HDR + VMT_PAYLOAD_HDR ||
-	    memcmp(head + 8, VMT_SIGNATURE, 4) != 0) {
-		f->kind = VMT_FRAME_OTHER;
-		return;
-	}
-	if (magic != LZ4F_SKIP_MAGIC) {
-		bad(f, "bad frame magic");
-		return;
-	}
-	f->version = vmt_get32(head + 12);
-	if (f->version != VMT_FORMAT_VERSION) {
-		f->kind = VMT_FRAME_VERSION;
-		return;
-	}
 	if (head[16] == VMT_KIND_HEADER) {
 		f->kind = VMT_FRAME_HEADER;
 	} else if (head[16] == VMT_KIND_CHUNK) {
