@@ -1,0 +1,57 @@
+/* engine_int.h - what the replay loop (engine.c), image building
+ * (image.c) and per-call translation (apply.c) share: the per-process
+ * replay state and the helpers each of them calls. */
+#ifndef VMREPLAY_ENGINE_INT_H
+#define VMREPLAY_ENGINE_INT_H
+
+#include <stdint.h>
+#include "replay/addrmap.h"
+#include "replay/engine.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#ifndef MREMAP_DONTUNMAP
+#define MREMAP_DONTUNMAP 4
+#endif
+
+struct rp_pstate {
+	int owned, built, needs_build;
+	struct rp_space *space;
+	struct addrmap am;
+	int64_t brk_delta;
+	uint64_t cur_brk;      /* replay address; 0 unknown */
+	uint32_t special;      /* [vdso] & co. of the image: counted, not rebuilt */
+	int64_t count;         /* program VMAs now (kernel: running) */
+	int64_t peak;
+	uint64_t t_first;      /* when its first event was replayed */
+	int started;
+};
+
+enum { STEP_DONE, STEP_FORK_CHILD };
+
+static inline uint64_t rp_page_up(const struct rp_engine *e, uint64_t x)
+{
+	return (x + e->page - 1) & ~(e->page - 1);
+}
+
+/* engine.c: a message about the trace, at most a few per replay. */
+__attribute__((format(printf, 2, 3))) void rp_say(struct rp_engine *e, const char *fmt, ...);
+
+/* image.c */
+int64_t rp_full_count(struct rp_engine *e, struct rp_pstate *p);
+void rp_publish_count(struct rp_engine *e, uint32_t slot, struct rp_pstate *p);
+void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_pstate *p,
+                    const struct vmt_map *m);
+void rp_touch(struct rp_engine *e, struct rp_pstate *p, const struct vmt_residency *r);
+const struct vmt_file *rp_file_of(const struct rp_engine *e, uint32_t slot, uint32_t id);
+int rp_fd_of(const struct rp_engine *e, const struct vmt_file *f);
+
+/* apply.c: replay event i of `slot`; STEP_FORK_CHILD in a new fork child. */
+int rp_replay_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, size_t i);
+int rp_is_fork(const struct vmt_event *ev);
+
+#endif

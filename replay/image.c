@@ -1,0 +1,236 @@
+/* image.c - a recorded process image rebuilt in the replay: stand-ins for
+ * its initial mappings and heap, its pages faulted in where the recording
+ * says they were resident, and its VMAs counted. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "replay/engine_int.h"
+#include "replay/kernel.h"
+
+static int cmp_range(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+int64_t rp_full_count(struct rp_engine *e, struct rp_pstate *p)
+{
+	if (!e->be->per_process)
+		return e->be->count(p->space, NULL, 0);
+	if (p->am.n > e->rcap) {
+		size_t cap = p->am.n * 2;
+		void *nb = realloc(e->rbuf, cap * sizeof(*e->rbuf));
+		if (!nb)
+			return -1;
+		e->rbuf = nb;
+		e->rcap = cap;
+	}
+	int sorted = 1;
+	for (size_t i = 0; i < p->am.n; i++) {
+		e->rbuf[i][0] = p->am.r[i].start + (uint64_t)p->am.r[i].delta;
+		e->rbuf[i][1] = p->am.r[i].end + (uint64_t)p->am.r[i].delta;
+		if (i && e->rbuf[i][0] < e->rbuf[i - 1][0])
+			sorted = 0;
+	}
+	if (!sorted)
+		qsort(e->rbuf, p->am.n, sizeof(*e->rbuf), cmp_range);
+	int64_t n = e->be->count(p->space, (const uint64_t (*)[2])e->rbuf, p->am.n);
+	return n < 0 ? -1 : n + p->special;
+}
+
+/* The shared slot is written at checkpoints and at the end only: one less
+ * cache line per replayed call. */
+void rp_publish_count(struct rp_engine *e, uint32_t slot, struct rp_pstate *p)
+{
+	struct rp_slot_state *st = &e->sh->slots[slot];
+	if (p->peak > st->peak)
+		st->peak = p->peak;
+	st->end_count = p->count;
+}
+
+static uint64_t recorded_start_brk(const struct rp_engine *e, const struct vmt_map *m, size_t from_step,
+                                   uint32_t slot, uint64_t *heap_end)
+{
+	*heap_end = 0;
+	for (uint32_t i = 0; m && i < m->nvma; i++)
+		if (strcmp(m->vmas[i].name, "[heap]") == 0) {
+			*heap_end = m->vmas[i].end;
+			return m->vmas[i].start;
+		}
+	for (size_t s = from_step; s < e->t->nsteps; s++) {
+		const struct rp_step *st = &e->t->steps[s];
+		if (st->slot != slot)
+			continue;
+		if (st->kind == RP_PROCESS && s != from_step)
+			break;
+		if (st->kind != RP_EVENT || e->t->events[st->idx].sys != VMT_SYS_BRK)
+			continue;
+		const struct vmt_event *ev = &e->t->events[st->idx];
+		uint64_t a = ev->args[0] && ev->args[0] < (uint64_t)ev->result ? ev->args[0] : (uint64_t)ev->result;
+		return a & ~(e->page - 1);
+	}
+	return 0;
+}
+
+static void teardown(struct rp_engine *e, struct rp_pstate *p)
+{
+	if (e->be->per_process) {
+		/* the break first: brk refuses to shrink a heap that munmap removed */
+		syscall(SYS_brk, e->base_brk);
+		for (size_t i = 0; i < p->am.n; i++)
+			munmap((void *)(p->am.r[i].start + (uint64_t)p->am.r[i].delta),
+			       p->am.r[i].end - p->am.r[i].start);
+	} else if (p->space) {
+		e->be->space_free(p->space);
+		p->space = NULL;
+	}
+	am_clear(&p->am);
+}
+
+static int mmap_flags_of(const struct vmt_vma *v, int fd)
+{
+	int f = v->flags & VMT_VMA_SHARED ? MAP_SHARED : MAP_PRIVATE;
+	if (fd < 0)
+		f |= MAP_ANONYMOUS;
+	if (strcmp(v->name, "[stack]") == 0)
+		f |= MAP_GROWSDOWN;
+	return f;
+}
+
+int rp_fd_of(const struct rp_engine *e, const struct vmt_file *f)
+{
+	return f && e->si ? e->si->fd[rp_trace_file_index(e->t, f)] : -1;
+}
+
+const struct vmt_file *rp_file_of(const struct rp_engine *e, uint32_t slot, uint32_t id)
+{
+	for (int32_t s = (int32_t)slot; s >= 0 && id; s = e->t->procs[s].parent_slot) {
+		const struct vmt_file *f = rp_trace_file(e->t, e->t->procs[s].pid, id);
+		if (f)
+			return f;
+	}
+	return NULL;
+}
+
+void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_pstate *p,
+                        const struct vmt_map *m)
+{
+	if (p->built)
+		teardown(e, p);
+	struct vmt_map prog = { 0 };
+	struct vmt_vma *keep = NULL;
+	p->special = 0;
+	if (m) {
+		prog = *m;
+		keep = calloc(m->nvma + 1, sizeof(*keep));
+		prog.nvma = 0;
+		for (uint32_t i = 0; keep && i < m->nvma; i++) {
+			if (m->vmas[i].flags & VMT_VMA_RECORDER)
+				continue;
+			if (rp_is_special_vma(&m->vmas[i]))
+				p->special++;
+			keep[prog.nvma++] = m->vmas[i];
+		}
+		prog.vmas = keep;
+	}
+	if (!p->space || e->be->per_process)
+		p->space = e->be->space_new(m ? &prog : NULL, &e->t->header.host);
+	if (!p->space) {
+		rp_say(e, "the %s back end could not build the address space of pid %d", e->be->target,
+		    e->t->procs[slot].pid);
+		free(keep);
+		return;
+	}
+	/* the address map and the counting scratch sized for the worst case up
+	 * front: the replayer allocates nothing while it replays (a new
+	 * allocator chunk could land where a recorded mapping goes) */
+	size_t most = prog.nvma + 2 * (size_t)e->t->procs[slot].nevents + 8;
+	if (most > (1u << 20))
+		most = 1u << 20;
+	am_reserve(&p->am, most);
+	if (e->be->per_process && most > e->rcap) {
+		void *nb = realloc(e->rbuf, most * sizeof(*e->rbuf));
+		if (nb) {
+			e->rbuf = nb;
+			e->rcap = most;
+		}
+	}
+	uint64_t heap_end;
+	uint64_t rec_brk = recorded_start_brk(e, m, step, slot, &heap_end);
+	p->brk_delta = e->be->per_process ? (int64_t)(e->base_brk - rec_brk) : 0;
+	for (uint32_t i = 0; i < prog.nvma; i++) {
+		const struct vmt_vma *v = &prog.vmas[i];
+		if (rp_is_special_vma(v) || strcmp(v->name, "[heap]") == 0)
+			continue;
+		const struct vmt_file *f = rp_file_of(e, slot, v->file_id);
+		int fd = rp_fd_of(e, f);
+		struct rp_standin_map sm = {
+			.start = v->start + (uint64_t)e->offset, .end = v->end + (uint64_t)e->offset,
+			.offset = fd >= 0 ? v->offset : 0,
+			.prot = (int)(v->prot & 7), .flags = mmap_flags_of(v, fd), .fd = fd, .file = f,
+		};
+		int err = e->be->standin(p->space, &sm);
+		if (err) {
+			atomic_fetch_add(&e->sh->unplaceable, 1);
+			rp_say(e, "pid %d: cannot place the initial mapping %#llx-%#llx %s: %s",
+			    e->t->procs[slot].pid, (unsigned long long)v->start,
+			    (unsigned long long)v->end, v->name, strerror(err));
+			continue;
+		}
+		am_set(&p->am, v->start, v->end, e->offset);
+	}
+	p->cur_brk = rec_brk + (uint64_t)p->brk_delta;
+	if (e->be->set_brk && rec_brk)
+		e->be->set_brk(p->space, rec_brk, heap_end > rec_brk ? heap_end : rec_brk);
+	if (e->be->per_process && heap_end > rec_brk) {
+		p->cur_brk = (uint64_t)syscall(SYS_brk, e->base_brk + (heap_end - rec_brk));
+		if (p->cur_brk > e->base_brk)
+			rp_kernel_written(rp_page_up(e, e->base_brk));
+	}
+	if (heap_end > rec_brk)
+		am_set(&p->am, rec_brk, heap_end, p->brk_delta);
+	free(keep);
+	p->built = 1;
+	p->needs_build = 0;
+	p->count = rp_full_count(e, p);
+	struct rp_slot_state *st = &e->sh->slots[slot];
+	if (!p->started) {
+		st->start_count = p->count;
+		p->peak = p->count;
+		p->started = 1;
+	}
+	if (p->count > p->peak)
+		p->peak = p->count;
+	rp_publish_count(e, slot, p);
+}
+
+static uint8_t touch_bits[1 << 16];
+
+void rp_touch(struct rp_engine *e, struct rp_pstate *p, const struct vmt_residency *r)
+{
+	uint64_t rs = r->start, re = r->start + r->npages * e->page, cur = rs;
+	struct am_piece pc;
+	while (am_next_piece(&p->am, &cur, re, &pc)) {
+		if (!pc.mapped)
+			continue;
+		uint64_t first = (pc.start - rs) / e->page, n = (pc.end - pc.start) / e->page;
+		for (uint64_t done = 0; done < n; ) {
+			uint64_t chunk = n - done < sizeof(touch_bits) * 8 ? n - done : sizeof(touch_bits) * 8;
+			memset(touch_bits, 0, (chunk + 7) / 8);
+			for (uint64_t i = 0; i < chunk; i++) {
+				uint64_t b = first + done + i;
+				if (r->bits[b / 8] & (1u << (b % 8)))
+					touch_bits[i / 8] |= (uint8_t)(1u << (i % 8));
+			}
+			struct vmt_residency t = *r;
+			t.start = pc.start + (uint64_t)pc.delta + done * e->page;
+			t.npages = chunk;
+			t.bits = touch_bits;
+			e->be->touch(p->space, &t);
+			done += chunk;
+		}
+	}
+}
