@@ -4,7 +4,8 @@
  *   VMREC_OUT=TRACE   where to record (default: PROGRAM.vmrec.lz4)
  *   VMREC_STACKS=N    call stacks of depth N (0: off)
  *   VMREC_SUD=0       no Syscall User Dispatch safety net
- *   VMREC_RESIDENCY=0 no page residency records (saves a mincore per change)
+ *   VMREC_RESIDENCY=0 no page residency records (saves a page-table scan per change)
+ *   VMREC_RESIDENCY=mincore  ask mincore even where PAGEMAP_SCAN works
  *   VMREC_SEQFD=N     internal: the shared sequence counter of the tree
  *   VMREC_EXEC=...    internal: the execve event handed to a new image */
 #include "arena.h"
@@ -15,6 +16,7 @@
 #include "maps.h"
 #include "raw.h"
 #include "record.h"
+#include "residency.h"
 #include "stacks.h"
 #include "signals.h"
 #include "sud.h"
@@ -44,7 +46,7 @@ static void say(const char *a, const char *b, const char *c)
 	raw3(SYS_write, 2, c, strlen(c));
 }
 
-static int move_high(long fd)
+int shim_move_high(long fd)
 {
 	if (raw_failed(fd))
 		return (int)fd;
@@ -85,7 +87,7 @@ static const char *open_counter(int *root)
 	if (env)
 		fd = atoi(env);
 	else
-		fd = move_high(raw2(SYS_memfd_create, "vmrec-seq", 0));
+		fd = shim_move_high(raw2(SYS_memfd_create, "vmrec-seq", 0));
 	if (fd >= 0 && !raw_failed(fd)) {
 		long r = raw3(SYS_fcntl, fd, F_SETFD, 0);   /* move_high set CLOEXEC */
 		if (*root)
@@ -203,7 +205,7 @@ __attribute__((constructor)) static void shim_init(void)
 	save_env(out, seqfd);
 	if (root)
 		export_counter(seqfd);
-	shim.fd = move_high(raw4(SYS_openat, AT_FDCWD, out,
+	shim.fd = shim_move_high(raw4(SYS_openat, AT_FDCWD, out,
 	                         O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (root ? O_TRUNC : 0), 0644));
 	if (shim.fd < 0) {
 		say("vmrec: cannot open ", out, ": not recording\n");
@@ -216,7 +218,8 @@ __attribute__((constructor)) static void shim_init(void)
 	shim_threads_init();
 	hooks_init();
 	const char *res = getenv("VMREC_RESIDENCY");
-	shim.residency = !res || strcmp(res, "0") != 0;
+	shim.residency = !res ? RESIDENCY_MAPPED : strcmp(res, "0") == 0 ? RESIDENCY_OFF :
+	                 strcmp(res, "mincore") == 0 ? RESIDENCY_MINCORE : RESIDENCY_MAPPED;
 	const char *stacks = getenv("VMREC_STACKS");
 	if (stacks && atoi(stacks) > 0 && stacks_init(atoi(stacks)) == 0)
 		shim.stacks = atoi(stacks);

@@ -10,5 +10,8 @@ void shim_process_exit(int sys, int status);
  * NULL-terminated, and the library's own path. */
 const char *const *shim_saved_env(void);
 const char *shim_lib_path(void);
+/* fd moved to a high number (close-on-exec), out of the program's way;
+ * fd itself when it cannot be moved, or the error it carries. */
+int shim_move_high(long fd);
 
 #endif

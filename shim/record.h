@@ -28,7 +28,7 @@ struct shim_proc {
 	int32_t pid, ppid;
 	uint32_t image;
 	int stacks;                 /* call stack depth, 0: off */
-	int residency;              /* mincore before changes (VMREC_RESIDENCY=0: off) */
+	int residency;              /* enum residency_mode (VMREC_RESIDENCY) */
 	uint64_t *seq;              /* shared across the process tree */
 	uint64_t local_seq;         /* fallback when the shared counter is gone */
 	uint32_t next_file_id;

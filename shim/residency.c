@@ -1,17 +1,111 @@
-/* residency.c - mincore into a small stack vector, packed into a bitmap in
- * recorder memory.  Ranges with no resident page write nothing: absence of
- * a record means "nothing resident". */
+/* residency.c - which pages of a range are mapped, just before a call that
+ * removes or changes them, packed into a bitmap in recorder memory.  Ranges
+ * with no such page write nothing: absence of a record means "nothing
+ * resident".
+ *
+ * The question is asked with PAGEMAP_SCAN (Linux 6.7+) where it works: it
+ * walks only the page tables that exist and answers in ranges, where
+ * mincore fills one byte per page slot; on the 8 MiB stack glibc releases
+ * at every thread exit that is 1.6 us against 5.3 us here.  It reports
+ * pages mapped in this process (present or swapped out), which is what a
+ * replay faults in; mincore, the fallback, reports page-cache residency
+ * for file pages that may not be mapped. */
 #include "residency.h"
 #include "arena.h"
+#include "init.h"
 #include "maps.h"
 #include "raw.h"
 #include "record.h"
 
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 
 #define PAGE 4096UL
 #define VEC 4096UL
+
+/* <linux/fs.h> of Linux 6.7; Debian 12's headers predate it. */
+struct pm_region { uint64_t start, end, categories; };
+struct pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+#define PM_SCAN _IOWR('f', 16, struct pm_scan_arg)
+#define PM_PRESENT (1u << 3)
+#define PM_SWAPPED (1u << 4)
+#define PM_REGIONS 32
+
+/* The fd of /proc/self/pagemap for process pm_pid; PM_UNTRIED before the
+ * first question, PM_NONE once the kernel or the fd has said no. */
+enum { PM_NONE = -2, PM_UNTRIED = -1 };
+static _Atomic int pm_fd = PM_UNTRIED;
+static int32_t pm_pid;
+
+static int pagemap(void)
+{
+	/* a vfork child shares its parent's statics: it must not replace them */
+	if (shim_vfork_child)
+		return -1;
+	int fd = atomic_load_explicit(&pm_fd, memory_order_acquire);
+	if (fd >= 0 && pm_pid == shim.pid)
+		return fd;
+	if (fd == PM_NONE)
+		return -1;
+	/* first use, or a fork child holding its parent's (which would answer
+	 * for the parent's memory) */
+	long nfd = shim_move_high(raw4(SYS_openat, AT_FDCWD, "/proc/self/pagemap", O_RDONLY | O_CLOEXEC, 0));
+	if (raw_failed(nfd)) {
+		atomic_store(&pm_fd, PM_NONE);
+		return -1;
+	}
+	if (atomic_compare_exchange_strong(&pm_fd, &fd, (int)nfd)) {
+		if (fd >= 0)
+			raw1(SYS_close, fd);
+		pm_pid = shim.pid;
+		return (int)nfd;
+	}
+	raw1(SYS_close, nfd);    /* another thread opened it first */
+	fd = atomic_load(&pm_fd);
+	return fd >= 0 ? fd : -1;
+}
+
+/* Sets the bits of the mapped pages of [start, start + n pages); the number
+ * set, or -1 when PAGEMAP_SCAN cannot answer (the caller uses mincore). */
+static int64_t scan_mapped(uint64_t start, uint64_t n, uint8_t **bits, uint64_t nbits)
+{
+	int fd = shim.residency == RESIDENCY_MAPPED ? pagemap() : -1;
+	if (fd < 0)
+		return -1;
+	struct pm_region r[PM_REGIONS];
+	struct pm_scan_arg a = {
+		.size = sizeof(a), .start = start, .end = start + n * PAGE,
+		.vec = (uint64_t)(uintptr_t)r, .vec_len = PM_REGIONS,
+		.category_anyof_mask = PM_PRESENT | PM_SWAPPED, .return_mask = PM_PRESENT | PM_SWAPPED,
+	};
+	int64_t set = 0;
+	for (;;) {
+		long got = raw3(SYS_ioctl, fd, PM_SCAN, &a);
+		if (raw_failed(got)) {
+			atomic_store(&pm_fd, PM_NONE);   /* an old kernel, or the program closed it */
+			if (*bits)
+				memset(*bits, 0, (nbits + 7) / 8);
+			return -1;
+		}
+		for (long i = 0; i < got; i++) {
+			if (!*bits && !(*bits = arena_alloc((nbits + 7) / 8)))
+				return 0;
+			for (uint64_t pg = (r[i].start - start) / PAGE; pg < (r[i].end - start) / PAGE; pg++) {
+				(*bits)[pg / 8] |= (uint8_t)(1u << (pg % 8));
+				set++;
+			}
+		}
+		if (got < PM_REGIONS || a.walk_end >= a.end)
+			return set;
+		a.start = a.walk_end;
+	}
+}
 
 /* mincore fails for a whole range with a hole in it: halve until the
  * mapped parts answer (holes are rare; unmapped pages are not resident). */
@@ -54,7 +148,10 @@ void residency_range(uint64_t seq, uint64_t start, uint64_t len)
 	npages = (len + PAGE - 1) / PAGE;
 	if (npages > RESIDENCY_MAX_PAGES)
 		npages = RESIDENCY_MAX_PAGES;
-	for (uint64_t done = 0; done < npages; ) {
+	int64_t mapped = scan_mapped(start, npages, &bits, npages);
+	if (mapped >= 0)
+		resident = (uint64_t)mapped;
+	for (uint64_t done = mapped >= 0 ? npages : 0; done < npages; ) {
 		uint64_t n = npages - done < VEC ? npages - done : VEC;
 		mincore_holes(start + done * PAGE, n, vec);
 		if (any_resident(vec, n)) {

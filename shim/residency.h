@@ -1,9 +1,12 @@
-/* residency.h - which pages of a range are resident (mincore) just before
- * a call that removes or changes it, so a replay can fault the same in. */
+/* residency.h - which pages of a range are mapped (PAGEMAP_SCAN, or
+ * mincore) just before a call that removes or changes it, so a replay can
+ * fault the same in. */
 #ifndef SHIM_RESIDENCY_H
 #define SHIM_RESIDENCY_H
 
 #include <stdint.h>
+
+enum residency_mode { RESIDENCY_OFF, RESIDENCY_MAPPED, RESIDENCY_MINCORE };
 
 /* At most this many pages per record (1 GiB of 4 KiB pages); the rest of a
  * larger range is not described. */
