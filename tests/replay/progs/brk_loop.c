@@ -111,6 +111,14 @@ int main(int argc, char **argv)
 		                                    .exe = "brk_loop", .cmdline = "brk_loop" };
 		put(&p);
 	}
+	/* The loop starts at the end of a heap that holds allocations in both
+	 * modes (the trace writer's, and this one), as in AIM9's process:
+	 * growing a heap VMA that has pages costs the kernel ~10% more than
+	 * growing an empty one, so a native run on an empty heap would be
+	 * compared with a replay of a different address space. */
+	volatile char *warm = malloc(64);
+	if (warm)
+		warm[0] = 1;
 	uint64_t cur = (uint64_t)syscall(SYS_brk, 0);
 	if (w) {
 		unsigned n = write_map();
