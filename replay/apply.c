@@ -16,12 +16,15 @@
 __attribute__((hot)) static uint64_t xlate(const struct rp_engine *e, const struct rp_pstate *p, uint64_t a)
 {
 	const struct am_range *r = am_find(&p->am, a);
-	return a + (uint64_t)(r ? r->delta : e->offset);
+	(void)e;
+	return a + (uint64_t)(r ? r->delta : rp_unit_delta(p->unit, a));
 }
 
 /* Nothing but the replay's own mappings, or free space, in the replayed
- * image of recorded [rs, re) (kernel only: the simulator owns it all). */
-static int range_safe(const struct rp_engine *e, const struct rp_pstate *p, uint64_t rs, uint64_t re)
+ * image of recorded [rs, re) (kernel only: the simulator owns it all).
+ * Gaps land at *delta when given, else where the unit puts them. */
+static int range_safe(const struct rp_engine *e, const struct rp_pstate *p, uint64_t rs, uint64_t re,
+                      const int64_t *delta)
 {
 	if (!e->be->per_process)
 		return 1;
@@ -31,7 +34,8 @@ static int range_safe(const struct rp_engine *e, const struct rp_pstate *p, uint
 		if (pc.mapped)
 			continue;
 		struct vq_list l;
-		uint64_t a = pc.start + (uint64_t)e->offset, b = pc.end + (uint64_t)e->offset;
+		int64_t d = delta ? *delta : rp_unit_delta(p->unit, pc.start);
+		uint64_t a = pc.start + (uint64_t)d, b = pc.end + (uint64_t)d;
 		if (vq_around(a + 1, b - 1, &l) < 0)
 			return 0;
 		for (size_t i = 0; i < l.n && i < VQ_MAX; i++)
@@ -78,7 +82,7 @@ __attribute__((hot)) static void ranged(struct rp_engine *e, struct rp_pstate *p
 	uint64_t re = rp_page_up(e, ev->args[0] + ev->args[1]);
 	uint64_t cur = rs;
 	struct am_piece pc;
-	int64_t delta = e->offset;
+	int64_t delta = rp_unit_delta(p->unit, rs);
 	int uniform = 1, any = 0;
 	while (am_next_piece(&p->am, &cur, re, &pc)) {
 		if (!pc.mapped)
@@ -89,11 +93,7 @@ __attribute__((hot)) static void ranged(struct rp_engine *e, struct rp_pstate *p
 		any = 1;
 	}
 	if (uniform) {
-		int64_t save = e->offset;
-		e->offset = delta;   /* gaps checked where they would land */
-		int safe = range_safe(e, p, rs, re);
-		e->offset = save;
-		if (!safe) {
+		if (!range_safe(e, p, rs, re, &delta)) {   /* gaps checked where they would land */
 			*skipped = 1;
 			atomic_fetch_add(&e->sh->skipped_unsafe, 1);
 			out->outcome = VR_UNCHANGED;
@@ -150,7 +150,7 @@ __attribute__((hot)) static void apply_mmap(struct rp_engine *e, uint32_t slot, 
 	uint64_t target = 0;
 	if (!rec->err && (e->o->placement == RP_PLACE_RECORDED || fixed)) {
 		target = xlate(e, p, (uint64_t)rec->result);
-		if ((flags & MAP_FIXED) && !range_safe(e, p, (uint64_t)rec->result, (uint64_t)rec->result + len)) {
+		if ((flags & MAP_FIXED) && !range_safe(e, p, (uint64_t)rec->result, (uint64_t)rec->result + len, NULL)) {
 			*skipped = 1;
 			atomic_fetch_add(&e->sh->skipped_unsafe, 1);
 			rp_say(e, "mmap at %#llx would map over memory the replay does not own: skipped",
@@ -197,7 +197,7 @@ static void apply_mremap(struct rp_engine *e, struct rp_pstate *p, const struct 
 	ev->args[0] = old_r;
 	int moved = !rec->err && (uint64_t)rec->result != old;
 	if (flags & MREMAP_FIXED) {
-		if (!range_safe(e, p, rec->args[4], rec->args[4] + newlen)) {
+		if (!range_safe(e, p, rec->args[4], rec->args[4] + newlen, NULL)) {
 			*skipped = 1;
 			atomic_fetch_add(&e->sh->skipped_unsafe, 1);
 			*out = (struct vr_result){ .ret = -1, .err = EEXIST, .outcome = VR_FAILED };
@@ -205,8 +205,8 @@ static void apply_mremap(struct rp_engine *e, struct rp_pstate *p, const struct 
 		}
 		ev->args[4] = xlate(e, p, rec->args[4]);
 	} else if (moved && e->o->placement == RP_PLACE_RECORDED) {
-		uint64_t dest = (uint64_t)rec->result + (uint64_t)e->offset;
-		if (range_safe(e, p, (uint64_t)rec->result, (uint64_t)rec->result + newlen)) {
+		uint64_t dest = (uint64_t)rec->result + (uint64_t)rp_unit_delta(p->unit, (uint64_t)rec->result);
+		if (range_safe(e, p, (uint64_t)rec->result, (uint64_t)rec->result + newlen, NULL)) {
 			ev->args[3] = flags | MREMAP_FIXED | MREMAP_MAYMOVE;
 			ev->args[4] = dest;
 		}

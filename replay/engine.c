@@ -383,18 +383,12 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	e->sh->ev = (struct rp_evres *)at;
 	at += t->nevents * sizeof(struct rp_evres);
 	e->sh->ck = (int64_t *)at;
-	if (be->per_process && o->placement == RP_PLACE_RECORDED) {
-		if (rp_choose_offset(e, &e->offset) < 0) {
-			fprintf(stderr, "vmreplay: %s: the recorded layout cannot be placed beside the replayer's own memory at any offset; mappings that collide will fail\n",
-			        t->path);
-			e->offset = 0;
-		}
-	}
-	return 0;
+	return be->per_process ? rp_layout_init(e) : 0;
 }
 
 void rp_engine_free(struct rp_engine *e)
 {
+	rp_layout_free(e);
 	if (e->sh)
 		munmap(e->sh, e->shared_bytes);
 	free(e->ps);

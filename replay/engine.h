@@ -53,7 +53,7 @@ struct rp_engine {
 	const struct standins *si;
 	struct rp_shared *sh;
 	size_t shared_bytes;
-	int64_t offset;       /* recorded -> replayed, for ranges not yet mapped */
+	struct rp_layout *layout;  /* kernel: where each address space goes (placement.h) */
 	uint64_t base_brk;    /* this process's break before any replay */
 	pid_t driver_pid;
 	uint64_t page;
@@ -74,9 +74,5 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 /* Replay the whole trace once, from a fresh address space. */
 int rp_engine_run_once(struct rp_engine *e);
 void rp_engine_free(struct rp_engine *e);
-
-/* Choose e->offset so every recorded range fits beside this process's own
- * mappings: 0 when it can, else the first offset that does; -1 when none. */
-int rp_choose_offset(struct rp_engine *e, int64_t *offset);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "replay/addrmap.h"
 #include "replay/engine.h"
+#include "replay/placement.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -22,6 +23,7 @@ struct rp_pstate {
 	int owned, built, needs_build;
 	struct rp_space *space;
 	struct addrmap am;
+	const struct rp_unit *unit;  /* offsets for ranges not yet mapped */
 	int64_t brk_delta;
 	uint64_t cur_brk;      /* replay address; 0 unknown */
 	uint32_t special;      /* [vdso] & co. of the image: counted, not rebuilt */

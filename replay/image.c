@@ -83,6 +83,8 @@ static void teardown(struct rp_engine *e, struct rp_pstate *p)
 		for (size_t i = 0; i < p->am.n; i++)
 			munmap((void *)(p->am.r[i].start + (uint64_t)p->am.r[i].delta),
 			       p->am.r[i].end - p->am.r[i].start);
+		if (p->unit)
+			rp_unit_leave(e, p->unit);
 	} else if (p->space) {
 		e->be->space_free(p->space);
 		p->space = NULL;
@@ -118,8 +120,10 @@ const struct vmt_file *rp_file_of(const struct rp_engine *e, uint32_t slot, uint
 void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_pstate *p,
                         const struct vmt_map *m)
 {
+	int first = !p->built;
 	if (p->built)
 		teardown(e, p);
+	p->unit = rp_unit_at(e, step, slot);
 	struct vmt_map prog = { 0 };
 	struct vmt_vma *keep = NULL;
 	p->special = 0;
@@ -158,6 +162,8 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 			e->rcap = most;
 		}
 	}
+	/* after the allocations above: they stay out of the window */
+	rp_unit_enter(e, p->unit, first);
 	uint64_t heap_end;
 	uint64_t rec_brk = recorded_start_brk(e, m, step, slot, &heap_end);
 	p->brk_delta = e->be->per_process ? (int64_t)(e->base_brk - rec_brk) : 0;
@@ -167,8 +173,9 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 			continue;
 		const struct vmt_file *f = rp_file_of(e, slot, v->file_id);
 		int fd = rp_fd_of(e, f);
+		int64_t d = rp_unit_delta(p->unit, v->start);
 		struct rp_standin_map sm = {
-			.start = v->start + (uint64_t)e->offset, .end = v->end + (uint64_t)e->offset,
+			.start = v->start + (uint64_t)d, .end = v->end + (uint64_t)d,
 			.offset = fd >= 0 ? v->offset : 0,
 			.prot = (int)(v->prot & 7), .flags = mmap_flags_of(v, fd), .fd = fd, .file = f,
 		};
@@ -180,7 +187,7 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 			    (unsigned long long)v->end, v->name, strerror(err));
 			continue;
 		}
-		am_set(&p->am, v->start, v->end, e->offset);
+		am_set(&p->am, v->start, v->end, d);
 	}
 	p->cur_brk = rec_brk + (uint64_t)p->brk_delta;
 	if (e->be->set_brk && rec_brk)
