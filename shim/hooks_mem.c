@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <sys/mman.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 static void **curbrk;     /* libc's __curbrk: sbrk trusts it */
@@ -60,6 +62,34 @@ static void own_internal(int sys, long a0, long a1, long r)
 		maps_disown((uint64_t)a0, (uint64_t)a0 + len);
 }
 
+/* shmat's segment as a FILE record, the only place the trace has for its
+ * size: dev and ino as /proc/self/maps shows an attachment (the shmem
+ * mount's device, the shmid), size = shm_segsz, path "SYSV<key>".  IPC_STAT
+ * needs the read permission shmat needs too; on failure, no record. */
+static uint64_t shm_dev;   /* a memfd's: memfds live on the same mount */
+
+static uint32_t sysv_file(int id)
+{
+	struct shmid_ds ds;
+	if (raw_failed(raw3(SYS_shmctl, id, IPC_STAT, &ds)))
+		return 0;
+	if (!shm_dev) {
+		struct stat st;
+		long fd = raw2(SYS_memfd_create, "vmrec", MFD_CLOEXEC);
+		if (!raw_failed(fd)) {
+			if (!raw_failed(raw2(SYS_fstat, fd, &st)))
+				shm_dev = st.st_dev;
+			raw1(SYS_close, fd);
+		}
+	}
+	char path[16] = "SYSV";
+	uint32_t key = (uint32_t)ds.shm_perm.__key;
+	for (int i = 0; i < 8; i++)
+		path[4 + i] = "0123456789abcdef"[(key >> (28 - 4 * i)) & 15];
+	path[12] = 0;
+	return image_file_new(shm_dev, (uint64_t)(uint32_t)id, (uint64_t)ds.shm_segsz, path);
+}
+
 long shim_vma_call(int sys, long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 {
 	struct shim_call c;
@@ -76,6 +106,8 @@ long shim_vma_call(int sys, long nr, long a0, long a1, long a2, long a3, long a4
 	residency_before(sys, c.seq, a);
 	if (sys == VMT_SYS_MMAP && !(a3 & MAP_ANONYMOUS) && a4 >= 0)
 		c.file_id = image_file_fd((int)a4);
+	else if (sys == VMT_SYS_SHMAT)
+		c.file_id = sysv_file((int)a0);
 	call_clock(&c);
 	r = raw6(nr, a0, a1, a2, a3, a4, a5);
 	if (sys == VMT_SYS_MMAP && (a2 & PROT_EXEC) && c.file_id)

@@ -46,12 +46,18 @@ static uint32_t file_id(uint64_t dev, uint64_t ino, uint64_t size, const char *p
 		return s->id;
 	s->dev = dev;
 	s->ino = ino;
-	s->id = __atomic_add_fetch(&shim.next_file_id, 1, __ATOMIC_RELAXED);
+	s->id = image_file_new(dev, ino, size, path);
+	return s->id;
+}
+
+uint32_t image_file_new(uint64_t dev, uint64_t ino, uint64_t size, const char *path)
+{
+	uint32_t id = __atomic_add_fetch(&shim.next_file_id, 1, __ATOMIC_RELAXED);
 	struct vmt_record rec = { .type = VMT_REC_FILE };
-	rec.u.file = (struct vmt_file){ .id = s->id, .pid = shim.pid, .dev = dev,
+	rec.u.file = (struct vmt_file){ .id = id, .pid = shim.pid, .dev = dev,
 	                                .ino = ino, .size = size, .path = path };
 	shim_write(&rec);
-	return s->id;
+	return id;
 }
 
 static long read_small(const char *path, char *buf, size_t cap)

@@ -12,6 +12,9 @@ void image_map(uint64_t seq);
 void image_checkpoint(int reason);
 /* Identity record for a file, once per (dev, ino) per image; 0 if unknown. */
 uint32_t image_file_fd(int fd);
+/* A new identity record, never shared with another call (shmat's segment:
+ * a map's line of it carries no size). */
+uint32_t image_file_new(uint64_t dev, uint64_t ino, uint64_t size, const char *path);
 void image_files_reset(void);
 /* The program's path (/proc/self/exe) in buf; "" if unknown. */
 const char *image_exe(char *buf, size_t cap);
