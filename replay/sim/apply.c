@@ -6,7 +6,7 @@
 #include "replay/sim/sim_int.h"
 
 /* SH_*: which range the outcome is read from (replay/engine.c's effects) */
-enum shape { SH_MAP, SH_UNMAP, SH_MODIFY, SH_BRK, SH_REMAP, SH_NONE, SH_UNMODELLED };
+enum shape { SH_MAP, SH_UNMAP, SH_MODIFY, SH_BRK, SH_REMAP, SH_NONE };
 
 typedef int64_t (*op_fn)(struct sim_mm *, const struct sim_call *, bool *);
 
@@ -35,8 +35,9 @@ static const struct {
 	[VMT_SYS_MLOCKALL]      = { do_mlockall, SH_NONE, NULL },
 	[VMT_SYS_MUNLOCKALL]    = { do_munlockall, SH_NONE, NULL },
 	[VMT_SYS_MSEAL]         = { sim_do_mseal, SH_MODIFY, NULL },
-	[VMT_SYS_SHMAT]         = { NULL, SH_UNMODELLED, "shmat is not modelled" },
-	[VMT_SYS_SHMDT]         = { NULL, SH_UNMODELLED, "shmdt is not modelled" },
+	[VMT_SYS_SHMAT]         = { sim_do_shmat, SH_MAP, NULL },
+	/* the driver passes the attachment's length as args[1] */
+	[VMT_SYS_SHMDT]         = { sim_do_shmdt, SH_UNMAP, NULL },
 	[VMT_SYS_FORK]          = { NULL, SH_NONE, "fork: the child's address space comes from sim_mm_fork" },
 	[VMT_SYS_VFORK]         = { NULL, SH_NONE, "vfork shares the address space" },
 	[VMT_SYS_CLONE]         = { NULL, SH_NONE, "clone: threads share the address space; processes use sim_mm_fork" },
@@ -160,7 +161,7 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 	if (ops[sys].fn) {
 		r = ops[sys].fn(mm, &c, &changed);
 	} else {
-		r = ops[sys].shape == SH_UNMODELLED ? -ENOSYS : 0;
+		r = 0;
 		sim_rule(mm, "%s", ops[sys].note);
 	}
 	out->vma_count = (int64_t)sim_vma_count(mm);
@@ -180,6 +181,9 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 		if (fx.fx == SIM_FX_CREATE && sys == VMT_SYS_MMAP) {
 			fx.lo = (uint64_t)r;
 			fx.hi = (uint64_t)r + PAGE_ALIGN(c.a[1]);
+		} else if (sys == VMT_SYS_SHMAT) {
+			fx.lo = (uint64_t)r;
+			fx.hi = (uint64_t)r + PAGE_ALIGN(file->size);
 		}
 		if (fx.fx == SIM_FX_CREATE)
 			snap_covering(mm, fx.lo, &after);

@@ -36,7 +36,10 @@ struct sim_mm *sim_mm_fork(const struct sim_mm *parent);
 void sim_mm_free(struct sim_mm *mm);
 
 /* Apply one system call (ev->sys, ev->args; result fields ignored).  File
- * identity comes from ev->file_id together with `file` (NULL if none). */
+ * identity comes from ev->file_id together with `file` (NULL if none).
+ * shmat: `file` is the segment (its size); shmdt: args[1] is the length
+ * of the attachment when the driver knows it (0: up to the first VMA of
+ * another file), which the kernel reads from the segment itself. */
 void sim_apply(struct sim_mm *mm, const struct vmt_event *ev,
                const struct vmt_file *file, struct vr_result *out);
 

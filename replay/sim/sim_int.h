@@ -70,6 +70,7 @@ struct sim_vma {
 	uint64_t max_gap;      /* max over the subtree of gap_hi - gap_lo */
 };
 #define SIM_SHMEM_ID 0x80000000u
+#define SIM_SYSV_ID  0xc0000000u  /* SysV attachments: one id each (ops_shm.c) */
 
 struct sim_tree {
 	struct sim_vma *root;
@@ -104,6 +105,7 @@ struct sim_mm {
 	uint64_t gate_start, gate_end;
 	uint32_t next_anon_vma;      /* identities */
 	uint32_t next_shmem;
+	uint32_t next_sysv;          /* 0: SIM_SYSV_ID */
 	int how;                     /* outcome of the last sim_map_range */
 	char rule[200];              /* the last call's rule */
 	const char *rule_fixed;      /* or a fixed text (no formatting cost) */
@@ -187,5 +189,7 @@ int64_t sim_do_pkey_mprotect(struct sim_mm *mm, const struct sim_call *c, bool *
 int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *changed);
 int64_t sim_do_mlock(struct sim_mm *mm, const struct sim_call *c, int sys, bool *changed);
 int64_t sim_do_mseal(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_shmat(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_shmdt(struct sim_mm *mm, const struct sim_call *c, bool *changed);
 
 #endif
