@@ -123,6 +123,7 @@ struct sim_mm *sim_mm_new(const struct sim_profile *p, const struct vmt_map *map
 	mm->next_anon_vma = 1;
 	mm->next_shmem = SIM_SHMEM_ID;
 	mm->tree.seed = 0x9e3779b9u;
+	struct sim_vma *prev = NULL;
 	for (uint32_t i = 0; map && i < map->nvma; i++) {
 		const struct vmt_vma *m = &map->vmas[i];
 		struct sim_vma *v;
@@ -153,6 +154,19 @@ struct sim_mm *sim_mm_new(const struct sim_profile *p, const struct vmt_map *map
 		/* private writable memory of a running image has been written */
 		if ((v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE && !v->special)
 			v->anon_vma = mm->next_anon_vma++;
+		/* apart from an equal private neighbour in the recording: it
+		 * differed in what a map does not show, as a RELRO part does
+		 * (written, charged while writable); the kernel back end's
+		 * stand-ins are made the same way (keep_apart) */
+		if (prev && prev->end == v->start && !v->special && !prev->special &&
+		    !(v->flags & VM_SHARED) && ((prev->flags ^ v->flags) & ~VM_SOFTDIRTY) == 0 &&
+		    prev->file_id == v->file_id && prev->pgoff + vma_pages(prev) == v->pgoff &&
+		    (!prev->anon_vma || !v->anon_vma)) {
+			v->flags |= VM_ACCOUNT;
+			if (!v->anon_vma)
+				v->anon_vma = mm->next_anon_vma++;
+		}
+		prev = v;
 		if (m->name && strcmp(m->name, "[stack]") == 0)
 			stack_start = m->start;
 		if (m->name && strcmp(m->name, "[heap]") == 0) {
