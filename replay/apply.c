@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "replay/engine_int.h"
+#include "replay/ipc.h"
 #include "replay/kernel.h"
 #include "replay/latency.h"
 #include "replay/vmaquery.h"
@@ -341,6 +342,8 @@ __attribute__((hot)) int rp_replay_event(struct rp_engine *e, uint32_t slot, str
 		apply_brk(e, p, rec, &ev, &out, &fx, &want);
 		break;
 	default:
+		if (rp_ipc_event(e, slot, p, i, &ev, &out, &fx, &skipped, &want))
+			break;   /* shmat, shmdt, mlockall, munlockall */
 		if (rp_is_fork(rec)) {
 			ret = apply_fork(e, slot, p, rec, &out);
 			if (ret == STEP_FORK_CHILD)
@@ -348,7 +351,7 @@ __attribute__((hot)) int rp_replay_event(struct rp_engine *e, uint32_t slot, str
 		} else {
 			if ((rec->sys == VMT_SYS_EXECVE || rec->sys == VMT_SYS_EXECVEAT) && !rec->err)
 				p->needs_build = 1;   /* the next map is the new image's */
-			skipped = 1;   /* threads, exec, exit, mlockall, shm: nothing to redo */
+			skipped = 1;   /* threads, exec, exit: nothing to redo */
 			out.ret = rec->result;
 			out.err = rec->err;
 		}
