@@ -1,0 +1,57 @@
+#!/bin/sh
+# --placement recorded moves each address space by its own offset: a
+# process image with a range this replayer cannot use (below mmap_min_addr)
+# moves by 1 GiB, its fork child keeps that offset (it inherits the
+# mappings), while its exec'd image and another process stay at offset 0.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/replay-lib.sh"
+
+cat <<'EOF2' | mk units
+process 100 1 0
+map 100
+vma 0x1000 0x2000 r-- low
+vma 0x10000000 0x10001000 r-- exe
+vma 0x30000000 0x30021000 rw- [stack]
+end
+ck 100 1 3 0
+ev 100 mmap 0 0x1000 3 0x22 -1 0 = 0x20000000
+ev 100 fork 0 0 0 0 0 0 = 101
+process 101 100 0
+ev 101 mmap 0 0x1000 3 0x22 -1 0 = 0x21000000
+ck 101 4 5 0
+ev 101 exit_group 0 0 0 0 0 0 = 0 noreturn
+ev 100 execve 0 0 0 0 0 0 = 0 noreturn
+process 100 1 1
+map 100
+vma 0x10000000 0x10001000 r-- exe
+vma 0x30000000 0x30021000 rw- [stack]
+end
+ck 100 2 2 0
+ev 100 mmap 0 0x1000 3 0x22 -1 0 = 0x20000000
+ck 100 3 3 0
+process 200 1 0
+map 200
+vma 0x10000000 0x10001000 r-- exe
+vma 0x30000000 0x30021000 rw- [stack]
+end
+ev 200 mmap 0 0x1000 3 0x22 -1 0 = 0x22000000
+ck 200 4 3 0
+EOF2
+
+"$V" -q --strict --per-event --json "$T/o.json" "$T/units.vmt" 2>"$T/err"
+ok $? "every checkpoint matches"
+is "$(cat "$T/err")" "" "no message: every image was placed"
+"$PYTHON" -c '
+import json, sys
+for e in json.load(open(sys.argv[1]))["per_event"]:
+    if e["op"] == "mmap":
+        print(e["pid"], hex(e["result"] - e["recorded_result"]))
+' "$T/o.json" >"$T/got"
+cat >"$T/want" <<'EOF2'
+100 0x40000000
+101 0x40000000
+100 0x0
+200 0x0
+EOF2
+is_file "$T/got" "$T/want" "offset per address space: moved image, its fork child, its exec'd image, another process"
+done_testing
