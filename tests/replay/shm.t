@@ -82,6 +82,31 @@ for target in kernel sim; do
 done
 is "$(awk -v s=$SIZE '$4 == s' /proc/sysvipc/shm 2>/dev/null)" "" "no stand-in segment outlives the replay"
 
+# a fork child inherits the attachment: it detaches it after its parent did
+{ base_map; cat <<'EOF2'
+file 100 1 8192 SYSV00000000
+ev 100 shmat 7 0 0 0 0 0 = 0x20000000 file=1
+ev 100 fork 0 0 0 0 0 0 = 101
+process 101 100 0
+ev 100 shmdt 0x20000000 0 0 0 0 0 = 0
+ck 100 4 6 1
+ev 101 shmdt 0x20000000 0 0 0 0 0 = 0
+ck 101 4 6 1
+EOF2
+} | mk inherit
+cat >"$T/want" <<'EOF2'
+100 shmat new 6 ok
+100 fork unchanged 6 ok
+100 shmdt remove 5 ok
+101 shmdt remove 5 ok
+EOF2
+for target in kernel sim; do
+	"$V" -q --strict $(target_opts $target) --per-event --json "$T/t.json" "$T/inherit.vmt"
+	ok $? "$target: parent and fork child each detach the inherited attachment"
+	per_event "$T/t.json" >"$T/got"
+	is_file "$T/got" "$T/want" "$target: the child's shmdt removes its copy"
+done
+
 # a trace without the segment's size (recorded before vmrec gave it)
 { base_map; cat <<'EOF2'
 ev 100 shmat 7 0 0 0 0 0 = 0x20000000
