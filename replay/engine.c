@@ -1,8 +1,10 @@
 /* The replay loop.  Kernel target: the driver forks one replayer per root
  * process; a replayer forks again at every recorded fork, so each recorded
  * process is replayed by its own OS process, and all of them take turns on
- * a shared step counter so the recorded global order is kept.  Simulator
- * target: one replayer owns every process. */
+ * a shared step counter so the recorded global order is kept.  With
+ * --threads each recorded thread (a lane) runs in its own thread instead,
+ * and a step waits only for the steps deps.c says it must follow.
+ * Simulator target: one replayer owns every process. */
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -17,6 +19,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "replay/deps.h"
 #include "replay/engine_int.h"
 #include "replay/kernel.h"
 #include "replay/latency.h"
@@ -99,6 +102,77 @@ static void pass_turn(struct rp_engine *e, uint32_t step)
 		futex(&e->sh->turn, FUTEX_WAKE, INT32_MAX, NULL);
 }
 
+/* ---- --threads: lanes ------------------------------------------------- */
+
+/* Per lane, in memory shared by every replayer, one cache line each. */
+struct lane_state {
+	_Atomic uint32_t done;      /* every step of the lane below this index is done */
+	_Atomic uint32_t waiters;
+	char pad[56];
+};
+
+struct rp_threads {
+	struct rp_deps deps;
+	struct lane_state *lanes;   /* MAP_SHARED, deps.nlanes */
+	size_t lanes_bytes;
+	/* the process's replay state (address map, counts, order) between
+	 * calls; released during each call so the calls themselves overlap */
+	pthread_mutex_t lock;
+	struct rp_backend be;       /* the back end with apply outside the lock */
+	const struct rp_backend *inner;
+};
+
+static struct rp_threads *active_threads;   /* apply() has no engine argument */
+
+static void apply_unlocked(struct rp_space *s, const struct vmt_event *ev, const struct vmt_file *file,
+                           struct rp_effect *fx, struct vr_result *out)
+{
+	struct rp_threads *th = active_threads;
+	if (!vq_has_procmap_query()) {
+		/* the /proc/self/maps fallback reads into one buffer: one call at a time */
+		th->inner->apply(s, ev, file, fx, out);
+		return;
+	}
+	pthread_mutex_unlock(&th->lock);
+	th->inner->apply(s, ev, file, fx, out);
+	pthread_mutex_lock(&th->lock);
+}
+
+static void wait_deps(struct rp_engine *e, size_t s)
+{
+	const struct timespec tick = { 0, 50 * 1000 * 1000 };
+	const struct rp_deps *d = &e->thr->deps;
+	for (uint32_t i = d->off[s]; i < d->off[s + 1]; i++) {
+		uint32_t want = d->dep[i], lane = d->lane[want];
+		struct lane_state *l = &e->thr->lanes[lane];
+		uint32_t cur;
+		for (int spin = 0; (cur = atomic_load_explicit(&l->done, memory_order_acquire)) <= want; spin++) {
+			if (atomic_load(&e->sh->slots[d->lane_slot[lane]].finished))
+				break;   /* that replayer is gone */
+			if (spin < 200) {
+				__builtin_ia32_pause();
+				continue;
+			}
+			atomic_fetch_add(&l->waiters, 1);
+			long r = futex(&l->done, FUTEX_WAIT, cur, &tick);
+			atomic_fetch_sub(&l->waiters, 1);
+			if (r < 0 && errno == ETIMEDOUT) {
+				reap(e, WNOHANG);
+				if (kill(e->driver_pid, 0) < 0 && errno == ESRCH)
+					_exit(1);
+			}
+		}
+	}
+}
+
+static void lane_advance(struct rp_engine *e, uint32_t lane, uint32_t done)
+{
+	struct lane_state *l = &e->thr->lanes[lane];
+	atomic_store(&l->done, done);
+	if (atomic_load(&l->waiters))
+		futex(&l->done, FUTEX_WAKE, INT32_MAX, NULL);
+}
+
 /* ---- messages -------------------------------------------------------- */
 
 void rp_say(struct rp_engine *e, const char *fmt, ...)
@@ -164,23 +238,16 @@ __attribute__((hot)) static int do_step(struct rp_engine *e, size_t s)
 }
 
 /* --threads: every recorded thread of a process is replayed by its own
- * thread of the replayer.  Calls still take turns on the global step
- * counter, so the recorded order holds across threads too; non-event steps
- * (maps, checkpoints, residency) belong to the thread with tid == pid. */
-static int32_t step_tid(const struct rp_engine *e, size_t s)
-{
-	const struct rp_step *st = &e->t->steps[s];
-	return st->kind == RP_EVENT ? e->t->events[st->idx].tid : e->t->procs[st->slot].pid;
-}
-
+ * thread of the replayer; non-event steps (maps, checkpoints, residency)
+ * belong to the thread with tid == pid. */
 struct worker {
 	struct rp_engine *e;
 	size_t from;
-	int32_t tid;       /* 0: every step of the owned processes */
+	int32_t tid;
 	pthread_t thread;
 };
 
-static size_t run_steps(struct rp_engine *e, size_t from, int32_t *tid);
+static size_t run_steps(struct rp_engine *e, size_t from, int32_t tid);
 static void replayer(struct rp_engine *e, size_t from);
 
 /* The replay of one process, from `from`, to its end; never returns. */
@@ -195,21 +262,22 @@ static void replay_process(struct rp_engine *e, size_t from)
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	size_t at = run_steps(w->e, w->from, &w->tid);
+	size_t at = run_steps(w->e, w->from, w->tid);
 	if (at < w->e->t->nsteps)
 		replay_process(w->e, at + 1);   /* this thread forked: it is the child now */
 	return NULL;
 }
 
-/* Start a thread for every other tid of `slot` with steps after `from`. */
+/* Start a thread for every other tid of `slot` with steps after `from`; a
+ * tid left without one has its lane released, so nobody waits for it. */
 static size_t start_workers(struct rp_engine *e, uint32_t slot, size_t from, struct worker *ws, size_t max)
 {
 	size_t n = 0;
 	int32_t pid = e->t->procs[slot].pid;
-	for (size_t s = from; s < e->t->nsteps && n < max; s++) {
+	for (size_t s = from; s < e->t->nsteps; s++) {
 		const struct rp_step *st = &e->t->steps[s];
-		int32_t tid = step_tid(e, s);
-		if (st->slot != slot || tid == pid)
+		int32_t tid = rp_step_tid(e->t, s);
+		if (st->slot != slot || tid == pid || atomic_load(&e->thr->lanes[e->thr->deps.lane[s]].done) == UINT32_MAX)
 			continue;
 		int seen = 0;
 		for (size_t i = 0; i < n; i++)
@@ -217,8 +285,9 @@ static size_t start_workers(struct rp_engine *e, uint32_t slot, size_t from, str
 		if (seen)
 			continue;
 		ws[n] = (struct worker){ .e = e, .from = s, .tid = tid };
-		if (pthread_create(&ws[n].thread, NULL, worker_main, &ws[n]) != 0) {
+		if (n == max || pthread_create(&ws[n].thread, NULL, worker_main, &ws[n]) != 0) {
 			rp_say(e, "pid %d: cannot start a thread for tid %d; its calls are skipped", pid, tid);
+			lane_advance(e, e->thr->deps.lane[s], UINT32_MAX);
 			continue;
 		}
 		n++;
@@ -226,12 +295,34 @@ static size_t start_workers(struct rp_engine *e, uint32_t slot, size_t from, str
 	return n;
 }
 
-/* Replays, from step `from`, the steps this thread owns.  Returns the step
- * after the last one, or the fork step when this became a fork child. */
-__attribute__((hot)) static size_t run_steps(struct rp_engine *e, size_t from, int32_t *tid)
+/* The steps of recorded thread `tid` from `from`, each after the steps it
+ * depends on; see run_steps. */
+static size_t run_lane(struct rp_engine *e, size_t from, int32_t tid)
 {
+	struct rp_threads *th = e->thr;
 	for (size_t s = from; s < e->t->nsteps; s++) {
-		if (!e->ps[e->t->steps[s].slot].owned || (*tid && step_tid(e, s) != *tid))
+		if (!e->ps[e->t->steps[s].slot].owned || rp_step_tid(e->t, s) != tid)
+			continue;
+		wait_deps(e, s);
+		pthread_mutex_lock(&th->lock);
+		int r = do_step(e, s);
+		pthread_mutex_unlock(&th->lock);
+		if (r == STEP_FORK_CHILD)
+			return s;    /* the parent marks the fork done */
+		lane_advance(e, th->deps.lane[s], (uint32_t)s + 1);
+	}
+	return e->t->nsteps;
+}
+
+/* Replays, from step `from`, the steps this thread owns (with --threads,
+ * those of `tid`).  Returns the step after the last one, or the fork step
+ * when this became a fork child. */
+__attribute__((hot)) static size_t run_steps(struct rp_engine *e, size_t from, int32_t tid)
+{
+	if (e->thr)
+		return run_lane(e, from, tid);
+	for (size_t s = from; s < e->t->nsteps; s++) {
+		if (!e->ps[e->t->steps[s].slot].owned)
 			continue;
 		if (e->multi)
 			wait_turn(e, (uint32_t)s);
@@ -249,7 +340,7 @@ static void replayer(struct rp_engine *e, size_t from)
 	enum { MAX_WORKERS = 256 };
 	static struct worker ws[MAX_WORKERS];
 	size_t nw = 0;
-	int threads = e->o->threads && e->be->per_process;
+	int threads = e->thr != NULL;
 	int32_t tid = 0;
 	for (;;) {
 		uint32_t slot = 0;
@@ -260,7 +351,7 @@ static void replayer(struct rp_engine *e, size_t from)
 			tid = e->t->procs[slot].pid;
 			nw = start_workers(e, slot, from, ws, MAX_WORKERS);
 		}
-		size_t at = run_steps(e, from, &tid);
+		size_t at = run_steps(e, from, tid);
 		if (at >= e->t->nsteps)
 			break;
 		from = at + 1;   /* a fork child: replay the child from here */
@@ -292,6 +383,8 @@ int rp_engine_run_once(struct rp_engine *e)
 	memset(sh->ev, 0, t->nevents * sizeof(*sh->ev));
 	for (size_t i = 0; i < t->ncks; i++)
 		sh->ck[i] = INT64_MIN;
+	if (e->thr)
+		memset(e->thr->lanes, 0, e->thr->deps.nlanes * sizeof(*e->thr->lanes));
 	if (!e->be->per_process) {
 		for (size_t s = 0; s < t->nprocs; s++)
 			if (t->procs[s].parent_slot < 0) {
@@ -351,6 +444,49 @@ int rp_engine_run_once(struct rp_engine *e)
 
 /* ---- setup ----------------------------------------------------------- */
 
+static void threads_free(struct rp_threads *th)
+{
+	if (th->lanes)
+		munmap(th->lanes, th->lanes_bytes);
+	rp_deps_free(&th->deps);
+	pthread_mutex_destroy(&th->lock);
+	if (active_threads == th)
+		active_threads = NULL;
+	free(th);
+}
+
+/* --threads: the wait-for lists of every step (once per trace) and the
+ * lanes' shared progress. */
+static int threads_init(struct rp_engine *e)
+{
+	struct rp_threads *th = calloc(1, sizeof(*th));
+	if (!th)
+		goto nomem;
+	pthread_mutex_init(&th->lock, NULL);
+	if (rp_deps_build(&th->deps, e->t, e->o->placement == RP_PLACE_KERNEL, e->page) < 0)
+		goto nomem;
+	th->lanes_bytes = (th->deps.nlanes * sizeof(*th->lanes) + 4095) & ~(size_t)4095;
+	if (!th->lanes_bytes)
+		th->lanes_bytes = 4096;
+	th->lanes = mmap(NULL, th->lanes_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (th->lanes == MAP_FAILED) {
+		th->lanes = NULL;
+		goto nomem;
+	}
+	th->inner = e->be;
+	th->be = *e->be;
+	th->be.apply = apply_unlocked;
+	e->be = &th->be;
+	e->thr = th;
+	active_threads = th;
+	return 0;
+nomem:
+	fprintf(stderr, "vmreplay: %s: out of memory for the dependencies of %zu steps\n", e->t->path, e->t->nsteps);
+	if (th)
+		threads_free(th);
+	return -1;
+}
+
 int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct rp_opts *o,
                    const struct rp_backend *be, const struct standins *si)
 {
@@ -383,12 +519,17 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	e->sh->ev = (struct rp_evres *)at;
 	at += t->nevents * sizeof(struct rp_evres);
 	e->sh->ck = (int64_t *)at;
-	return be->per_process ? rp_layout_init(e) : 0;
+	int r = be->per_process ? rp_layout_init(e) : 0;
+	if (r == 0 && o->threads && be->per_process)
+		r = threads_init(e);
+	return r;
 }
 
 void rp_engine_free(struct rp_engine *e)
 {
 	rp_layout_free(e);
+	if (e->thr)
+		threads_free(e->thr);
 	if (e->sh)
 		munmap(e->sh, e->shared_bytes);
 	free(e->ps);

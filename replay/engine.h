@@ -45,6 +45,7 @@ struct rp_shared {
 };
 
 struct rp_pstate;
+struct rp_threads;
 
 struct rp_engine {
 	const struct rp_trace *t;
@@ -64,6 +65,7 @@ struct rp_engine {
 	/* called about every 200 ms during a kernel replay with the events done */
 	void (*tick)(struct rp_engine *e, uint64_t events_done);
 	void *tick_arg;
+	struct rp_threads *thr; /* --threads (kernel): dependencies and lanes, engine.c */
 	uint64_t (*rbuf)[2];  /* scratch for counting */
 	size_t rcap;
 };

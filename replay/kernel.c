@@ -145,7 +145,7 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 {
 	(void)s;
 	(void)file;
-	static struct vq_list before, after;
+	static __thread struct vq_list before, after;   /* --threads: one per replaying thread */
 	static long nrs[VMT_SYS_COUNT];
 	if (!nrs[ev->sys])
 		nrs[ev->sys] = vmt_sys_nr(ev->sys);
