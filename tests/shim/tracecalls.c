@@ -3,8 +3,8 @@
  *   PID TID NAME ARG0 ARG1 ... = RESULT [ERRNO] [FLAGS]
  *
  * (arguments and results in hex, as `strace -e raw=all` prints them), and
- * with -a the other records too (process, map size, file, checkpoint,
- * residency).  Records are read in file order and sorted here by sequence
+ * with -a the other records too (process, map size, file with its ino and
+ * size, checkpoint, residency).  Records are read in file order and sorted here by sequence
  * number (records without one follow the record before them in the file),
  * so the output does not depend on the reader's merge. */
 #include "vmt.h"
@@ -118,7 +118,9 @@ int main(int argc, char **argv)
 			break;
 		case VMT_REC_FILE:
 			if (all)
-				printf("file %d %u %s\n", rec.u.file.pid, rec.u.file.id, rec.u.file.path);
+				printf("file %d %u %s ino=%llu size=%llu\n", rec.u.file.pid, rec.u.file.id,
+				       rec.u.file.path, (unsigned long long)rec.u.file.ino,
+				       (unsigned long long)rec.u.file.size);
 			break;
 		case VMT_REC_STACK:
 			if (all)

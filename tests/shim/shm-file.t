@@ -1,0 +1,33 @@
+#!/bin/sh
+# shmat's event names its SysV segment by a FILE record: ino = the shmid
+# (as /proc/PID/maps shows it), size = shm_segsz, path SYSV<key>; one per
+# call, and the program's results are unchanged.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/shim.sh"
+PROG=$B/tests/replay/progs/shm_lock
+[ -x "$PROG" ] || skip_all "shm_lock not built"
+"$PROG" >"$T/native" 2>&1
+[ $? -eq 77 ] && skip_all "SysV shared memory unavailable here ($(cat "$T/native"))"
+
+record "$T/s.lz4" "$PROG" >"$T/out" 2>&1
+is "$(cat "$T/out")" "PASS" "the program's results are unchanged"
+"$TC" -a "$T/s.lz4" >"$T/all"
+# per shmat: its segment's record as "path ino-is-shmid size", in call order
+python3 -c '
+import sys
+files = {}
+for l in open(sys.argv[1]):
+    w = l.split()
+    if w[0] == "file":
+        files[w[2]] = w[3:]
+    elif len(w) > 3 and w[2] == "shmat":
+        path, ino, size = files.get(w[-1].replace("file=", ""), ["-", "-", "-"])
+        print(path, "ino=shmid" if ino == "ino=%d" % int(w[3], 16) else ino, size)
+' "$T/all" >"$T/got"
+cat >"$T/want" <<'EOF2'
+SYSV00000000 ino=shmid size=12388
+SYSV00000000 ino=shmid size=12388
+SYSV00000000 ino=shmid size=12388
+EOF2
+is_file "$T/got" "$T/want" "each shmat names its segment: ino = shmid, size = shm_segsz"
+done_testing
