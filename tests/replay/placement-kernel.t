@@ -79,5 +79,56 @@ mmap new 13 ok
 mmap new 14 ok
 mmap expand_next 14 ok
 EOF2
-is_file "$T/got" "$T/want" "merges as in the original: none across the recorder page or MAP_STACK"
+is_file "$T/got" "$T/want" "merges as in the original: none with the recorder page's filler or across MAP_STACK"
+# exec: the new image gets a window of its own (the first image's fillers
+# and window are gone); a recorder page splits its libm-ld gap in two
+cat <<'EOF2' | mk exec
+process 100 1 0
+map 100
+vma 0x555555554000 0x555555556000 r-x exe
+vma 0x7f0000000000 0x7f0000200000 r-x libc
+vma 0x7f0000300000 0x7f0000303000 r-x ld
+vma 0x7ffffffde000 0x7ffffffff000 rw- [stack]
+end
+ck 100 1 4 0
+ev 100 mmap 0x7f0000000000 0x1000 1 0x32 -1 0 = 0x7f0000000000
+ev 100 mmap 0 0x1000 3 0x22 -1 0 = 0x7f00002ff000
+ev 100 execve 0 0 0 0 0 0 = 0 noreturn
+process 100 1 1
+map 100
+vma 0x565656560000 0x565656562000 r-x newexe
+vma 0x7e0000000000 0x7e0000100000 r-x libm
+vma 0x7e0000180000 0x7e0000181000 rw- rec
+vma 0x7e0000200000 0x7e0000203000 r-x ld
+vma 0x7ffffffde000 0x7ffffffff000 rw- [stack]
+end
+ck 100 2 5 1
+ev 100 mmap 0x7e0000200000 0x1000 1 0x32 -1 0 = 0x7e0000200000
+ev 100 mmap 0 0x1000 3 0x22 -1 0 = 0x7e00001ff000
+ev 100 mmap 0 0x80000 3 0x22 -1 0 = 0x7e0000100000
+ev 100 mmap 0 0x1000 3 0x22 -1 0 = 0x7e00001fe000
+ck 100 3 8 1
+EOF2
+"$V" -q --strict --placement kernel --per-event --json "$T/x.json" "$T/exec.vmt"
+ok $? "kernel placement across exec: strict fidelity"
+"$PYTHON" -c '
+import json, sys
+w = None
+for e in json.load(open(sys.argv[1]))["per_event"]:
+    if e["op"] != "mmap":
+        print(e["op"]); continue
+    if "MAP_FIXED" in e["call"]:
+        w = e["result"] - e["recorded_result"]
+    print(hex(e["recorded_result"]), hex(e["result"] - w), e["outcome"])
+' "$T/x.json" >"$T/got"
+cat >"$T/want" <<'EOF2'
+0x7f0000000000 0x7f0000000000 new
+0x7f00002ff000 0x7f00002ff000 new
+execve
+0x7e0000200000 0x7e0000200000 new
+0x7e00001ff000 0x7e00001ff000 new
+0x7e0000100000 0x7e0000100000 new
+0x7e00001fe000 0x7e00001fe000 expand_next
+EOF2
+is_file "$T/got" "$T/want" "the exec'd image's no-hint mmaps fill its own gaps, around the recorder page"
 done_testing

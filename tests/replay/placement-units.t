@@ -54,4 +54,35 @@ cat >"$T/want" <<'EOF2'
 200 0x0
 EOF2
 is_file "$T/got" "$T/want" "offset per address space: moved image, its fork child, its exec'd image, another process"
+# an image no offset can place: a message names it, the replay goes on, and
+# the other process still gets offset 0
+cat <<'EOF2' | mk bad
+process 300 1 0
+map 300
+vma 0x10000 0x7f0000000000 r-- huge
+vma 0x7ffffffde000 0x7ffffffff000 rw- [stack]
+end
+ev 300 mmap 0 0x1000 3 0x22 -1 0 = 0x7f0000100000
+process 400 1 0
+map 400
+vma 0x10000000 0x10001000 r-- exe
+vma 0x30000000 0x30021000 rw- [stack]
+end
+ev 400 mmap 0 0x1000 3 0x22 -1 0 = 0x20000000
+ck 400 4 3 0
+EOF2
+"$V" -q --per-event --json "$T/b.json" "$T/bad.vmt" 2>"$T/err"
+is $? 0 "unplaceable image: the replay goes on"
+cat >"$T/want" <<EOF2
+vmreplay: $T/bad.vmt: the recorded layout of pid 300 cannot be placed beside the replayer's own memory at any offset; mappings that collide will fail
+vmreplay: $T/bad.vmt: pid 300: cannot place the initial mapping 0x10000-0x7f0000000000 huge: File exists
+EOF2
+is_file "$T/err" "$T/want" "unplaceable image: one message names it, one the mapping"
+"$PYTHON" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [e for e in d["per_event"] if e["pid"] == 400][0]
+print(hex(e["result"] - e["recorded_result"]), d["metrics"]["vmreplay.fidelity.checkpoints_matched"])
+' "$T/b.json" >"$T/got"
+is "$(cat "$T/got")" "0x0 [1]" "the other process keeps offset 0 and its checkpoint"
 done_testing
