@@ -192,9 +192,10 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 		return;
 	}
 	if (fresh) {
-		if (fx->lo == 0) {   /* placed by the kernel: known now */
+		if (fx->lo == 0) {   /* placed by the kernel: known now (shmat: hi is the length) */
+			uint64_t len = ev->sys == VMT_SYS_SHMAT ? fx->hi : ev->args[1];
 			fx->lo = (uint64_t)ret;
-			fx->hi = (uint64_t)ret + ((ev->args[1] + rp_kernel.page_size - 1) & ~(rp_kernel.page_size - 1));
+			fx->hi = (uint64_t)ret + ((len + rp_kernel.page_size - 1) & ~(rp_kernel.page_size - 1));
 		}
 		struct vq_vma v;
 		if (vq_covering(fx->lo, &v) != 1) {
