@@ -45,6 +45,10 @@ munlockall unchanged ok
 EOF2
 is_file "$T/k.calls" "$T/want" "kernel: each shm and lock call replayed, with its outcome"
 
+"$V" -q --placement kernel --per-event --json "$T/kp.json" "$T/shm.vmt"
+calls "$T/kp.json" >"$T/kp.calls"
+is_file "$T/kp.calls" "$T/want" "kernel placement: attachments placed by this kernel, the same outcomes"
+
 "$V" --strict --target sim --kernel host --per-event --json "$T/s.json" "$T/shm.vmt" >"$T/s.out" 2>&1
 ok $? "sim: $(grep '^fidelity: checkpoints' "$T/s.out")"
 calls "$T/s.json" >"$T/s.calls"
