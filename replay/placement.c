@@ -158,6 +158,12 @@ static int assign_units(const struct rp_engine *e, struct rp_layout *l, struct v
 			else if (ev->sys == VMT_SYS_MREMAP)
 				add_uspan(us, u, ev->args[3] & MREMAP_FIXED ? K_FIXED : K_PLACED, r,
 				          r + rp_page_up(e, ev->args[2]));
+			else if (ev->sys == VMT_SYS_SHMAT && ev->file_id) {
+				/* the segment's size is its stand-in file's */
+				const struct vmt_file *f = rp_file_of(e, s, ev->file_id);
+				if (f)
+					add_uspan(us, u, ev->args[1] ? K_FIXED : K_PLACED, r, r + rp_page_up(e, f->size));
+			}
 		}
 	}
 	free(cur);

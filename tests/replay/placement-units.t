@@ -85,4 +85,19 @@ e = [e for e in d["per_event"] if e["pid"] == 400][0]
 print(hex(e["result"] - e["recorded_result"]), d["metrics"]["vmreplay.fidelity.checkpoints_matched"])
 ' "$T/b.json" >"$T/got"
 is "$(cat "$T/got")" "0x0 [1]" "the other process keeps offset 0 and its checkpoint"
+# a SysV attachment's recorded range counts too (its size is its file's)
+cat <<'EOF2' | mk shm
+process 100 1 0
+map 100
+vma 0x10000000 0x10001000 r-- exe
+vma 0x30000000 0x30021000 rw- [stack]
+end
+file 100 1 8192 SYSV00000000
+ev 100 shmat 7 0 0 0 0 0 = 0x1000 file=1
+ck 100 4 3 0
+EOF2
+"$V" -q --strict --per-event --json "$T/s.json" "$T/shm.vmt"
+ok $? "shmat below mmap_min_addr: the image moves and the checkpoint matches"
+got=$("$PYTHON" -c 'import json,sys; e=json.load(open(sys.argv[1]))["per_event"][0]; print(e["outcome"], hex(e["result"] - e["recorded_result"]))' "$T/s.json")
+is "$got" "new 0x40000000" "shmat: attached 1 GiB up, with the rest of its image"
 done_testing
