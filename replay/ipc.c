@@ -28,13 +28,14 @@ static uint64_t xlate(const struct rp_pstate *p, uint64_t a)
 	return a + (uint64_t)(r ? r->delta : rp_unit_delta(p->unit, a));
 }
 
-/* Every byte of recorded [rs, re) is the replay's own mapping. */
-static int all_owned(const struct rp_pstate *p, uint64_t rs, uint64_t re)
+/* Every byte of recorded [rs, re) is the replay's own mapping, all of it
+ * moved by `delta` (so replayed [rs, re) + delta is ours). */
+static int all_owned(const struct rp_pstate *p, uint64_t rs, uint64_t re, int64_t delta)
 {
 	uint64_t cur = rs;
 	struct am_piece pc;
 	while (am_next_piece(&p->am, &cur, re, &pc))
-		if (!pc.mapped)
+		if (!pc.mapped || pc.delta != delta)
 			return 0;
 	return 1;
 }
@@ -203,7 +204,8 @@ static void replay_shmat(struct rp_engine *e, uint32_t slot, struct rp_pstate *p
 		*want = (int64_t)target;
 		/* without SHM_REMAP the kernel refuses a busy range (EINVAL) */
 		if ((flags & SHM_REMAP) && e->be->per_process &&
-		    !all_owned(p, (uint64_t)rec->result, (uint64_t)rec->result + len))
+		    !all_owned(p, (uint64_t)rec->result, (uint64_t)rec->result + len,
+		               (int64_t)(target - (uint64_t)rec->result)))
 			flags &= ~(uint64_t)SHM_REMAP;
 	} else if (rec->args[1]) {
 		target = xlate(p, rec->args[1]);

@@ -86,6 +86,25 @@ for target in kernel sim; do
 done
 is "$(awk -v s=$SIZE '$4 == s' /proc/sysvipc/shm 2>/dev/null)" "" "no stand-in segment outlives the replay"
 
+# SHM_REMAP over the program's own mapping (the replay owns it): replaced
+{ base_map; cat <<'EOF2'
+file 100 1 8192 SYSV00000000
+ev 100 mmap 0 0x3000 3 0x22 -1 0 = 0x20000000
+ev 100 shmat 7 0x20000000 16384 0 0 0 = 0x20000000 file=1
+ck 100 4 8 1
+EOF2
+} | mk remap
+cat >"$T/want" <<'EOF2'
+100 mmap new 6 ok
+100 shmat new 7 ok
+EOF2
+for target in kernel sim; do
+	"$V" -q --strict $(target_opts $target) --per-event --json "$T/t.json" "$T/remap.vmt"
+	ok $? "$target: SHM_REMAP over the program's mapping, checkpoint matched"
+	per_event "$T/t.json" >"$T/got"
+	is_file "$T/got" "$T/want" "$target: the attachment replaces its first two pages"
+done
+
 # a fork child inherits the attachment: it detaches it after its parent did
 { base_map; cat <<'EOF2'
 file 100 1 8192 SYSV00000000
