@@ -109,7 +109,7 @@ long shim_vma_call(int sys, long nr, long a0, long a1, long a2, long a3, long a4
 	else if (sys == VMT_SYS_SHMAT)
 		c.file_id = sysv_file((int)a0);
 	call_clock(&c);
-	r = raw6(nr, a0, a1, a2, a3, a4, a5);
+	r = raw6_exempt(nr, a0, a1, a2, a3, a4, a5);
 	if (sys == VMT_SYS_MMAP && (a2 & PROT_EXEC) && c.file_id)
 		stacks_modules_changed();
 	call_end(&c, r);

@@ -27,4 +27,27 @@ static inline long raw6(long nr, long a, long b, long c, long d, long e, long f)
 
 static inline int raw_failed(long r) { return (unsigned long)r > -4096UL; }
 
+/* A "syscall; ret" inside libc's text (sud.c), or NULL.  Syscall User
+ * Dispatch exempts libc's text, so a call issued there skips the kernel's
+ * read of this thread's selector byte: ~50 ns of each recorded call here.
+ * Only for calls that return on the same stack (not clone, vfork, exec). */
+extern void *shim_exempt_syscall;
+
+static inline long raw6_exempt(long nr, long a, long b, long c, long d, long e, long f)
+{
+	void *g = shim_exempt_syscall;
+	if (!g)
+		return raw6(nr, a, b, c, d, e, f);
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	long ret;
+	/* step over the red zone: the call pushes its return address */
+	__asm__ volatile("lea -128(%%rsp), %%rsp\n\tcall *%[g]\n\tlea 128(%%rsp), %%rsp"
+	                 : "=a"(ret)
+	                 : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9), [g] "r"(g)
+	                 : "rcx", "r11", "memory");
+	return ret;
+}
+
 #endif

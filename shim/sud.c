@@ -33,6 +33,7 @@
 #endif
 
 int sud_enabled;
+void *shim_exempt_syscall;
 __thread uint8_t shim_sud_selector __attribute__((tls_model("initial-exec")));
 
 static unsigned long exempt_start, exempt_len, ldso_start, ldso_end;
@@ -111,6 +112,19 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	sud_leave(prev);
 }
 
+/* The tail of a wrapper in libc's text, "mov $nr,%eax; syscall; ret",
+ * read after patching so no patched site is taken. */
+static void find_exempt_syscall(void)
+{
+	const unsigned char *p = (const unsigned char *)exempt_start;
+	for (unsigned long i = 0; i + 8 <= exempt_len; i++)
+		if (p[i] == 0xb8 && p[i + 3] == 0 && p[i + 4] == 0 && p[i + 5] == 0x0f &&
+		    p[i + 6] == 0x05 && p[i + 7] == 0xc3) {
+			shim_exempt_syscall = (void *)(p + i + 5);
+			return;
+		}
+}
+
 int sud_init(void)
 {
 	patch_libc_text(&exempt_start, &exempt_len);
@@ -123,5 +137,6 @@ int sud_init(void)
 		sud_enabled = 0;
 		return -1;
 	}
+	find_exempt_syscall();
 	return 0;
 }
