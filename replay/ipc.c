@@ -20,7 +20,9 @@
 #define SHM_REMAP 040000
 #endif
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;   /* --threads */
+/* --threads: the tables below; never held across a call (the engine
+ * releases its own lock during calls) */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static uint64_t xlate(const struct rp_pstate *p, uint64_t a)
 {
@@ -210,13 +212,13 @@ static void replay_shmat(struct rp_engine *e, uint32_t slot, struct rp_pstate *p
 	} else if (rec->args[1]) {
 		target = xlate(p, rec->args[1]);
 	}
-	int fresh = 0, kernel = e->be->per_process;
+	int fresh = 0;
 	int64_t id = (int64_t)rec->args[0];
-	if (kernel) {
+	if (e->be->per_process) {
 		pthread_mutex_lock(&lock);
 		id = standin_seg(rec->args[0], f->size, &fresh);
+		pthread_mutex_unlock(&lock);
 		if (id < 0) {
-			pthread_mutex_unlock(&lock);
 			*out = (struct vr_result){ .ret = -1, .err = (int)-id, .outcome = VR_FAILED };
 			rp_say(e, "event %zu (shmat): cannot make a stand-in segment of %llu bytes: %s", i,
 			    (unsigned long long)f->size, strerror((int)-id));
@@ -230,11 +232,8 @@ static void replay_shmat(struct rp_engine *e, uint32_t slot, struct rp_pstate *p
 	*fx = (struct rp_effect){ .lo = target, .hi = target + len, .kind = RP_FX_CREATE,
 	                          .fresh = !(flags & SHM_REMAP) };
 	e->be->apply(p->space, ev, f, fx, out);
-	if (kernel) {
-		if (fresh)   /* from now on it lives only as long as its attachments */
-			shmctl((int)id, IPC_RMID, NULL);
-		pthread_mutex_unlock(&lock);
-	}
+	if (fresh)   /* from now on it lives only as long as its attachments */
+		shmctl((int)id, IPC_RMID, NULL);
 	if (out->err)
 		return;
 	if (!rec->err) {
