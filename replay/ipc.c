@@ -196,9 +196,10 @@ static void replay_shmat(struct rp_engine *e, uint32_t slot, struct rp_pstate *p
 	const struct vmt_event *rec = &e->t->events[i];
 	const struct vmt_file *f = rec->file_id ? rp_file_of(e, slot, rec->file_id) : NULL;
 	uint64_t len = seg_len(e, slot, rec), flags = rec->args[2], target = 0;
-	if (!len) {
+	if (!len) {   /* the recorder names no segment it could not IPC_STAT */
 		as_recorded(rec, out, skipped);
-		rp_say(e, "event %zu (shmat): the trace does not give the segment's size: skipped", i);
+		if (!rec->err)
+			rp_say(e, "event %zu (shmat): the trace does not give the segment's size: skipped", i);
 		return;
 	}
 	if (!rec->err && (e->o->placement == RP_PLACE_RECORDED || rec->args[1])) {
