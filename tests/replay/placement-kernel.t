@@ -48,8 +48,19 @@ for e in ev[1:]:
 ' "$1"
 }
 
+# the recorded results are this (6.8+, THP configured) kernel's policy; on
+# another only the gaps before the first PMD-sized mapping are comparable
+new_policy=False
+[ -d /sys/kernel/mm/transparent_hugepage ] &&
+	new_policy=$("$PYTHON" -c 'import os; print(tuple(map(int, os.uname().release.split("-")[0].split(".")[:2])) >= (6, 8))')
+
 "$V" -q --strict --placement kernel --per-event --json "$T/k.json" "$T/win.vmt"
-ok $? "kernel placement in the window: strict fidelity"
+st=$?
+if [ "$new_policy" = True ]; then
+	ok $st "kernel placement in the window: strict fidelity"
+else
+	skip "kernel placement in the window: the recorded counts are a 6.8+ kernel's"
+fi
 deltas "$T/k.json" >"$T/got"
 cat >"$T/want" <<'EOF2'
 window offset: nonzero, 2 MiB aligned: True
@@ -61,7 +72,7 @@ window offset: nonzero, 2 MiB aligned: True
 0x7effff600000 0x7effff600000
 0x7effff300000 0x7effff300000
 EOF2
-if [ -d /sys/kernel/mm/transparent_hugepage ] && [ "$("$PYTHON" -c 'import os; print(tuple(map(int, os.uname().release.split("-")[0].split(".")[:2])) >= (6, 8))')" = True ]; then
+if [ "$new_policy" = True ]; then
 	is_file "$T/got" "$T/want" "no-hint mmaps land in the recorded gaps, THP aligned as on 6.8+"
 else
 	head -4 "$T/want" >"$T/want4"
@@ -79,7 +90,11 @@ mmap new 13 ok
 mmap new 14 ok
 mmap expand_next 14 ok
 EOF2
-is_file "$T/got" "$T/want" "merges as in the original: none with the recorder page's filler or across MAP_STACK"
+if [ "$new_policy" = True ]; then
+	is_file "$T/got" "$T/want" "merges as in the original: none with the recorder page's filler or across MAP_STACK"
+else
+	skip "merges: the recorded ones are a 6.8+ kernel's"
+fi
 # exec: the new image gets a window of its own (the first image's fillers
 # and window are gone); a recorder page splits its libm-ld gap in two
 cat <<'EOF2' | mk exec
