@@ -172,9 +172,37 @@ static void warn(const char *what, const char *sym)
 	raw3(SYS_write, 2, what, strlen(what));
 }
 
+/* Offset just past the first syscall instruction among the len bytes the
+ * site's pattern matched (known to be the wrapper's), read before the jump
+ * overwrites its entry. */
+static uint32_t syscall_end(const unsigned char *p, size_t len)
+{
+	for (uint32_t i = 0; i + 1 < len; i++)
+		if (p[i] == 0x0f && p[i + 1] == 0x05)
+			return i + 2;
+	return 0;
+}
+
+/* Hooks are small: an address further than this past the nearest hook's
+ * entry is in some other function. */
+#define HOOK_MAX_SIZE 2048
+
+uint64_t patch_wrapper_ip(const struct patch_site *sites, size_t n, uint64_t hook_ip)
+{
+	const struct patch_site *best = NULL;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t h = (uint64_t)(uintptr_t)sites[i].hook;
+		if (sites[i].done && h <= hook_ip && hook_ip - h < HOOK_MAX_SIZE &&
+		    (!best || h > (uint64_t)(uintptr_t)best->hook))
+			best = &sites[i];
+	}
+	return best ? best->at + best->sys_end : 0;
+}
+
 int patch_sites(struct patch_site *sites, size_t n)
 {
 	unsigned char *at[n];
+	size_t matched[n];
 	int skipped = 0;
 	if (!text_start)
 		dl_iterate_phdr(find_libc, NULL);
@@ -187,7 +215,7 @@ int patch_sites(struct patch_site *sites, size_t n)
 			skipped++;
 			warn(": not found in libc\n", name);
 		} else if ((unsigned long)at[i] < text_start || (unsigned long)at[i] + JUMP_LEN > text_end ||
-		           !matches(at[i], s->bytes, &len) || len < JUMP_LEN) {
+		           !matches(at[i], s->bytes, &matched[i]) || (len = matched[i]) < JUMP_LEN) {
 			skipped++;
 			warn(": unexpected entry bytes (unknown glibc build)\n", name);
 			at[i] = NULL;
@@ -199,7 +227,9 @@ int patch_sites(struct patch_site *sites, size_t n)
 	}
 	for (size_t i = 0; i < n; i++)
 		if (at[i]) {
+			sites[i].sys_end = syscall_end(at[i], matched[i]);
 			write_jump(at[i], sites[i].hook);
+			sites[i].at = (uint64_t)(uintptr_t)at[i];
 			sites[i].done = 1;
 		}
 	text_writable(0);

@@ -4,17 +4,24 @@
 #define SHIM_PATCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct patch_site {
 	const char *sym;        /* exported name in libc; NULL: found by `bytes` */
 	void *hook;
 	const char *bytes;      /* the exact entry bytes expected, hex, "??" any */
 	int done;
+	uint64_t at;            /* patched: the wrapper's entry in libc */
+	uint32_t sys_end;       /* offset just past its syscall instruction, 0: unknown */
 };
 
 /* Patch every site; a site whose bytes differ is left alone, counted and
  * named on stderr once.  Returns the number left alone. */
 int patch_sites(struct patch_site *sites, size_t n);
+/* For an address inside one of the patched sites' hooks, where the call
+ * would have been in libc's wrapper (its syscall instruction, as strace -k
+ * shows it); 0 when the address is in no hook. */
+uint64_t patch_wrapper_ip(const struct patch_site *sites, size_t n, uint64_t hook_ip);
 /* libc's own definition of an exported symbol (no allocation). */
 void *patch_libc_symbol(const char *name);
 /* Address of libc's text, for the dispatch exemption. */

@@ -22,6 +22,7 @@ struct shim_proc shim = { .fd = -1 };
 __thread struct shim_thread shim_self __attribute__((tls_model("initial-exec")));
 __thread int shim_vfork_child __attribute__((tls_model("initial-exec")));
 __thread uint16_t shim_trap_flags __attribute__((tls_model("initial-exec")));
+__thread uint64_t shim_trap_ip __attribute__((tls_model("initial-exec")));
 
 #define MAX_THREADS 4096
 static struct shim_thread *threads[MAX_THREADS];

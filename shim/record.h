@@ -45,6 +45,8 @@ extern __thread struct shim_thread shim_self __attribute__((tls_model("initial-e
 extern __thread int shim_vfork_child __attribute__((tls_model("initial-exec")));
 /* VMT_EV_TRAPPED (| VMT_EV_LOADER) while the SIGSYS handler records. */
 extern __thread uint16_t shim_trap_flags __attribute__((tls_model("initial-exec")));
+/* The instruction after a trapped call's syscall (sud.c), 0 outside traps. */
+extern __thread uint64_t shim_trap_ip __attribute__((tls_model("initial-exec")));
 
 /* One intercepted call, from entry to return. */
 struct shim_call {

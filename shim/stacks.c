@@ -17,6 +17,7 @@
  * frames inside libvmrec.so are dropped. */
 #include "stacks.h"
 #include "arena.h"
+#include "hooks.h"
 #include "image.h"
 #include "maps.h"
 #include "raw.h"
@@ -281,6 +282,29 @@ static int unwind(unw_context_t *ctx, uint64_t *ips, int depth)
 	return n;
 }
 
+/* The top frame as strace -k shows it: for a hooked call, the syscall in
+ * libc's wrapper the hook replaced; for a trapped one, the interrupted
+ * instruction (the handler and the signal frame above it dropped). */
+static int show_as_strace(uint64_t *ips, int n)
+{
+	if (n <= 0)
+		return n;
+	if (shim_trap_ip) {
+		for (int k = 0; k < n; k++)
+			if (ips[k] == shim_trap_ip) {
+				memmove(ips, ips + k, (size_t)(n - k) * sizeof *ips);
+				return n - k;
+			}
+		return n;
+	}
+	if (ips[0] >= self_lo && ips[0] < self_hi) {
+		uint64_t w = patch_wrapper_ip(shim_sites, shim_nsites, ips[0]);
+		if (w)
+			ips[0] = w;
+	}
+	return n;
+}
+
 uint32_t stacks_capture(int depth)
 {
 	uint64_t ips[MAX_DEPTH];
@@ -300,6 +324,7 @@ uint32_t stacks_capture(int depth)
 	                 ips, &n, depth))
 		n = unwind(&ctx, ips, depth);
 	shim_self.internal--;
+	n = show_as_strace(ips, n);
 	if (n <= 0)
 		return 0;
 	uint64_t h = hash_ips(ips, n);

@@ -103,10 +103,12 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 		if ((unsigned long)g[REG_RIP] - ldso_start < ldso_end - ldso_start)
 			flags |= VMT_EV_LOADER;
 		shim_trap_flags = flags;
+		shim_trap_ip = (uint64_t)g[REG_RIP];
 		r = shim_proc_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5], &handled);
 		if (!handled)
 			r = shim_vma_call(sys, nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 		shim_trap_flags = 0;
+		shim_trap_ip = 0;
 	}
 	g[REG_RAX] = r;
 	sud_leave(prev);

@@ -23,10 +23,19 @@ strip() { sed -n '/ munmap 0 0 /,$p' "$1" | grep ' = ' | grep -v ' brk ' | sed '
 strip "$T/all" >"$T/a"; strip "$T/plain" >"$T/b"
 is_file "$T/a" "$T/b" "the same calls with and without stacks (libunwind's own are not recorded)"
 is "$(grep -c '^stack ' "$T/plain")" 0 "without --stacks there are no stacks"
-# the recorder's inner frames are dropped: only its hook, where strace -k
-# shows libc's wrapper, stays on top
+# the top frame is where strace -k puts it: the syscall in libc's wrapper
+# (which the hook replaced), or for a trapped call the interrupted
+# instruction; no recorder frame is shown at all
 "$B/bin/vmtrace" dump -k "$T/s.lz4" >"$T/k"
-inner=$(awk '/^ > / { n++; if (n == 2 && /libvmrec\.so/) bad++; next } { n = 0 } END { print bad + 0 }' "$T/k")
-is "$inner" 0 "no stack has a second recorder frame under its hook"
-is "$(grep -c '^ > .*libvmrec\.so(call_end' "$T/k")" 0 "call_end is never shown"
+is "$(grep -c '^ > .*libvmrec\.so' "$T/k")" 0 "no stack shows a recorder frame"
+sed -n '/munmap(NULL, 0)/,$p' "$T/k" | awk '/^[0-9]/ { call = $2; sub(/\(.*/, "", call); top = 1; next }
+	top { top = 0; sub(/^ > [^ ]*\//, ""); sub(/\+0x[0-9a-f]*\).*/, ")"); print call, $0 }' | sort -u >"$T/tops"
+printf '%s\n' 'exit_group libc.so.6(_exit)' 'madvise libc.so.6(__madvise)' 'mmap libc.so.6(__mmap)' 'mprotect libc.so.6(__mprotect)' \
+	'munmap libc.so.6(__munmap)' >"$T/want"
+is_file "$T/tops" "$T/want" "each call's top frame is libc's wrapper, as strace -k shows it"
+"$B/bin/vmrec" -o "$T/d.lz4" --stacks=4 -- "$P/dlopen_loop" >/dev/null
+"$B/bin/vmtrace" dump -k "$T/d.lz4" 2>/dev/null |
+	awk '/^[0-9].*PROT_READ[|]PROT_EXEC.*MAP_FIXED/ { getline; print; exit }' >"$T/ld"
+grep -qE '^ > /[^ ]*/ld-linux-x86-64\.so\.2\(__mmap\+0x[0-9a-f]+\)' "$T/ld"
+ok $? "a trapped loader mmap's top frame is ld.so's own mmap, not the trap handler"
 done_testing
