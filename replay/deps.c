@@ -99,6 +99,7 @@ static uint32_t new_lane(struct build *b, uint32_t slot, int32_t tid)
 	if (d->nlanes == b->lcap) {
 		size_t cap = b->lcap ? 2 * b->lcap : 16;
 		if (grow(&d->lane_slot, sizeof(uint32_t), cap) || grow(&d->lane_tid, sizeof(int32_t), cap) ||
+		    grow(&d->lane_first, sizeof(uint32_t), cap) || grow(&d->lane_spawn, sizeof(uint32_t), cap) ||
 		    grow(&b->lane_last, sizeof(uint32_t), cap) || grow(&b->lane_next, sizeof(uint32_t), cap) ||
 		    grow(&b->lane_bar, sizeof(uint32_t), cap) ||
 		    grow(&b->best, sizeof(uint32_t), cap) || grow(&b->touched, sizeof(uint32_t), cap))
@@ -108,6 +109,8 @@ static uint32_t new_lane(struct build *b, uint32_t slot, int32_t tid)
 	uint32_t l = d->nlanes++;
 	d->lane_slot[l] = slot;
 	d->lane_tid[l] = tid;
+	d->lane_first[l] = NONE;
+	d->lane_spawn[l] = NONE;
 	b->lane_last[l] = NONE;
 	b->lane_bar[l] = NONE;
 	b->best[l] = NONE;
@@ -300,6 +303,22 @@ static void process_wide(struct build *b, struct proc *P, uint32_t lane, uint32_
 	P->brk = NONE;
 }
 
+/* A thread's clone: its replayer thread can start there, unless the thread
+ * already made calls (the clone's record may come after them). */
+static int note_thread(struct build *b, uint32_t slot, uint32_t lane, const struct vmt_event *ev, uint32_t s)
+{
+	if (ev->err || ev->result <= 0)
+		return 0;
+	uint32_t l = lane_of(b, slot, (int32_t)ev->result);
+	if (l == NONE)
+		return -1;
+	if (l != lane && b->d->lane_first[l] == NONE && b->d->lane_spawn[l] == NONE) {
+		b->d->lane_spawn[l] = s;
+		b->d->nspawns++;
+	}
+	return 0;
+}
+
 /* A fork step: the child's first step comes after it, from its break. */
 static void note_fork(struct build *b, const struct proc *P, uint32_t slot, const struct vmt_event *ev, uint32_t s)
 {
@@ -321,7 +340,8 @@ int rp_deps_build(struct rp_deps *d, const struct rp_trace *t, int kernel_placem
 	b.p = calloc(t->nprocs + 1, sizeof(*b.p));
 	d->lane = malloc((t->nsteps + 1) * sizeof(*d->lane));
 	d->off = malloc((t->nsteps + 1) * sizeof(*d->off));
-	if (!b.p || !d->lane || !d->off)
+	d->next = malloc((t->nsteps + 1) * sizeof(*d->next));
+	if (!b.p || !d->lane || !d->off || !d->next)
 		goto out;
 	for (size_t i = 0; i < t->nprocs; i++)
 		b.p[i] = (struct proc){ .barrier = NONE, .brk = NONE, .fork = NONE, .lanes = NONE };
@@ -346,13 +366,29 @@ int rp_deps_build(struct rp_deps *d, const struct rp_trace *t, int kernel_placem
 			process_wide(&b, P, lane, (uint32_t)s);
 		else if (ranged_step(&b, P, lane, (uint32_t)s, &c))
 			goto out;
-		if (st->kind == RP_EVENT && is_fork(&t->events[st->idx]))
-			note_fork(&b, P, st->slot, &t->events[st->idx], (uint32_t)s);
+		const struct vmt_event *ev = st->kind == RP_EVENT ? &t->events[st->idx] : NULL;
+		if (ev && is_fork(ev))
+			note_fork(&b, P, st->slot, ev, (uint32_t)s);
+		if (ev && (ev->sys == VMT_SYS_CLONE || ev->sys == VMT_SYS_CLONE3) && (ev->flags & VMT_EV_THREAD) &&
+		    note_thread(&b, st->slot, lane, ev, (uint32_t)s))
+			goto out;
 		if (flush(&b))
 			goto out;
+		if (b.lane_last[lane] != NONE)
+			d->next[b.lane_last[lane]] = (uint32_t)s;
+		else
+			d->lane_first[lane] = (uint32_t)s;
+		d->next[s] = NONE;
 		b.lane_last[lane] = (uint32_t)s;
 	}
 	d->off[t->nsteps] = (uint32_t)d->ndeps;
+	/* lanes are numbered as first seen, so spawned ones come in clone order */
+	d->spawns = malloc((d->nspawns + 1) * sizeof(*d->spawns));
+	if (!d->spawns)
+		goto out;
+	for (uint32_t l = 0, n = 0; l < d->nlanes; l++)
+		if (d->lane_spawn[l] != NONE)
+			d->spawns[n++] = l;
 	ret = 0;
 out:
 	for (size_t i = 0; b.p && i < t->nprocs; i++)
@@ -370,6 +406,19 @@ out:
 	return ret;
 }
 
+uint32_t rp_deps_spawned(const struct rp_deps *d, uint32_t s)
+{
+	uint32_t lo = 0, hi = d->nspawns;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (d->lane_spawn[d->spawns[mid]] < s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->nspawns && d->lane_spawn[d->spawns[lo]] == s ? d->spawns[lo] : NONE;
+}
+
 void rp_deps_free(struct rp_deps *d)
 {
 	free(d->lane);
@@ -377,5 +426,9 @@ void rp_deps_free(struct rp_deps *d)
 	free(d->lane_tid);
 	free(d->off);
 	free(d->dep);
+	free(d->next);
+	free(d->lane_first);
+	free(d->lane_spawn);
+	free(d->spawns);
 	memset(d, 0, sizeof(*d));
 }

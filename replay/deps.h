@@ -28,6 +28,14 @@ struct rp_deps {
 	uint32_t *off;         /* nsteps + 1: step s waits for dep[off[s] .. off[s + 1]) */
 	uint32_t *dep;         /* step indices, ascending within a step, one per lane */
 	size_t ndeps;
+	uint32_t *next;        /* per step: the next step of its lane; UINT32_MAX none */
+	uint32_t *lane_first;  /* per lane: its first step; UINT32_MAX none */
+	/* per lane: the recorded clone that made the thread, when it comes
+	 * before the thread's first step (else UINT32_MAX: the thread is
+	 * started with its process) */
+	uint32_t *lane_spawn;
+	uint32_t *spawns;      /* the lanes with a lane_spawn, in its order */
+	uint32_t nspawns;
 };
 
 /* The recorded thread a step belongs to: an event's tid; the process's own
@@ -37,5 +45,7 @@ int32_t rp_step_tid(const struct rp_trace *t, size_t s);
 /* 0, or -1 (out of memory).  kernel_placement: --placement kernel. */
 int rp_deps_build(struct rp_deps *d, const struct rp_trace *t, int kernel_placement, uint64_t page);
 void rp_deps_free(struct rp_deps *d);
+/* The lane whose thread step s starts (a clone), or UINT32_MAX. */
+uint32_t rp_deps_spawned(const struct rp_deps *d, uint32_t s);
 
 #endif

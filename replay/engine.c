@@ -120,6 +120,9 @@ struct rp_threads {
 	pthread_mutex_t lock;
 	struct rp_backend be;       /* the back end with apply outside the lock */
 	const struct rp_backend *inner;
+	struct rp_engine *e;
+	pthread_t *threads;         /* this replayer's lane threads, under lock */
+	size_t nthreads, cap;
 };
 
 static struct rp_threads *active_threads;   /* apply() has no engine argument */
@@ -238,17 +241,8 @@ __attribute__((hot, always_inline)) static inline int do_step(struct rp_engine *
 	return STEP_DONE;
 }
 
-/* --threads: every recorded thread of a process is replayed by its own
- * thread of the replayer; non-event steps (maps, checkpoints, residency)
- * belong to the thread with tid == pid. */
-struct worker {
-	struct rp_engine *e;
-	size_t from;
-	int32_t tid;
-	pthread_t thread;
-};
-
-static size_t run_steps(struct rp_engine *e, size_t from, int32_t tid);
+static size_t run_steps(struct rp_engine *e, size_t from);
+static size_t run_lane(struct rp_engine *e, uint32_t lane, size_t from);
 static void replayer(struct rp_engine *e, size_t from);
 
 /* The replay of one process, from `from`, to its end; never returns. */
@@ -260,68 +254,109 @@ static void replay_process(struct rp_engine *e, size_t from)
 	_exit(0);
 }
 
-static void *worker_main(void *arg)
+/* --threads: every recorded thread (lane) of a process is replayed by its
+ * own thread of the replayer, started where the recorded clone made it, or
+ * with the process; non-event steps (maps, checkpoints, residency) belong
+ * to the lane with tid == pid. */
+static void *lane_main(void *arg)
 {
-	struct worker *w = arg;
-	size_t at = run_steps(w->e, w->from, w->tid);
-	if (at < w->e->t->nsteps)
-		replay_process(w->e, at + 1);   /* this thread forked: it is the child now */
+	struct rp_engine *e = active_threads->e;
+	size_t at = run_lane(e, (uint32_t)(uintptr_t)arg, 0);
+	if (at < e->t->nsteps)
+		replay_process(e, at + 1);   /* this thread forked: it is the child now */
 	return NULL;
 }
 
-/* Start a thread for every other tid of `slot` with steps after `from`; a
- * tid left without one has its lane released, so nobody waits for it. */
-static size_t start_workers(struct rp_engine *e, uint32_t slot, size_t from, struct worker *ws, size_t max)
-{
-	size_t n = 0;
-	int32_t pid = e->t->procs[slot].pid;
-	for (size_t s = from; s < e->t->nsteps; s++) {
-		const struct rp_step *st = &e->t->steps[s];
-		int32_t tid = rp_step_tid(e->t, s);
-		if (st->slot != slot || tid == pid || atomic_load(&e->thr->lanes[e->thr->deps.lane[s]].done) == UINT32_MAX)
-			continue;
-		int seen = 0;
-		for (size_t i = 0; i < n; i++)
-			seen |= ws[i].tid == tid;
-		if (seen)
-			continue;
-		ws[n] = (struct worker){ .e = e, .from = s, .tid = tid };
-		if (n == max || pthread_create(&ws[n].thread, NULL, worker_main, &ws[n]) != 0) {
-			rp_say(e, "pid %d: cannot start a thread for tid %d; its calls are skipped", pid, tid);
-			lane_advance(e, e->thr->deps.lane[s], UINT32_MAX);
-			continue;
-		}
-		n++;
-	}
-	return n;
-}
-
-/* The steps of recorded thread `tid` from `from`, each after the steps it
- * depends on; see run_steps. */
-static size_t run_lane(struct rp_engine *e, size_t from, int32_t tid)
+/* Start lane's thread (with the lock held once lanes run); a lane left
+ * without one is released, so nobody waits for it. */
+static void start_lane(struct rp_engine *e, uint32_t lane)
 {
 	struct rp_threads *th = e->thr;
-	for (size_t s = from; s < e->t->nsteps; s++) {
-		if (!e->ps[e->t->steps[s].slot].owned || rp_step_tid(e->t, s) != tid)
+	if (lane == UINT32_MAX || th->deps.lane_first[lane] == UINT32_MAX)
+		return;
+	if (th->nthreads == th->cap) {
+		size_t cap = th->cap ? 2 * th->cap : 64;
+		pthread_t *n = realloc(th->threads, cap * sizeof(*n));
+		if (!n)
+			goto fail;
+		th->threads = n;
+		th->cap = cap;
+	}
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 << 10);   /* little of the replayer's address space */
+	int r = pthread_create(&th->threads[th->nthreads], &attr, lane_main, (void *)(uintptr_t)lane);
+	pthread_attr_destroy(&attr);
+	if (r == 0) {
+		th->nthreads++;
+		return;
+	}
+fail:
+	rp_say(e, "pid %d: cannot start a thread for tid %d; its calls are skipped",
+	       e->t->procs[th->deps.lane_slot[lane]].pid, th->deps.lane_tid[lane]);
+	lane_advance(e, lane, UINT32_MAX);
+}
+
+/* The lanes of `slot` no recorded clone starts; returns the main one
+ * (tid == pid), UINT32_MAX when it has no steps. */
+static uint32_t start_lanes(struct rp_engine *e, uint32_t slot)
+{
+	const struct rp_deps *d = &e->thr->deps;
+	int32_t pid = e->t->procs[slot].pid;
+	uint32_t main_lane = UINT32_MAX;
+	e->thr->nthreads = 0;   /* a fork child: the parent's threads are not here */
+	for (uint32_t l = 0; l < d->nlanes; l++) {
+		if (d->lane_slot[l] != slot)
 			continue;
+		if (d->lane_tid[l] == pid)
+			main_lane = l;
+		else if (d->lane_spawn[l] == UINT32_MAX)
+			start_lane(e, l);
+	}
+	return main_lane;
+}
+
+static void join_lanes(struct rp_engine *e)
+{
+	struct rp_threads *th = e->thr;
+	for (size_t i = 0;; i++) {
+		pthread_mutex_lock(&th->lock);   /* lanes may still start lanes */
+		int more = i < th->nthreads;
+		pthread_t t = more ? th->threads[i] : 0;
+		pthread_mutex_unlock(&th->lock);
+		if (!more)
+			break;
+		pthread_join(t, NULL);
+	}
+}
+
+/* The steps of `lane` from `from`, each after the steps it depends on.
+ * Returns as run_steps does. */
+static size_t run_lane(struct rp_engine *e, uint32_t lane, size_t from)
+{
+	struct rp_threads *th = e->thr;
+	const struct rp_deps *d = &th->deps;
+	uint32_t s = d->lane_first[lane];
+	while (s != UINT32_MAX && s < from)
+		s = d->next[s];
+	for (; s != UINT32_MAX; s = d->next[s]) {
 		wait_deps(e, s);
 		pthread_mutex_lock(&th->lock);
 		int r = do_step(e, s);
+		if (r == STEP_DONE && d->nspawns && e->t->steps[s].kind == RP_EVENT)
+			start_lane(e, rp_deps_spawned(d, s));
 		pthread_mutex_unlock(&th->lock);
 		if (r == STEP_FORK_CHILD)
 			return s;    /* the parent marks the fork done */
-		lane_advance(e, th->deps.lane[s], (uint32_t)s + 1);
+		lane_advance(e, lane, s + 1);
 	}
 	return e->t->nsteps;
 }
 
-/* Replays, from step `from`, the steps this thread owns (with --threads,
- * those of `tid`).  Returns the step after the last one, or the fork step
- * when this became a fork child. */
-__attribute__((hot)) static size_t run_steps(struct rp_engine *e, size_t from, int32_t tid)
+/* Replays, from step `from`, the steps this replayer owns.  Returns the
+ * step after the last one, or the fork step when this became a fork child. */
+__attribute__((hot)) static size_t run_steps(struct rp_engine *e, size_t from)
 {
-	if (e->thr)
-		return run_lane(e, from, tid);
 	for (size_t s = from; s < e->t->nsteps; s++) {
 		if (!e->ps[e->t->steps[s].slot].owned)
 			continue;
@@ -338,28 +373,24 @@ __attribute__((hot)) static size_t run_steps(struct rp_engine *e, size_t from, i
 /* Replays, from step `from`, the steps of every process this replayer owns. */
 static void replayer(struct rp_engine *e, size_t from)
 {
-	enum { MAX_WORKERS = 256 };
-	static struct worker ws[MAX_WORKERS];
-	size_t nw = 0;
-	int threads = e->thr != NULL;
-	int32_t tid = 0;
 	for (;;) {
-		uint32_t slot = 0;
-		for (size_t s = 0; s < e->t->nprocs; s++)
-			if (e->ps[s].owned)
-				slot = (uint32_t)s;
-		if (threads) {
-			tid = e->t->procs[slot].pid;
-			nw = start_workers(e, slot, from, ws, MAX_WORKERS);
+		size_t at;
+		if (e->thr) {
+			uint32_t slot = 0;
+			for (size_t s = 0; s < e->t->nprocs; s++)
+				if (e->ps[s].owned)
+					slot = (uint32_t)s;
+			uint32_t main_lane = start_lanes(e, slot);
+			at = main_lane == UINT32_MAX ? e->t->nsteps : run_lane(e, main_lane, from);
+		} else {
+			at = run_steps(e, from);
 		}
-		size_t at = run_steps(e, from, tid);
 		if (at >= e->t->nsteps)
 			break;
 		from = at + 1;   /* a fork child: replay the child from here */
-		nw = 0;          /* the parent's threads are not in this process */
 	}
-	for (size_t i = 0; i < nw; i++)
-		pthread_join(ws[i].thread, NULL);
+	if (e->thr)
+		join_lanes(e);
 	uint64_t end = lat_now();
 	for (size_t s = 0; s < e->t->nprocs; s++)
 		if (e->ps[s].owned) {
@@ -451,6 +482,7 @@ static void threads_free(struct rp_threads *th)
 		munmap(th->lanes, th->lanes_bytes);
 	rp_deps_free(&th->deps);
 	pthread_mutex_destroy(&th->lock);
+	free(th->threads);
 	if (active_threads == th)
 		active_threads = NULL;
 	free(th);
@@ -474,6 +506,7 @@ static int threads_init(struct rp_engine *e)
 		th->lanes = NULL;
 		goto nomem;
 	}
+	th->e = e;
 	th->inner = e->be;
 	th->be = *e->be;
 	th->be.apply = apply_unlocked;

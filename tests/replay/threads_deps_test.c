@@ -113,5 +113,26 @@ int main(void)
 	evs[6].err = 12;
 	is_str(show(0), "2<1 3<2 6<5 7<5 8<7", "unknown break, failed mmap: process-wide; mremap's new place conflicts");
 	is_str(show(1), "2<1 3<2 4<3 5<4 6<5 7<5 8<7", "kernel placement: placed mmap and moving mremap wait for everything");
+	/* threads start at their clone, unless they made calls before its record */
+	reset();
+	proc(100, -1);
+	step(RP_PROCESS, 0);                                               /* 0 */
+	ev(0, 100, "clone", 0, 0, 0, 101);                                 /* 1 starts 101 */
+	ev(0, 101, "mmap", 0, 0x1000, ANON, 0x20000000);                   /* 2 */
+	ev(0, 102, "mmap", 0, 0x1000, ANON, 0x21000000);                   /* 3 before its clone */
+	ev(0, 100, "clone", 0, 0, 0, 102);                                 /* 4 */
+	evs[0].flags = evs[3].flags = VMT_EV_THREAD;
+	struct rp_deps d;
+	if (rp_deps_build(&d, &t, 0, 4096) < 0)
+		return 1;
+	is_int(d.nlanes, 3, "three lanes");
+	is_int(rp_deps_spawned(&d, 1), d.lane[2], "tid 101's thread starts at its clone");
+	is_int(rp_deps_spawned(&d, 4), UINT32_MAX, "tid 102 called before its clone: started with the process");
+	is_int(rp_deps_spawned(&d, 2), UINT32_MAX, "an mmap starts nothing");
+	is_int(d.lane_first[d.lane[3]], 3, "tid 102's first step");
+	char chain[64];
+	snprintf(chain, sizeof(chain), "%u %u %d", d.next[0], d.next[1], (int)d.next[4]);
+	is_str(chain, "1 4 -1", "tid 100's steps chain 0, 1, 4");
+	rp_deps_free(&d);
 	return done_testing();
 }
