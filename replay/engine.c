@@ -123,7 +123,15 @@ struct rp_threads {
 	struct rp_engine *e;
 	pthread_t *threads;         /* this replayer's lane threads, under lock */
 	size_t nthreads, cap;
+	/* the lanes' thread stacks, one per lane but the main ones, mapped by
+	 * the driver before placement so they never land among replayed
+	 * mappings (a thread starts after its process's image is built) */
+	char *stacks;
+	size_t stacks_bytes;
+	uint32_t *stack_of;         /* per lane */
 };
+
+enum { LANE_STACK = 256 << 10 };
 
 static struct rp_threads *active_threads;   /* apply() has no engine argument */
 
@@ -284,9 +292,11 @@ static void start_lane(struct rp_engine *e, uint32_t lane)
 	}
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256 << 10);   /* little of the replayer's address space */
+	pthread_attr_setstack(&attr, th->stacks + (size_t)th->stack_of[lane] * LANE_STACK, LANE_STACK);
 	int r = pthread_create(&th->threads[th->nthreads], &attr, lane_main, (void *)(uintptr_t)lane);
 	pthread_attr_destroy(&attr);
+	if (r == EINVAL)   /* a static TLS too large for it (sanitizers): a stack of its own */
+		r = pthread_create(&th->threads[th->nthreads], NULL, lane_main, (void *)(uintptr_t)lane);
 	if (r == 0) {
 		th->nthreads++;
 		return;
@@ -480,6 +490,9 @@ static void threads_free(struct rp_threads *th)
 {
 	if (th->lanes)
 		munmap(th->lanes, th->lanes_bytes);
+	if (th->stacks)
+		munmap(th->stacks, th->stacks_bytes);
+	free(th->stack_of);
 	rp_deps_free(&th->deps);
 	pthread_mutex_destroy(&th->lock);
 	free(th->threads);
@@ -505,6 +518,22 @@ static int threads_init(struct rp_engine *e)
 	if (th->lanes == MAP_FAILED) {
 		th->lanes = NULL;
 		goto nomem;
+	}
+	th->stack_of = calloc(th->deps.nlanes + 1, sizeof(*th->stack_of));
+	if (!th->stack_of)
+		goto nomem;
+	uint32_t n = 0;
+	for (uint32_t l = 0; l < th->deps.nlanes; l++)
+		if (th->deps.lane_tid[l] != e->t->procs[th->deps.lane_slot[l]].pid)
+			th->stack_of[l] = n++;
+	if (n) {
+		th->stacks_bytes = (size_t)n * LANE_STACK;
+		th->stacks = mmap(NULL, th->stacks_bytes, PROT_READ | PROT_WRITE,
+		                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+		if (th->stacks == MAP_FAILED) {
+			th->stacks = NULL;
+			goto nomem;
+		}
 	}
 	th->e = e;
 	th->inner = e->be;
@@ -553,10 +582,10 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	e->sh->ev = (struct rp_evres *)at;
 	at += t->nevents * sizeof(struct rp_evres);
 	e->sh->ck = (int64_t *)at;
-	int r = be->per_process ? rp_layout_init(e) : 0;
-	if (r == 0 && o->threads && be->per_process)
-		r = threads_init(e);
-	return r;
+	/* the threads' stacks are the replayer's own memory, placed around */
+	if (o->threads && be->per_process && threads_init(e) < 0)
+		return -1;
+	return be->per_process ? rp_layout_init(e) : 0;
 }
 
 void rp_engine_free(struct rp_engine *e)
