@@ -275,6 +275,17 @@ static void *lane_main(void *arg)
 	return NULL;
 }
 
+/* Nobody waits for a lane that will not run, nor for the lanes its
+ * clones would have started. */
+static void release_lane(struct rp_engine *e, uint32_t lane)
+{
+	const struct rp_deps *d = &e->thr->deps;
+	lane_advance(e, lane, UINT32_MAX);
+	for (uint32_t i = 0; i < d->nspawns; i++)
+		if (d->lane[d->lane_spawn[d->spawns[i]]] == lane)
+			release_lane(e, d->spawns[i]);
+}
+
 /* Start lane's thread (with the lock held once lanes run); a lane left
  * without one is released, so nobody waits for it. */
 static void start_lane(struct rp_engine *e, uint32_t lane)
@@ -304,7 +315,7 @@ static void start_lane(struct rp_engine *e, uint32_t lane)
 fail:
 	rp_say(e, "pid %d: cannot start a thread for tid %d; its calls are skipped",
 	       e->t->procs[th->deps.lane_slot[lane]].pid, th->deps.lane_tid[lane]);
-	lane_advance(e, lane, UINT32_MAX);
+	release_lane(e, lane);
 }
 
 /* The lanes of `slot` no recorded clone starts; returns the main one
