@@ -2,7 +2,8 @@
 # and `make kernels`, the local store of Debian's cloud kernels.
 #
 # The guest runs two static programs from its initramfs: vmrec-vminit (its
-# /init) and vmreplay-static (the same objects as vmreplay, linked -static).
+# /init) and vmreplay-static (the same objects as vmreplay, linked
+# -static-pie).
 # vmreplay --vm finds both next to itself.
 
 VMREPLAY_VM_OBJS := $(call objs,$(wildcard replay/vm/*.c))
@@ -26,9 +27,11 @@ $(VM_GUEST_INIT): $(call objs,replay/vm/guest/vminit.c replay/vm/vm_frame.c)
 	$(CC) -static -o $@ $^ $(VMREC_LDFLAGS)
 
 # Prerequisite: the dynamic vmreplay, so its objects are up to date; the
-# recipe names them through variables that later modules define.
+# recipe names them through variables that later modules define.  Static
+# PIE: a non-PIE replayer sits at 0x400000, where non-PIE programs' own
+# images were recorded (cc1), and could not place them.
 $(VMREPLAY_STATIC): $(BUILD)/bin/vmreplay
-	$(CC) -static -o $@ $(call objs,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_OBJS) \
+	$(CC) -static-pie -o $@ $(call objs,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_OBJS) \
 	  $(SYSFMT_OBJS) $(LIBVMSIM) $(LIBVMT) $(LIBVMT_LIBS) -ljemalloc \
 	  -lpthread -lm -ldl $(VMREC_LDFLAGS)
 
