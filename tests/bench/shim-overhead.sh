@@ -2,7 +2,8 @@
 # shim-overhead.sh - the recorder's cost, measured side by side in one run:
 # native, recorded (no stacks), recorded without residency records
 # (VMREC_RESIDENCY=0), recorded with --stacks=16, and strace -f,
-# run alternately ROUNDS times; prints median ratios to native.
+# run alternately ROUNDS times; prints the median of each round's ratio
+# to native.
 #   1. AIM9 page_test's sbrk loop (ns per brk, loop only)
 #   2. pthread create/join churn (ns per thread)
 #   3. python3 -c 'import json' start-up (CPU time of the whole process)
@@ -18,11 +19,14 @@ PY=$(command -v python3.11 || command -v python3)
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 rec() { LD_PRELOAD=$LIB VMREC_OUT=$T/t.lz4 "$@"; }
 nores() { LD_PRELOAD=$LIB VMREC_OUT=$T/t.lz4 VMREC_RESIDENCY=0 "$@"; }
 stk() { LD_PRELOAD=$LIB VMREC_OUT=$T/t.lz4 VMREC_STACKS=16 "$@"; }
 st() { strace -f -qq -o /dev/null "$@"; }
+
+# The ratio of each round's pair (the machine's load drifts between rounds,
+# less within one), then the median of those.
+pair_median() { paste "$1" "$2" | awk '{ printf "%.3f\n", $1 / $2 }' | median; }
 
 bench() {   # NAME: runs "$@" (which prints one number) in each mode
 	name=$1; shift
@@ -33,10 +37,10 @@ bench() {   # NAME: runs "$@" (which prints one number) in each mode
 		[ "$STRACE" = 0 ] || st "$@" >>"$T/x"
 		i=$((i + 1))
 	done
-	n=$(median <"$T/n"); r=$(median <"$T/r"); s=$(median <"$T/s"); m=$(median <"$T/m")
-	line="$name: native $n, recorded $(ratio "$r" "$n")x, without residency $(ratio "$m" "$n")x, --stacks=16 $(ratio "$s" "$n")x"
-	[ "$STRACE" = 0 ] || line="$line, strace -f $(ratio "$(median <"$T/x")" "$n")x"
-	echo "$line (medians of $ROUNDS alternating runs)"
+	n=$(median <"$T/n")
+	line="$name: native $n, recorded $(pair_median "$T/r" "$T/n")x, without residency $(pair_median "$T/m" "$T/n")x, --stacks=16 $(pair_median "$T/s" "$T/n")x"
+	[ "$STRACE" = 0 ] || line="$line, strace -f $(pair_median "$T/x" "$T/n")x"
+	echo "$line (medians of per-round ratios, $ROUNDS alternating rounds)"
 }
 
 echo "shim-overhead: recorder cost relative to native (lower is better; target <= 1.10 unstacked)"
