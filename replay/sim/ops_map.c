@@ -7,8 +7,7 @@
 static void populate(struct sim_mm *mm, uint64_t start, uint64_t end)
 {
 	for (struct sim_vma *v = tree_find(&mm->tree, start); v && v->start < end; v = tree_next(&mm->tree, v))
-		if (sim_populate_faults(v))
-			sim_fault(mm, v);
+		sim_populate(mm, v, start, end);
 }
 
 int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)

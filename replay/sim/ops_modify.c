@@ -263,8 +263,7 @@ static int populate_locked(struct sim_mm *mm, uint64_t start, uint64_t end, bool
 			sim_rule(mm, "populate fails on a PROT_NONE VMA: ENOMEM after locking");
 			return -ENOMEM;
 		}
-		if (sim_populate_faults(v))
-			sim_fault(mm, v);
+		sim_populate(mm, v, start, end);
 	}
 	return 0;
 }

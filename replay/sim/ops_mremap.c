@@ -54,8 +54,8 @@ static int64_t move(struct sim_mm *mm, struct sim_vma *v, const struct remap *r,
 	if (!(nv = sim_map_range(mm, &nr, &how)))
 		return -ENOMEM;
 	*changed = true;
-	if ((nv->flags & VM_LOCKED_MASK) == VM_LOCKED && r->new_len > r->old_len && sim_populate_faults(nv))
-		sim_fault(mm, nv);   /* the grown part of a locked VMA is populated */
+	if ((nv->flags & VM_LOCKED_MASK) == VM_LOCKED && r->new_len > r->old_len)
+		sim_populate(mm, nv, dst + r->old_len, dst + r->new_len);   /* the grown part of a locked VMA */
 	if (r->flags & MREMAP_DONTUNMAP) {
 		struct sim_vma *o = tree_find(&mm->tree, r->addr);
 		if (o && o->start < r->addr)
@@ -173,8 +173,8 @@ int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 			mm->how = how;
 			sim_rule(mm, "grown in place");
 			v = tree_find(&mm->tree, r.addr);
-			if ((v->flags & VM_LOCKED_MASK) == VM_LOCKED && sim_populate_faults(v))
-				sim_fault(mm, v);
+			if ((v->flags & VM_LOCKED_MASK) == VM_LOCKED)
+				sim_populate(mm, v, r.addr + r.old_len, r.addr + r.new_len);
 			return (int64_t)r.addr;
 		}
 	}

@@ -2,6 +2,7 @@
  * once beside the commit that introduced it.  A profile is a release: a
  * rule applies from its first release on.  docs/kernel-profiles.md says
  * how sure we are of each. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -9,45 +10,55 @@
 
 const struct sim_rule sim_rules[R_COUNT] = {
 	[R_B1_BRK_EXPAND]    = { R_B1_BRK_EXPAND, "B1", "6c28ca6485dd", 6, 1,
-		"brk expands only a heap VMA that ends at the old break and can merge after; never the next VMA" },
+		"brk expands only a heap VMA that ends at the old break and can merge after; never the next VMA", false },
 	[R_T1_THP_ALIGN]     = { R_T1_THP_ALIGN, "T1", "efa7df3e3bb5", 6, 7,
-		"anonymous mmaps of at least PMD size are placed PMD-aligned" },
+		"anonymous mmaps of at least PMD size are placed PMD-aligned", false },
 	[R_T3_THP_TOPDOWN]   = { R_T3_THP_TOPDOWN, "T3", "96204e15310c", 6, 8,
-		"PMD-aligned search keeps top-down order (already aligned: top of the padded gap)" },
+		"PMD-aligned search keeps top-down order (already aligned: top of the padded gap)", false },
 	[R_T4_STACK_NOHUGE]  = { R_T4_STACK_NOHUGE, "T4", "c4608d1bf7c6", 6, 8,
-		"MAP_STACK sets VM_NOHUGEPAGE" },
+		"MAP_STACK sets VM_NOHUGEPAGE", false },
 	[R_X1_MSEAL]         = { R_X1_MSEAL, "X1", "8be7258aad44", 6, 10,
-		"mseal(2): VM_SEALED, part of flag equality" },
+		"mseal(2): VM_SEALED, part of flag equality", false },
 	[R_M1_MERGE_REWRITE] = { R_M1_MERGE_REWRITE, "M1", "cacded5e42b9", 6, 12,
-		"merge rewrite (vma_merge_struct); same outcomes for VMAs without vm_ops" },
+		"merge rewrite (vma_merge_struct); same outcomes for VMAs without vm_ops", false },
 	[R_T5_THP_MULTIPLE]  = { R_T5_THP_MULTIPLE, "T5", "d4148aeab412", 6, 12,
-		"only lengths that are a multiple of PMD size are aligned" },
+		"only lengths that are a multiple of PMD size are aligned", false },
 	[R_T6_THP_NO_HINT]   = { R_T6_THP_NO_HINT, "T6", "249608ee4713", 6, 13,
-		"no PMD alignment when an address hint is given" },
+		"no PMD alignment when an address hint is given", false },
 	[R_X3_GUARD_REGIONS] = { R_X3_GUARD_REGIONS, "X3", "662df3e5c376", 6, 13,
-		"MADV_GUARD_INSTALL/REMOVE (page-table markers, no VMA change)" },
+		"MADV_GUARD_INSTALL/REMOVE (page-table markers, no VMA change)", false },
 	[R_M4_ANON_MERGE]    = { R_M4_ANON_MERGE, "M4", "879bca0a2c4f", 6, 16,
-		"unfaulted VMA may merge with a faulted one unless the faulted one is a fork child" },
+		"unfaulted VMA may merge with a faulted one unless the faulted one is a fork child", false },
 	[R_A1_RO_UNACCOUNT]  = { R_A1_RO_UNACCOUNT, "A1", "mprotect_fixup", 6, 6,
-		"mprotect to read-only drops VM_ACCOUNT of an unfaulted anonymous VMA" },
+		"mprotect to read-only drops VM_ACCOUNT of an unfaulted anonymous VMA", false },
+	/* Mainline since 2.6.32, yet the 6.18 build the release profiles were
+	 * checked on gave populated read-only memory an anon_vma: `host` only. */
+	[R_Z1_RO_POPULATE]   = { R_Z1_RO_POPULATE, "Z1", "a13ea5b75964", 2, 6,
+		"populating read-only private anonymous memory maps the zero page: no anon_vma "
+		"(only a PMD fault in a VM_HUGEPAGE range prepares one)", true },
 };
 
 static const struct sim_profile profiles[] = {
-	{ "6.1", 6, 1 }, { "6.6", 6, 6 }, { "6.8", 6, 8 }, { "6.12", 6, 12 },
-	{ "6.13", 6, 13 }, { "6.16", 6, 16 }, { "6.18", 6, 18 },
+	{ "6.1", 6, 1, 0 }, { "6.6", 6, 6, 0 }, { "6.8", 6, 8, 0 }, { "6.12", 6, 12, 0 },
+	{ "6.13", 6, 13, 0 }, { "6.16", 6, 16, 0 }, { "6.18", 6, 18, 0 },
 };
 #define NPROFILES (sizeof profiles / sizeof profiles[0])
 
 bool sim_has(const struct sim_profile *p, int rule)
 {
 	const struct sim_rule *r = &sim_rules[rule];
+	if (r->by_probe)
+		return p->probed & (1u << rule);
 	return p->major > r->major || (p->major == r->major && p->minor >= r->minor);
 }
 
 const char *sim_rule_cite(int rule, char *buf, size_t n)
 {
 	const struct sim_rule *r = &sim_rules[rule];
-	snprintf(buf, n, "%d.%d %s", r->major, r->minor, r->commit);
+	if (r->by_probe)
+		snprintf(buf, n, "%s %s, seen on this host", r->tag, r->commit);
+	else
+		snprintf(buf, n, "%d.%d %s", r->major, r->minor, r->commit);
 	return buf;
 }
 
@@ -63,17 +74,39 @@ static const struct sim_profile *at_most(int major, int minor)
 	return best;
 }
 
-const struct sim_profile *sim_profile_find(const char *version)
+/* host: the release profile for uname -r plus the by_probe rules this
+ * kernel shows; decided once per process */
+static struct sim_profile host;
+static bool host_ok;
+static char host_probed[64];
+static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+
+static void host_init(void)
 {
+	const struct sim_profile *base;
 	int major, minor;
 	struct utsname u;
 
+	if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2 ||
+	    !(base = at_most(major, minor)))
+		return;
+	host = *base;
+	host.probed = sim_host_probe();
+	for (int i = 0; i < R_COUNT; i++)
+		if (host.probed & (1u << i)) {
+			size_t l = strlen(host_probed);
+			snprintf(host_probed + l, sizeof host_probed - l, "%s%s", l ? "," : "", sim_rules[i].tag);
+		}
+	host_ok = true;
+}
+
+const struct sim_profile *sim_profile_find(const char *version)
+{
 	if (!version)
 		return NULL;
 	if (strcmp(version, "host") == 0) {
-		if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2)
-			return NULL;
-		return at_most(major, minor);
+		pthread_once(&host_once, host_init);
+		return host_ok ? &host : NULL;
 	}
 	for (size_t i = 0; i < NPROFILES; i++)
 		if (strcmp(version, profiles[i].name) == 0)
@@ -84,6 +117,11 @@ const struct sim_profile *sim_profile_find(const char *version)
 const char *sim_profile_name(const struct sim_profile *p)
 {
 	return p ? p->name : "?";
+}
+
+const char *sim_profile_probed(const struct sim_profile *p)
+{
+	return p == &host ? host_probed : "";
 }
 
 const char *sim_profile_names(void)

@@ -18,10 +18,14 @@
 struct sim_profile;   /* one kernel release's rules (profiles.c) */
 struct sim_mm;        /* one simulated address space */
 
-/* "6.1", "6.8", "6.12", ... or "host" (the profile for uname -r).  NULL when
+/* "6.1", "6.8", "6.12", ... or "host" (the profile for uname -r, plus the
+ * rules a short probe of this kernel shows: docs/kernel-profiles.md).  NULL when
  * unknown; sim_profile_names() lists the known ones, comma-separated. */
 const struct sim_profile *sim_profile_find(const char *version);
 const char *sim_profile_name(const struct sim_profile *p);  /* "6.12" */
+/* The rules `host` took from probing this kernel's behaviour rather than
+ * from its release, comma-separated tags ("Z1"); "" for other profiles. */
+const char *sim_profile_probed(const struct sim_profile *p);
 const char *sim_profile_names(void);
 
 /* A new address space laid out as `map` (the recorded initial memory map;

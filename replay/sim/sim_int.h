@@ -35,6 +35,7 @@ enum sim_rule_id {
 	R_X3_GUARD_REGIONS,  /* MADV_GUARD_INSTALL/REMOVE */
 	R_M4_ANON_MERGE,     /* unfaulted/faulted anon merges allowed */
 	R_A1_RO_UNACCOUNT,   /* mprotect read-only drops VM_ACCOUNT of unfaulted anon */
+	R_Z1_RO_POPULATE,    /* populating read-only anon maps the zero page: no anon_vma */
 	R_COUNT
 };
 
@@ -44,16 +45,20 @@ struct sim_rule {
 	const char *commit;   /* "c4608d1bf7c6" */
 	int major, minor;     /* first release */
 	const char *what;
+	bool by_probe;        /* in no release profile: `host` only, when its probe sees it */
 };
 extern const struct sim_rule sim_rules[R_COUNT];
 
 struct sim_profile {
 	const char *name;
 	int major, minor;
+	uint32_t probed;      /* 1 << rule: by_probe rules this kernel showed (host) */
 };
 bool sim_has(const struct sim_profile *p, int rule);
 /* "6.8 c4608d1bf7c6" for a rule */
 const char *sim_rule_cite(int rule, char *buf, size_t n);
+/* the by_probe rules the running kernel shows (host_probe.c), 1 << rule */
+uint32_t sim_host_probe(void);
 
 /* ---- VMAs and the tree (tree.c) ---- */
 struct sim_vma {
@@ -170,8 +175,9 @@ struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start,
 struct sim_vma *sim_split(struct sim_mm *mm, struct sim_vma *v, uint64_t addr);
 /* give v an anon_vma as a write fault would (reusing a neighbour's) */
 void sim_fault(struct sim_mm *mm, struct sim_vma *v);
-/* whether populating v's pages gives it an anon_vma */
-bool sim_populate_faults(const struct sim_vma *v);
+/* populate [lo, hi) of v (MAP_POPULATE, mlock): sim_fault if that gives
+ * it an anon_vma */
+void sim_populate(struct sim_mm *mm, struct sim_vma *v, uint64_t lo, uint64_t hi);
 
 /* ---- operations (ops_*.c) ---- */
 struct sim_call {
