@@ -650,6 +650,8 @@ int main(int argc, char **argv)
 		printf("1..0 # SKIP no simulator profile for this kernel\n");
 		return 0;
 	}
+	diag("host profile %s, rules seen by probing this kernel: %s", sim_profile_name(sim_profile_find("host")),
+	     *sim_profile_probed(sim_profile_find("host")) ? sim_profile_probed(sim_profile_find("host")) : "none");
 	textbuf = malloc(4u << 20);
 	if (!textbuf || setup_files(dir)) {
 		printf("1..0 # SKIP cannot create the test files\n");

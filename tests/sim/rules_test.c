@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include "tests/tap.h"
 #include "replay/sim/sim.h"
+#include "replay/sim/sim_int.h"   /* a profile with a by_probe rule on */
 #include "replay/sim/vm_flags.h"
 
 #define PG 4096ull
@@ -260,6 +261,91 @@ static void test_calls_that_a_release_lacks(void)
 	sim_mm_free(mm);
 }
 
+/* The VMAs from a on, relative to it in pages, with their smaps flags:
+ * "+0-+2 [mr mw me] +2-+4 [rd mr mw me ac]" */
+static const char *layout(struct sim_mm *mm, uint64_t a)
+{
+	static char out[512];
+	struct sim_vma_view v;
+	size_t n = 0;
+
+	out[0] = 0;
+	for (size_t i = 0; !sim_vma_at(mm, i, &v); i++) {
+		char f[128];
+		if (v.end <= a || n >= sizeof out - 160)
+			continue;
+		n += (size_t)snprintf(out + n, sizeof out - n, "%s+%llu-+%llu [%s]", n ? " " : "",
+		                      (unsigned long long)((v.start - a) / PG), (unsigned long long)((v.end - a) / PG),
+		                      sim_flags_smaps(v.vm_flags & ~VM_SOFTDIRTY, f, sizeof f));
+	}
+	return out;
+}
+
+/* Z1 a13ea5b75964 (zero page for read faults): `host` only, when its probe
+ * sees it (6.18.44-fc-v669 does, the build the 6.18 profile was checked on
+ * did not).  The diff.t reproducers of seeds 31, 11 and 40. */
+static void test_read_only_populate_zero_page(void)
+{
+	static struct sim_profile z1;
+	const struct sim_profile *ps[2];
+	static const char *name[2] = { "6.18", "6.18+Z1" };
+	static const char *want_none[2] = { "+0-+2 [mr mw me ac]", "+0-+2 [mr mw me]" };
+	static const char *want_move[2] = {
+		"+0-+2 [rd ex mr mw me] +2-+8 [rd ex mr mw me] +8-+20 [rd ex mr mw me] +24-+32 [rd ex mr mw me]",
+		"+0-+20 [rd ex mr mw me] +24-+32 [rd ex mr mw me]" };
+	static const char *want_mid[2] = {
+		"+0-+48 [rd wr mr mw me ac] +48-+118 [rd mr mw me ac] +118-+512 [rd wr mr mw me ac]",
+		"+0-+48 [rd wr mr mw me ac] +48-+118 [rd mr mw me] +118-+512 [rd wr mr mw me ac]" };
+	static const char *want_thp[2] = {
+		"+0-+1024 [rd mr mw me ac hg] +1536-+1792 [rd mr mw me ac hg]",
+		"+0-+1024 [rd mr mw me ac hg] +1536-+1792 [rd mr mw me hg]" };
+	uint64_t a = BASE - 64 * MB;
+
+	z1 = *sim_profile_find("6.18");
+	z1.probed = 1u << R_Z1_RO_POPULATE;
+	ps[0] = sim_profile_find("6.18");
+	ps[1] = &z1;
+	for (int i = 0; i < 2; i++) {
+		struct sim_mm *mm = sim_mm_new(ps[i], NULL, NULL);
+
+		sim_mm_set_mmap_base(mm, BASE);
+		map(mm, a, 2 * PG, PROT_READ | PROT_EXEC, ANON | MAP_FIXED | MAP_POPULATE);
+		call(mm, VMT_SYS_MPROTECT, a, 2 * PG, RW, 0, 0);
+		call(mm, VMT_SYS_MPROTECT, a, 2 * PG, PROT_NONE, 0, 0);
+		is_str(layout(mm, a), want_none[i], "%s: populated r-x made rw, then ---: VM_ACCOUNT %s",
+		       name[i], i ? "dropped (no anon_vma)" : "kept");
+		call(mm, VMT_SYS_MUNMAP, a, 2 * PG, 0, 0, 0);
+
+		map(mm, a, 32 * PG, PROT_READ | PROT_EXEC, ANON | MAP_FIXED | MAP_POPULATE);
+		call(mm, VMT_SYS_MREMAP, a + 20 * PG, 4 * PG, 6 * PG, MREMAP_MAYMOVE | MREMAP_FIXED, a + 2 * PG);
+		is_str(layout(mm, a), want_move[i], "%s: a piece of a populated r-x VMA moved and grown inside it %s",
+		       name[i], i ? "merges (takes the pgoff of its new address)" : "keeps its pgoff");
+		call(mm, VMT_SYS_MUNMAP, a, 32 * PG, 0, 0, 0);
+
+		map(mm, a, 2 * MB, PROT_READ | PROT_EXEC, ANON | MAP_FIXED | MAP_POPULATE);
+		call(mm, VMT_SYS_MPROTECT, a, 2 * MB, RW, 0, 0);
+		call(mm, VMT_SYS_MPROTECT, a + 48 * PG, 70 * PG, PROT_READ, 0, 0);
+		is_str(layout(mm, a), want_mid[i], "%s: the middle of a populated r-x VMA made rw, then r--", name[i]);
+		call(mm, VMT_SYS_MUNMAP, a, 2 * MB, 0, 0, 0);
+
+		/* a PMD fault prepares an anon_vma: a VM_HUGEPAGE VMA holding a
+		 * whole aligned 2 MiB block gets one, a 1 MiB one does not */
+		map(mm, a, 4 * MB, PROT_READ, ANON | MAP_FIXED);
+		map(mm, a + 6 * MB, 1 * MB, PROT_READ, ANON | MAP_FIXED);
+		call(mm, VMT_SYS_MADVISE, a, 8 * MB, MADV_HUGEPAGE, 0, 0);
+		for (uint64_t o = 0; o < 8 * MB; o += 6 * MB) {
+			uint64_t len = o ? MB : 4 * MB;
+			call(mm, VMT_SYS_MLOCK, a + o, len, 0, 0, 0);
+			call(mm, VMT_SYS_MUNLOCK, a + o, len, 0, 0, 0);
+			call(mm, VMT_SYS_MPROTECT, a + o, len, RW, 0, 0);
+			call(mm, VMT_SYS_MPROTECT, a + o, len, PROT_READ, 0, 0);
+		}
+		is_str(layout(mm, a), want_thp[i], "%s: mlock of read-only VM_HUGEPAGE VMAs of 4 and 1 MiB", name[i]);
+		sim_mm_free(mm);
+	}
+	is_str(sim_profile_probed(sim_profile_find("6.18")), "", "6.18 has no probed rule");
+}
+
 /* vm.max_map_count: a split that would pass it fails with ENOMEM */
 static void test_max_map_count(void)
 {
@@ -303,6 +389,7 @@ int main(void)
 	test_mprotect_middle_and_back();
 	test_calls_that_a_release_lacks();
 	test_max_map_count();
+	test_read_only_populate_zero_page();
 	test_profiles();
 	return done_testing();
 }
