@@ -45,13 +45,14 @@ struct sim_rule {
 	const char *commit;   /* "c4608d1bf7c6" */
 	int major, minor;     /* first release */
 	const char *what;
-	bool by_probe;        /* in no release profile: `host` only, when its probe sees it */
+	bool by_probe;        /* `host` takes it only when its probe sees the kernel do it */
 };
 extern const struct sim_rule sim_rules[R_COUNT];
 
 struct sim_profile {
 	const char *name;
 	int major, minor;
+	bool probes;          /* host: by_probe rules follow `probed`, not the release */
 	uint32_t probed;      /* 1 << rule: by_probe rules this kernel showed (host) */
 };
 bool sim_has(const struct sim_profile *p, int rule);

@@ -1,7 +1,7 @@
-/* host_probe_test - `host` switches on a by_probe rule exactly when this
+/* host_probe_test - `host` has a by_probe rule on exactly when this
  * kernel shows it, judged here another way than the probe does (smaps
  * VmFlags instead of a merge after mremap), and the release profiles never
- * take one. */
+ * probe (they take the rule by release). */
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -62,6 +62,6 @@ int main(void)
 		       z1 ? "on" : "off", z1 ? "loses" : "keeps");
 	ok(sim_profile_find("host") == host, "host is decided once per process");
 	for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++)
-		is_str(sim_profile_probed(sim_profile_find(versions[i])), "", "%s takes no probed rule", versions[i]);
+		is_str(sim_profile_probed(sim_profile_find(versions[i])), "", "%s does not probe", versions[i]);
 	return done_testing();
 }
