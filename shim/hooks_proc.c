@@ -77,11 +77,14 @@ HIDDEN long shim_clone_parent(long r)
 	return split_end(r);
 }
 
-/* The child, before it runs the caller's function. */
-HIDDEN void shim_clone_child(uint64_t flags)
+/* The child, before it runs the caller's function.  With
+ * CLONE_PARENT_SETTID the kernel wrote the child's tid at parent_tid
+ * before the child first ran (glibc: its struct pthread's tid), which
+ * saves the child a gettid. */
+HIDDEN void shim_clone_child(uint64_t flags, const int32_t *parent_tid)
 {
 	if (flags & CLONE_THREAD) {
-		shim_thread_start();
+		shim_thread_start(flags & CLONE_PARENT_SETTID && parent_tid ? *parent_tid : 0);
 		sud_arm_thread();
 	} else if ((flags & CLONE_VM) && (flags & CLONE_VFORK))
 		shim_vfork_child = 1;
@@ -149,6 +152,7 @@ __asm__(
 	"	pop %rdi\n"
 	"	mov %rcx,%r8\n"           /* arg, kept by the kernel for the child */
 	"	mov (%rdi),%r9\n"         /* flags, for the child */
+	"	mov 24(%rdi),%r10\n"      /* parent_tid, for the child */
 	"	mov $435,%eax\n"
 	"	syscall\n"
 	"	test %rax,%rax\n"
@@ -160,6 +164,7 @@ __asm__(
 	"	push %rdx\n"
 	"	push %r8\n"
 	"	mov %r9,%rdi\n"
+	"	mov %r10,%rsi\n"
 	"	call shim_clone_child\n"
 	"	pop %rdi\n"
 	"	pop %rdx\n"
@@ -205,6 +210,7 @@ __asm__(
 	"	mov %rax,%rdi\n"
 	"	jmp shim_clone_parent\n"
 	"1:	xor %ebp,%ebp\n"
+	"	xor %esi,%esi\n"         /* no parent_tid: the child asks */
 	"	call shim_clone_child\n"  /* rdi still holds the flags */
 	"	pop %rax\n"
 	"	pop %rdi\n"

@@ -427,13 +427,13 @@ void shim_forget_threads(void)
 }
 
 /* A new thread, before its start routine: arm the exit notification. */
-void shim_thread_start(void)
+void shim_thread_start(int32_t tid)
 {
 	/* glibc reuses cached stacks, and static TLS with them: start clean */
 	memset(&shim_self, 0, sizeof shim_self);
 	/* asked once: the thread's events and its writer all need it */
 	shim_self.pid = shim.pid;
-	shim_self.tid = (int32_t)raw0(SYS_gettid);
+	shim_self.tid = tid > 0 ? tid : (int32_t)raw0(SYS_gettid);
 	shim_vfork_child = 0;
 	shim_trap_flags = 0;
 	if (have_exit_key)

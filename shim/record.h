@@ -79,7 +79,8 @@ void shim_flush_all(void);
 /* After fork, in the child: forget the parent's writers without writing. */
 void shim_forget_threads(void);
 void shim_thread_exit(void);
-void shim_thread_start(void);
+/* tid: the new thread's, 0 when not known (asked with gettid) */
+void shim_thread_start(int32_t tid);
 void shim_threads_init(void);
 void shim_output_failed(const char *what, int err);
 
