@@ -4,9 +4,11 @@
 #include "hooks.h"
 #include "image.h"
 #include "maps.h"
+#include "patch.h"
 #include "raw.h"
 #include "residency.h"
 #include "stacks.h"
+#include "stackset.h"
 #include "sud.h"
 
 #include <dlfcn.h>
@@ -123,14 +125,19 @@ void *hook_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		errno = EINVAL;
 		return MAP_FAILED;
 	}
-	return (void *)shim_errno_ret(shim_vma_call(VMT_SYS_MMAP, SYS_mmap, (long)addr,
-	                                            (long)len, prot, flags, fd, off));
+	long r = shim_vma_call(VMT_SYS_MMAP, SYS_mmap, (long)addr, (long)len, prot, flags, fd, off);
+	if ((flags & MAP_STACK) && !raw_failed(r) && shim.enabled &&
+	    patch_in_libc((uint64_t)(uintptr_t)__builtin_return_address(0)))
+		stackset_add((uint64_t)r, (uint64_t)r + len);   /* glibc's allocate_stack */
+	return (void *)shim_errno_ret(r);
 }
 
 int hook_munmap(void *addr, size_t len)
 {
-	return (int)shim_errno_ret(shim_vma_call(VMT_SYS_MUNMAP, SYS_munmap, (long)addr,
-	                                         (long)len, 0, 0, 0, 0));
+	long r = shim_vma_call(VMT_SYS_MUNMAP, SYS_munmap, (long)addr, (long)len, 0, 0, 0, 0);
+	if (!raw_failed(r) && shim.enabled)
+		stackset_remove((uint64_t)(uintptr_t)addr, (uint64_t)(uintptr_t)addr + len);
+	return (int)shim_errno_ret(r);
 }
 
 int hook_mprotect(void *addr, size_t len, int prot)

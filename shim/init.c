@@ -18,6 +18,7 @@
 #include "record.h"
 #include "residency.h"
 #include "stacks.h"
+#include "stackset.h"
 #include "signals.h"
 #include "sud.h"
 
@@ -238,6 +239,7 @@ void shim_fork_child(void)
 	shim.image = 0;
 	shim.next_file_id = 0;
 	shim_forget_threads();
+	stackset_after_fork();
 	image_files_reset();
 	stacks_forget();
 	sud_arm_thread();

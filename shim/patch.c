@@ -70,6 +70,11 @@ static void *libc_symbol(const char *name)
 	}
 }
 
+int patch_in_libc(uint64_t addr)
+{
+	return text_start && addr >= text_start && addr < text_end;
+}
+
 void patch_libc_text(unsigned long *start, unsigned long *len)
 {
 	if (!text_start)

@@ -24,6 +24,8 @@ int patch_sites(struct patch_site *sites, size_t n);
 uint64_t patch_wrapper_ip(const struct patch_site *sites, size_t n, uint64_t hook_ip);
 /* libc's own definition of an exported symbol (no allocation). */
 void *patch_libc_symbol(const char *name);
+/* Whether addr is in libc's text (known once patching has looked). */
+int patch_in_libc(uint64_t addr);
 /* Address of libc's text, for the dispatch exemption. */
 void patch_libc_text(unsigned long *start, unsigned long *len);
 

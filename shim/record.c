@@ -6,6 +6,7 @@
  * runs inside a signal handler while the same thread is already recording
  * parks its event in `pending`; the outer hook writes it. */
 #include "record.h"
+#include "stackset.h"
 #include "arena.h"
 #include "raw.h"
 #include "stacks.h"
@@ -440,10 +441,31 @@ void shim_thread_start(int32_t tid)
 		pthread_setspecific(exit_key, (void *)1);
 }
 
+static void write_exit_event(void)
+{
+	struct shim_call c;
+	shim_self.exit_pending = 0;
+	call_begin(&c, VMT_SYS_EXIT, 0, 0, 0, 0, 0, 0);
+	c.flags |= VMT_EV_NORETURN;
+	call_end(&c, 0);
+}
+
+/* Whether glibc will release this thread's stack with madvise once its
+ * destructors are done: it does for a stack it allocated itself (unless
+ * less than PTHREAD_STACK_MIN lies below its frame: not decidable from
+ * here, so such a thread's exit stays unrecorded, as before), never for a
+ * stack of the program's own.  When the set overflowed, assume it does. */
+static int stack_released(void)
+{
+	return stackset_holds((uint64_t)(uintptr_t)__builtin_frame_address(0)) != 0;
+}
+
 /* The thread's pthread key destructor: glibc runs it last, then releases
  * the stack with madvise (when glibc allocated it) and issues exit(0)
  * inline, where no hook sees it.  So the writer is closed here, later
- * records are written through, and the exit event follows that madvise. */
+ * records are written through, and the exit event follows that madvise,
+ * or is written now when no madvise will come (a stack of the program's
+ * own). */
 void shim_thread_exit(void)
 {
 	struct shim_thread *t = &shim_self;
@@ -455,14 +477,7 @@ void shim_thread_exit(void)
 	t->exit_pending = 1;
 	write_locked(t, NULL);      /* hands the writer to the pool */
 	release(t);
+	if (!stack_released())
+		write_exit_event();
 	sud_leave(sud);
-}
-
-static void write_exit_event(void)
-{
-	struct shim_call c;
-	shim_self.exit_pending = 0;
-	call_begin(&c, VMT_SYS_EXIT, 0, 0, 0, 0, 0, 0);
-	c.flags |= VMT_EV_NORETURN;
-	call_end(&c, 0);
 }

@@ -1,0 +1,61 @@
+/* stackset.c - a small fixed set of ranges under a spin lock: taken once
+ * per thread stack glibc maps or unmaps, and once per thread end.  glibc
+ * keeps at most 40 MiB of stacks cached, so the set stays small; when it
+ * overflows, answers become "unknown" and threads keep the old path. */
+#include "stackset.h"
+
+#define STACKS 512
+
+static struct { uint64_t lo, hi; } stacks[STACKS];
+static int nstacks, overflowed;
+static int lock;
+
+static void take(void)
+{
+	while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+		__builtin_ia32_pause();
+}
+
+static void give(void) { __atomic_store_n(&lock, 0, __ATOMIC_RELEASE); }
+
+void stackset_add(uint64_t lo, uint64_t hi)
+{
+	take();
+	if (nstacks < STACKS) {
+		stacks[nstacks].lo = lo;
+		stacks[nstacks].hi = hi;
+		nstacks++;
+	} else {
+		overflowed = 1;
+	}
+	give();
+}
+
+void stackset_remove(uint64_t lo, uint64_t hi)
+{
+	take();
+	for (int i = 0; i < nstacks; )
+		if (stacks[i].lo < hi && stacks[i].hi > lo)
+			stacks[i] = stacks[--nstacks];
+		else
+			i++;
+	give();
+}
+
+int stackset_holds(uint64_t addr)
+{
+	take();
+	int found = overflowed ? -1 : 0;
+	for (int i = 0; i < nstacks; i++)
+		if (addr >= stacks[i].lo && addr < stacks[i].hi) {
+			found = 1;
+			break;
+		}
+	give();
+	return found;
+}
+
+void stackset_after_fork(void)
+{
+	lock = 0;   /* a thread that held it is not in the child */
+}
