@@ -78,9 +78,17 @@ __attribute__((hot)) int am_set(struct addrmap *m, uint64_t start, uint64_t end,
 {
 	if (start >= end)
 		return 0;
+	size_t i = lower(m, start);
+	/* the common case (a heap or a mapping growing into free space above
+	 * the range before it, with its delta): only that range's end moves */
+	if (i > 0 && m->r[i - 1].end == start && m->r[i - 1].delta == delta &&
+	    (i == m->n || m->r[i].start > end)) {
+		m->r[i - 1].end = end;
+		return 0;
+	}
 	if (am_remove(m, start, end) || reserve(m, 1))
 		return -1;
-	size_t i = lower(m, start);
+	i = lower(m, start);
 	int join_prev = i > 0 && m->r[i - 1].end == start && m->r[i - 1].delta == delta;
 	int join_next = i < m->n && m->r[i].start == end && m->r[i].delta == delta;
 	if (join_prev && join_next) {

@@ -48,12 +48,6 @@ static int range_safe(const struct rp_engine *e, const struct rp_pstate *p, uint
 	return 1;
 }
 
-int rp_is_fork(const struct vmt_event *ev)
-{
-	return ev->sys == VMT_SYS_FORK || ev->sys == VMT_SYS_VFORK ||
-	       ((ev->sys == VMT_SYS_CLONE || ev->sys == VMT_SYS_CLONE3) && !(ev->flags & VMT_EV_THREAD));
-}
-
 __attribute__((hot)) static void result_check(struct rp_engine *e, size_t i, const struct vmt_event *rec,
                          struct rp_evres *r, int64_t want)
 {

@@ -54,6 +54,12 @@ int rp_fd_of(const struct rp_engine *e, const struct vmt_file *f);
 
 /* apply.c: replay event i of `slot`; STEP_FORK_CHILD in a new fork child. */
 int rp_replay_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, size_t i);
-int rp_is_fork(const struct vmt_event *ev);
+
+/* A new process (not a thread): fork, vfork, or clone/clone3 without CLONE_THREAD. */
+static inline int rp_is_fork(const struct vmt_event *ev)
+{
+	return ev->sys == VMT_SYS_FORK || ev->sys == VMT_SYS_VFORK ||
+	       ((ev->sys == VMT_SYS_CLONE || ev->sys == VMT_SYS_CLONE3) && !(ev->flags & VMT_EV_THREAD));
+}
 
 #endif
