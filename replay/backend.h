@@ -47,8 +47,10 @@ struct rp_backend {
 	 * parent, -errno) and *child is the same space; sim copies the space. */
 	int (*fork)(struct rp_space *s, struct rp_space **child);
 	void (*space_free)(struct rp_space *s);
-	/* The recorded start of the heap and break (simulator; NULL: unused). */
-	void (*set_brk)(struct rp_space *s, uint64_t start_brk, uint64_t brk);
+	/* The heap from start_brk to brk (replay addresses): the simulator
+	 * takes them as they are; the kernel moves this process's break there
+	 * and grows it.  0, or an errno when this space cannot. */
+	int (*set_brk)(struct rp_space *s, uint64_t start_brk, uint64_t brk);
 	int per_process;                        /* 1: each recorded process in its own OS process */
 };
 

@@ -23,6 +23,7 @@
 #include "replay/engine_int.h"
 #include "replay/kernel.h"
 #include "replay/latency.h"
+#include "replay/set_break.h"
 #include "replay/vmaquery.h"
 
 #define MAX_MESSAGES 20
@@ -571,6 +572,7 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	e->si = si;
 	e->page = t->header.host.page_size ? t->header.host.page_size : 4096;
 	e->base_brk = (uint64_t)syscall(SYS_brk, 0);
+	e->heap_in_place = be->per_process && !getenv("VMREPLAY_OWN_BREAK") && set_break_possible();
 	e->driver_pid = getpid();
 	e->multi = be->per_process && (t->nprocs > 1 || o->threads);
 	if (be->per_process)

@@ -56,6 +56,7 @@ struct rp_engine {
 	size_t shared_bytes;
 	struct rp_layout *layout;  /* kernel: where each address space goes (placement.h) */
 	uint64_t base_brk;    /* this process's break before any replay */
+	int heap_in_place;    /* kernel: recorded heaps go where they were (set_break.h) */
 	pid_t driver_pid;
 	uint64_t page;
 	int multi;            /* several replayers: take turns */

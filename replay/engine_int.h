@@ -24,8 +24,9 @@ struct rp_pstate {
 	struct rp_space *space;
 	struct addrmap am;
 	const struct rp_unit *unit;  /* offsets for ranges not yet mapped */
-	int64_t brk_delta;
+	int64_t brk_delta;     /* recorded brk address + brk_delta = replay address */
 	uint64_t cur_brk;      /* replay address; 0 unknown */
+	uint64_t heap_start;   /* kernel: where the replayed heap starts, 0 none */
 	uint32_t special;      /* [vdso] & co. of the image: counted, not rebuilt */
 	int64_t count;         /* program VMAs now (kernel: running) */
 	int64_t peak;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "replay/engine_int.h"
 #include "replay/kernel.h"
+#include "replay/set_break.h"
 
 static int cmp_range(const void *a, const void *b)
 {
@@ -51,15 +52,21 @@ void rp_publish_count(struct rp_engine *e, uint32_t slot, struct rp_pstate *p)
 	st->end_count = p->count;
 }
 
+/* The recorded start of the heap and, when the map has one, its end (past
+ * every [heap] VMA: a heap split by mprotect shows several). */
 static uint64_t recorded_start_brk(const struct rp_engine *e, const struct vmt_map *m, size_t from_step,
                                    uint32_t slot, uint64_t *heap_end)
 {
+	uint64_t start = 0;
 	*heap_end = 0;
 	for (uint32_t i = 0; m && i < m->nvma; i++)
 		if (strcmp(m->vmas[i].name, "[heap]") == 0) {
+			if (!start)
+				start = m->vmas[i].start;
 			*heap_end = m->vmas[i].end;
-			return m->vmas[i].start;
 		}
+	if (start)
+		return start;
 	for (size_t s = from_step; s < e->t->nsteps; s++) {
 		const struct rp_step *st = &e->t->steps[s];
 		if (st->slot != slot)
@@ -79,7 +86,8 @@ static void teardown(struct rp_engine *e, struct rp_pstate *p)
 {
 	if (e->be->per_process) {
 		/* the break first: brk refuses to shrink a heap that munmap removed */
-		syscall(SYS_brk, e->base_brk);
+		if (p->heap_start)
+			syscall(SYS_brk, p->heap_start);
 		for (size_t i = 0; i < p->am.n; i++)
 			munmap((void *)(p->am.r[i].start + (uint64_t)p->am.r[i].delta),
 			       p->am.r[i].end - p->am.r[i].start);
@@ -115,6 +123,52 @@ const struct vmt_file *rp_file_of(const struct rp_engine *e, uint32_t slot, uint
 			return f;
 	}
 	return NULL;
+}
+
+/* The heap from the recorded start_brk to heap_end (0: none mapped yet).
+ * Kernel: where it was recorded, moved by the image's offset, when this
+ * kernel lets the replayer move its break, so its neighbours are the
+ * recorded ones; otherwise grown from the replayer's own break, and brk
+ * addresses translate by brk_delta instead. */
+static void build_heap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, const struct vmt_map *m,
+                       uint64_t rec_brk, uint64_t heap_end)
+{
+	uint64_t top = heap_end > rec_brk ? heap_end : rec_brk;
+	p->brk_delta = 0;
+	p->cur_brk = rec_brk;
+	if (!rec_brk)
+		return;
+	if (!e->be->per_process) {
+		if (e->be->set_brk)
+			e->be->set_brk(p->space, rec_brk, top);
+		p->cur_brk = top;
+	} else {
+		int64_t d = rp_unit_delta(p->unit, rec_brk);
+		int err = e->heap_in_place ? e->be->set_brk(p->space, rec_brk + (uint64_t)d, top + (uint64_t)d) : -1;
+		if (err == 0) {
+			p->brk_delta = d;
+			p->heap_start = rec_brk + (uint64_t)d;
+		} else {
+			if (err > 0) {
+				rp_say(e, "pid %d: cannot move the break to the recorded heap at %#llx (%s): the heap grows from the replayer's own break",
+				       e->t->procs[slot].pid, (unsigned long long)rec_brk, strerror(err));
+				set_break_at(e->base_brk);
+			}
+			p->brk_delta = (int64_t)(e->base_brk - rec_brk);
+			p->heap_start = e->base_brk;
+			if (top > rec_brk && (uint64_t)syscall(SYS_brk, e->base_brk + (top - rec_brk)) > e->base_brk)
+				rp_kernel_written(e->base_brk);
+		}
+		p->cur_brk = (uint64_t)syscall(SYS_brk, 0);
+	}
+	if (top > rec_brk)
+		am_set(&p->am, rec_brk, top, p->brk_delta);
+	/* a heap the program split: the pieces' own protections */
+	for (uint32_t i = 0; e->be->per_process && m && i < m->nvma; i++) {
+		const struct vmt_vma *v = &m->vmas[i];
+		if (strcmp(v->name, "[heap]") == 0 && (v->prot & 7) != (VMT_PROT_READ | VMT_PROT_WRITE))
+			mprotect((void *)(v->start + (uint64_t)p->brk_delta), v->end - v->start, (int)(v->prot & 7));
+	}
 }
 
 void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_pstate *p,
@@ -166,9 +220,16 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 	rp_unit_enter(e, p->unit, first);
 	uint64_t heap_end;
 	uint64_t rec_brk = recorded_start_brk(e, m, step, slot, &heap_end);
-	p->brk_delta = e->be->per_process ? (int64_t)(e->base_brk - rec_brk) : 0;
+	int heap_built = 0;
 	for (uint32_t i = 0; i < prog.nvma; i++) {
 		const struct vmt_vma *v = &prog.vmas[i];
+		/* in address order, as exec sets up the break after the program's
+		 * data: the kernel's tree of VMAs then takes a shape like the
+		 * original's, and the cost of every later brk depends on it */
+		if (!heap_built && v->start >= rec_brk) {
+			build_heap(e, slot, p, m, rec_brk, heap_end);
+			heap_built = 1;
+		}
 		if (rp_is_special_vma(v) || strcmp(v->name, "[heap]") == 0)
 			continue;
 		const struct vmt_file *f = rp_file_of(e, slot, v->file_id);
@@ -189,16 +250,8 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 		}
 		am_set(&p->am, v->start, v->end, d);
 	}
-	p->cur_brk = rec_brk + (uint64_t)p->brk_delta;
-	if (e->be->set_brk && rec_brk)
-		e->be->set_brk(p->space, rec_brk, heap_end > rec_brk ? heap_end : rec_brk);
-	if (e->be->per_process && heap_end > rec_brk) {
-		p->cur_brk = (uint64_t)syscall(SYS_brk, e->base_brk + (heap_end - rec_brk));
-		if (p->cur_brk > e->base_brk)
-			rp_kernel_written(rp_page_up(e, e->base_brk));
-	}
-	if (heap_end > rec_brk)
-		am_set(&p->am, rec_brk, heap_end, p->brk_delta);
+	if (!heap_built)
+		build_heap(e, slot, p, m, rec_brk, heap_end);
 	free(keep);
 	p->built = 1;
 	p->needs_build = 0;

@@ -9,6 +9,7 @@
 #include "replay/backend.h"
 #include "replay/kernel.h"
 #include "replay/latency.h"
+#include "replay/set_break.h"
 #include "replay/vmaquery.h"
 
 #ifndef MADV_POPULATE_READ
@@ -257,6 +258,22 @@ static void k_touch(struct rp_space *s, const struct vmt_residency *res)
 	}
 }
 
+/* The heap where the recording had it: the break moved to start_brk, then
+ * grown to brk and written, as a running program's heap is. */
+static int k_set_brk(struct rp_space *s, uint64_t start_brk, uint64_t brk)
+{
+	(void)s;
+	int err = set_break_at(start_brk);
+	if (err)
+		return err;
+	if (brk > start_brk) {
+		if ((uint64_t)syscall(SYS_brk, brk) != brk)
+			return ENOMEM;   /* something of ours is in the way */
+		rp_kernel_written(start_brk);
+	}
+	return 0;
+}
+
 static int64_t k_count(struct rp_space *s, const uint64_t (*ranges)[2], size_t n)
 {
 	(void)s;
@@ -284,5 +301,6 @@ const struct rp_backend rp_kernel_backend = {
 	.count = k_count,
 	.fork = k_fork,
 	.space_free = k_free,
+	.set_brk = k_set_brk,
 	.per_process = 1,
 };

@@ -1,8 +1,9 @@
 /* Where each recorded address space goes in this process.  A unit is one
  * address space: a process image and the fork children that share its
- * layout until they exec.  Each unit's recorded ranges move by the smallest
- * offset (0 first) that keeps them off the replayer's own memory and the
- * room its replayed heap grows into.
+ * layout until they exec.  Each unit's recorded ranges (with its heap as
+ * far as the recorded break went, when the heap is replayed in place) move
+ * by the smallest offset (0 first) that keeps them off the replayer's own
+ * memory (and the room a heap grown from the replayer's break needs).
  *
  * --placement kernel: the unit's initial mmap area (the recorded mappings
  * above the largest gap below the stack) becomes a window placed directly
@@ -93,6 +94,18 @@ static int is_fixed_mmap(const struct vmt_event *ev)
 	return (ev->args[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE)) != 0;
 }
 
+/* The extent of each unit's recorded heap: from its lowest start to the
+ * highest break it reached. */
+struct heap_span { uint64_t lo, hi; };
+
+static void widen(struct heap_span *h, uint64_t lo, uint64_t hi)
+{
+	if (!h->lo || lo < h->lo)
+		h->lo = lo;
+	if (hi > h->hi)
+		h->hi = hi;
+}
+
 /* Walks the steps in order: which unit every image belongs to, every
  * unit's recorded ranges, and the first map of each unit. */
 static int assign_units(const struct rp_engine *e, struct rp_layout *l, struct vec *us,
@@ -105,9 +118,11 @@ static int assign_units(const struct rp_engine *e, struct rp_layout *l, struct v
 	*first_map = malloc(maxu * sizeof(**first_map));
 	l->unit_of_image = malloc((t->nimages + 1) * sizeof(*l->unit_of_image));
 	l->unit_of_slot = malloc((t->nprocs + 1) * sizeof(*l->unit_of_slot));
-	if (!cur || !pend || !*first_map || !l->unit_of_image || !l->unit_of_slot) {
+	struct heap_span *heap = calloc(maxu, sizeof(*heap));
+	if (!cur || !pend || !*first_map || !l->unit_of_image || !l->unit_of_slot || !heap) {
 		free(cur);
 		free(pend);
+		free(heap);
 		return -1;
 	}
 	for (size_t s = 0; s < t->nprocs; s++)
@@ -140,8 +155,10 @@ static int assign_units(const struct rp_engine *e, struct rp_layout *l, struct v
 				(*first_map)[u] = st->idx;
 			for (uint32_t j = 0; j < m->nvma; j++) {
 				const struct vmt_vma *v = &m->vmas[j];
-				int prog = !(v->flags & VMT_VMA_RECORDER) && !rp_is_special_vma(v) &&
-				           strcmp(v->name, "[heap]");
+				int is_heap = !strcmp(v->name, "[heap]");
+				int prog = !(v->flags & VMT_VMA_RECORDER) && !rp_is_special_vma(v) && !is_heap;
+				if (is_heap)
+					widen(&heap[u], v->start, v->end);
 				add_uspan(us, u, prog ? K_PROG : K_OTHER, v->start, v->end);
 			}
 		} else if (st->kind == RP_EVENT) {
@@ -153,7 +170,9 @@ static int assign_units(const struct rp_engine *e, struct rp_layout *l, struct v
 			if (ev->err)
 				continue;
 			uint64_t r = (uint64_t)ev->result;
-			if (ev->sys == VMT_SYS_MMAP)
+			if (ev->sys == VMT_SYS_BRK && r)
+				widen(&heap[u], r & ~(e->page - 1), rp_page_up(e, r));
+			else if (ev->sys == VMT_SYS_MMAP)
 				add_uspan(us, u, is_fixed_mmap(ev) ? K_FIXED : K_PLACED, r, r + rp_page_up(e, ev->args[1]));
 			else if (ev->sys == VMT_SYS_MREMAP)
 				add_uspan(us, u, ev->args[3] & MREMAP_FIXED ? K_FIXED : K_PLACED, r,
@@ -166,8 +185,11 @@ static int assign_units(const struct rp_engine *e, struct rp_layout *l, struct v
 			}
 		}
 	}
+	for (uint32_t u = 0; e->heap_in_place && u < n; u++)
+		add_uspan(us, u, K_PROG, heap[u].lo, heap[u].hi);
 	free(cur);
 	free(pend);
+	free(heap);
 	l->nunits = n;
 	l->units = calloc(n + 1, sizeof(*l->units));
 	return l->units ? 0 : -1;
@@ -217,8 +239,8 @@ static int read_own(const struct rp_engine *e, struct own *o)
 	o->n = merge_spans(v.v, v.n);
 	o->v = v.v;
 	top_down_area(o->v, o->n, stack, &o->low, &o->top);
-	/* room for the replayed heap to grow from our own break */
-	for (size_t i = 0; i < e->t->nevents; i++)
+	/* room for a replayed heap to grow from our own break */
+	for (size_t i = 0; !e->heap_in_place && i < e->t->nevents; i++)
 		if (e->t->events[i].sys == VMT_SYS_BRK) {
 			add_span(&v, e->base_brk, e->base_brk + (1ull << 32));
 			o->v = v.v;

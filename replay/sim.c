@@ -51,9 +51,10 @@ static int s_fork(struct rp_space *s, struct rp_space **child)
 	return *child ? 1 : -ENOMEM;
 }
 
-static void s_set_brk(struct rp_space *s, uint64_t start_brk, uint64_t brk)
+static int s_set_brk(struct rp_space *s, uint64_t start_brk, uint64_t brk)
 {
 	sim_mm_set_brk((struct sim_mm *)s, start_brk, brk);
+	return 0;
 }
 
 static void s_free(struct rp_space *s) { sim_mm_free((struct sim_mm *)s); }
