@@ -6,11 +6,16 @@
 
 void am_init(struct addrmap *m) { memset(m, 0, sizeof(*m)); }
 void am_free(struct addrmap *m) { free(m->r); am_init(m); }
-void am_clear(struct addrmap *m) { m->n = 0; }
+void am_clear(struct addrmap *m) { m->n = 0; m->hint = 0; }
 
-/* Index of the first range whose end > addr. */
+/* Index of the first range whose end > addr.  Replayed calls come in runs
+ * on one range (a heap's brk loop, a mapping cut piece by piece), so the
+ * answer of the last update is tried before the binary search. */
 __attribute__((hot)) static size_t lower(const struct addrmap *m, uint64_t addr)
 {
+	size_t h = m->hint;
+	if (h <= m->n && (h == m->n || m->r[h].end > addr) && (h == 0 || m->r[h - 1].end <= addr))
+		return h;
 	size_t lo = 0, hi = m->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -62,6 +67,7 @@ __attribute__((hot)) int am_remove(struct addrmap *m, uint64_t start, uint64_t e
 		m->r[i].end = start;
 		i++;
 	}
+	m->hint = i;
 	size_t j = i;
 	while (j < m->n && m->r[j].end <= end)
 		j++;
@@ -84,6 +90,7 @@ __attribute__((hot)) int am_set(struct addrmap *m, uint64_t start, uint64_t end,
 	if (i > 0 && m->r[i - 1].end == start && m->r[i - 1].delta == delta &&
 	    (i == m->n || m->r[i].start > end)) {
 		m->r[i - 1].end = end;
+		m->hint = i;   /* the answer for the next range above */
 		return 0;
 	}
 	if (am_remove(m, start, end) || reserve(m, 1))

@@ -15,6 +15,7 @@ struct am_range {
 struct addrmap {
 	struct am_range *r;
 	size_t n, cap;
+	size_t hint;   /* where the last update was: tried first (addrmap.c) */
 };
 
 void am_init(struct addrmap *m);

@@ -65,5 +65,48 @@ int main(void)
 		am_set(&m, i * 0x2000, i * 0x2000 + 0x1000, (int64_t)i);
 	ok(m.r == before && m.n == 100, "100 ranges fit without moving the array");
 	am_free(&m);
+
+	/* against a model (one delta per page, 0 = unmapped) through a random
+	 * mix of the calls, growing runs among them (the lookup hint's case) */
+	enum { PAGES = 64 };
+	int64_t model[PAGES] = { 0 };
+	unsigned seed = 12345, bad = 0, grow = 0;
+	am_init(&m);
+	for (int step = 0; step < 20000 && !bad; step++) {
+		seed = seed * 1103515245u + 12345u;
+		unsigned a = (seed >> 8) % PAGES, len = 1 + (seed >> 20) % 8, b = a + len > PAGES ? PAGES : a + len;
+		int64_t d = 1 + (int64_t)((seed >> 4) % 3);
+		switch ((seed >> 28) % 4) {
+		case 0:   /* a heap growing: the next pages after the last grow, one delta */
+			a = grow < PAGES ? grow : 0;
+			b = a + 1;
+			grow = b;
+			d = 1;
+			/* fall through */
+		case 1:
+			am_set(&m, a * 0x1000ull, b * 0x1000ull, d);
+			for (unsigned i = a; i < b; i++)
+				model[i] = d;
+			break;
+		case 2:
+			am_remove(&m, a * 0x1000ull, b * 0x1000ull);
+			for (unsigned i = a; i < b; i++)
+				model[i] = 0;
+			break;
+		default:
+			break;
+		}
+		for (unsigned i = 0; i < PAGES; i++) {
+			const struct am_range *r = am_find(&m, i * 0x1000ull + 0x800);
+			if ((r ? r->delta : 0) != model[i])
+				bad = (unsigned)step + 1;
+		}
+		for (size_t i = 0; i + 1 < m.n; i++)
+			if (m.r[i].end > m.r[i + 1].start ||
+			    (m.r[i].end == m.r[i + 1].start && m.r[i].delta == m.r[i + 1].delta))
+				bad = (unsigned)step + 1;
+	}
+	ok(!bad, "20000 random calls agree with a page model, ranges sorted and joined (first bad step %u)", bad);
+	am_free(&m);
 	return done_testing();
 }
