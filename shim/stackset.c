@@ -1,7 +1,10 @@
-/* stackset.c - a small fixed set of ranges under a spin lock: taken once
- * per thread stack glibc maps or unmaps, and once per thread end.  glibc
- * keeps at most 40 MiB of stacks cached, so the set stays small; when it
- * overflows, answers become "unknown" and threads keep the old path. */
+/* stackset.c - a small fixed set of ranges under a lock: taken once per
+ * thread stack glibc maps or unmaps, and once per thread end.  glibc keeps
+ * at most 40 MiB of stacks cached, so the set stays small; when it
+ * overflows, answers become "unknown" and threads keep the old path.  The
+ * lock is only tried for a while (a signal handler's munmap may run while
+ * its own thread holds it): a change that cannot take it leaves the set
+ * unknown too. */
 #include "stackset.h"
 
 #define STACKS 512
@@ -10,17 +13,23 @@ static struct { uint64_t lo, hi; } stacks[STACKS];
 static int nstacks, overflowed;
 static int lock;
 
-static void take(void)
+static int take(void)
 {
-	while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+	for (int spin = 0; spin < 256; spin++) {
+		if (!__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+			return 1;
 		__builtin_ia32_pause();
+	}
+	__atomic_store_n(&overflowed, 1, __ATOMIC_RELAXED);
+	return 0;
 }
 
 static void give(void) { __atomic_store_n(&lock, 0, __ATOMIC_RELEASE); }
 
 void stackset_add(uint64_t lo, uint64_t hi)
 {
-	take();
+	if (!take())
+		return;
 	if (nstacks < STACKS) {
 		stacks[nstacks].lo = lo;
 		stacks[nstacks].hi = hi;
@@ -33,7 +42,8 @@ void stackset_add(uint64_t lo, uint64_t hi)
 
 void stackset_remove(uint64_t lo, uint64_t hi)
 {
-	take();
+	if (!take())
+		return;
 	for (int i = 0; i < nstacks; )
 		if (stacks[i].lo < hi && stacks[i].hi > lo)
 			stacks[i] = stacks[--nstacks];
@@ -44,7 +54,8 @@ void stackset_remove(uint64_t lo, uint64_t hi)
 
 int stackset_holds(uint64_t addr)
 {
-	take();
+	if (!take())
+		return -1;
 	int found = overflowed ? -1 : 0;
 	for (int i = 0; i < nstacks; i++)
 		if (addr >= stacks[i].lo && addr < stacks[i].hi) {
