@@ -2,6 +2,7 @@
  * behaves exactly like the wrapper it replaces (same argument checks done
  * in user space, same result and errno), and records the call. */
 #include "hooks.h"
+#include "empty_ranges.h"
 #include "image.h"
 #include "maps.h"
 #include "patch.h"
@@ -35,23 +36,86 @@ long shim_errno_ret(long r)
 	return r;
 }
 
-/* Which calls change or remove pages that may be resident. */
-static void residency_before(int sys, uint64_t seq, const long *a)
+#ifndef MADV_DONTNEED_LOCKED
+#define MADV_DONTNEED_LOCKED 24
+#endif
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+
+/* What a call does to the ranges known to hold no page (empty_ranges.c). */
+struct release {
+	int dontneed;          /* a MADV_DONTNEED: [lo, hi) is empty after it */
+	uint64_t lo, hi, faults;
+	uint64_t old_brk;
+};
+
+static uint64_t page_up(uint64_t x) { return (x + 4095) & ~4095UL; }
+
+/* Ranges a call unmaps or may move pages into stop being known empty
+ * before it runs (empty_ranges.c): new pages elsewhere come by faults. */
+static void forget_before(int sys, const long *a, uint64_t old_brk)
 {
+	uint64_t a0 = (uint64_t)a[0], a1 = (uint64_t)a[1];
 	switch (sys) {
+	case VMT_SYS_MUNMAP:
+		empty_forget(a0, a0 + page_up(a1));
+		break;
+	case VMT_SYS_MREMAP:
+		empty_forget(a0, a0 + page_up(a1));
+		if (a[3] & MREMAP_FIXED)
+			empty_forget((uint64_t)a[4], (uint64_t)a[4] + page_up((uint64_t)a[2]));
+		break;
+	case VMT_SYS_BRK:
+		if (old_brk && a0 && a0 < old_brk)
+			empty_forget(a0, page_up(old_brk));
+		break;
+	case VMT_SYS_SHMAT:
+		empty_forget_all();   /* where it lands and its size are the segment's */
+		break;
+	case VMT_SYS_MADVISE:
+		if (a[2] == MADV_HUGEPAGE || a[2] == MADV_COLLAPSE)
+			empty_distrust();   /* khugepaged may fill huge pages there */
+		break;
+	}
+}
+
+/* Which calls change or remove pages that may be resident. */
+static void residency_before(int sys, uint64_t seq, const long *a, struct release *rel)
+{
+	rel->dontneed = 0;
+	rel->old_brk = curbrk && *curbrk ? (uint64_t)*curbrk : 0;
+	forget_before(sys, a, rel->old_brk);
+	switch (sys) {
+	case VMT_SYS_MADVISE:
+		if ((a[2] == MADV_DONTNEED || a[2] == MADV_DONTNEED_LOCKED) && shim.residency &&
+		    !shim_vfork_child) {
+			rel->dontneed = 1;
+			rel->lo = (uint64_t)a[0];
+			rel->hi = page_up((uint64_t)a[0] + (uint64_t)a[1]);
+			if (empty_lookup(rel->lo, rel->hi, &rel->faults) == EMPTY_NONE)
+				break;
+		}
+		residency_range(seq, (uint64_t)a[0], (uint64_t)a[1]);
+		break;
 	case VMT_SYS_MUNMAP:
 	case VMT_SYS_MPROTECT:
 	case VMT_SYS_PKEY_MPROTECT:
-	case VMT_SYS_MADVISE:
 	case VMT_SYS_MREMAP:
 		residency_range(seq, (uint64_t)a[0], (uint64_t)a[1]);
 		break;
 	case VMT_SYS_BRK:
-		if (curbrk && *curbrk && (uint64_t)a[0] && (uint64_t)a[0] < (uint64_t)*curbrk)
-			residency_range(seq, ((uint64_t)a[0] + 4095) & ~4095UL,
-			                (uint64_t)*curbrk - (((uint64_t)a[0] + 4095) & ~4095UL));
+		if (rel->old_brk && (uint64_t)a[0] && (uint64_t)a[0] < rel->old_brk)
+			residency_range(seq, page_up((uint64_t)a[0]), rel->old_brk - page_up((uint64_t)a[0]));
 		break;
 	}
+}
+
+/* A range MADV_DONTNEED emptied is known empty from now on. */
+static void residency_after(long r, const struct release *rel)
+{
+	if (rel->dontneed && !raw_failed(r))
+		empty_note(rel->lo, rel->hi, rel->faults);
 }
 
 /* libunwind's own mappings are not the program's (maps.c). */
@@ -105,7 +169,8 @@ long shim_vma_call(int sys, long nr, long a0, long a1, long a2, long a3, long a4
 	uint8_t sud = sud_enter();
 	call_begin(&c, sys, a0, a1, a2, a3, a4, a5);
 	const long a[6] = { a0, a1, a2, a3, a4, a5 };
-	residency_before(sys, c.seq, a);
+	struct release rel;
+	residency_before(sys, c.seq, a, &rel);
 	if (sys == VMT_SYS_MMAP && !(a3 & MAP_ANONYMOUS) && a4 >= 0)
 		c.file_id = image_file_fd((int)a4);
 	else if (sys == VMT_SYS_SHMAT)
@@ -114,6 +179,7 @@ long shim_vma_call(int sys, long nr, long a0, long a1, long a2, long a3, long a4
 	r = raw6_exempt(nr, a0, a1, a2, a3, a4, a5);
 	if (sys == VMT_SYS_MMAP && (a2 & PROT_EXEC) && c.file_id)
 		stacks_modules_changed();
+	residency_after(r, &rel);
 	call_end(&c, r);
 	sud_leave(sud);
 	return r;
@@ -246,6 +312,8 @@ long shim_syscall_c(long nr, long a0, long a1, long a2, long a3, long a4, long a
 	int sys = vmt_sys_from_nr(nr), handled = 0;
 	uint8_t sud = sud_enter();
 	long r;
+	if (nr == SYS_userfaultfd)
+		empty_distrust();   /* its ioctls fill pages in without faults */
 	if (sys == VMT_SYS_NONE)
 		r = raw6(nr, a0, a1, a2, a3, a4, a5);
 	else

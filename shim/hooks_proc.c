@@ -10,6 +10,7 @@
 #include "exec.h"
 #include "image.h"
 #include "init.h"
+#include "empty_ranges.h"
 #include "raw.h"
 #include "residency.h"
 #include "sud.h"
@@ -37,6 +38,11 @@ static void split_begin(int sys, const uint64_t a[6])
 	call_begin(&split, sys, (long)a[0], (long)a[1], (long)a[2], (long)a[3], (long)a[4], (long)a[5]);
 	if (!(flags & CLONE_VM) && sys != VMT_SYS_VFORK)
 		residency_fork(split.seq);
+	/* a child on this memory counts its faults apart (empty_ranges.c) */
+	if (sys == VMT_SYS_VFORK || ((flags & CLONE_VM) && (flags & CLONE_VFORK)))
+		empty_forget_all();
+	else if ((flags & CLONE_VM) && !(flags & CLONE_THREAD))
+		empty_distrust();
 	call_clock(&split);
 }
 

@@ -6,6 +6,7 @@
  *   VMREC_SUD=0       no Syscall User Dispatch safety net
  *   VMREC_RESIDENCY=0 no page residency records (saves a page-table scan per change)
  *   VMREC_RESIDENCY=mincore  ask mincore even where PAGEMAP_SCAN works
+ *   VMREC_RESIDENCY=scan     ask for every range, even one known to hold no page
  *   VMREC_SEQFD=N     internal: the shared sequence counter of the tree
  *   VMREC_EXEC=...    internal: the execve event handed to a new image */
 #include "arena.h"
@@ -19,6 +20,7 @@
 #include "residency.h"
 #include "stacks.h"
 #include "stackset.h"
+#include "empty_ranges.h"
 #include "signals.h"
 #include "sud.h"
 
@@ -221,6 +223,10 @@ __attribute__((constructor)) static void shim_init(void)
 	const char *res = getenv("VMREC_RESIDENCY");
 	shim.residency = !res ? RESIDENCY_MAPPED : strcmp(res, "0") == 0 ? RESIDENCY_OFF :
 	                 strcmp(res, "mincore") == 0 ? RESIDENCY_MINCORE : RESIDENCY_MAPPED;
+	if (res && strcmp(res, "scan") == 0)
+		empty_distrust();   /* a page-table scan for every range */
+	else
+		empty_init();
 	const char *stacks = getenv("VMREC_STACKS");
 	if (stacks && atoi(stacks) > 0 && stacks_init(atoi(stacks)) == 0)
 		shim.stacks = atoi(stacks);
@@ -240,6 +246,7 @@ void shim_fork_child(void)
 	shim.next_file_id = 0;
 	shim_forget_threads();
 	stackset_after_fork();
+	empty_after_fork();
 	image_files_reset();
 	stacks_forget();
 	sud_arm_thread();

@@ -13,6 +13,7 @@
  * The program may install its own SIGSYS handler (signals.c keeps it), and
  * SIGSYS not raised by dispatch goes to it (or to its default action). */
 #include "sud.h"
+#include "empty_ranges.h"
 #include "exec.h"
 #include "hooks.h"
 #include "init.h"
@@ -97,6 +98,8 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 		return;                     /* selector stays ALLOW for this thread */
 	}
 	if (sys == VMT_SYS_NONE) {
+		if (nr == SYS_userfaultfd)
+			empty_distrust();   /* its ioctls fill pages in without faults */
 		r = raw6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	} else {
 		uint16_t flags = VMT_EV_TRAPPED;

@@ -1,0 +1,163 @@
+/* empty_ranges.c - ranges of this process known to hold no page.
+ *
+ * A range MADV_DONTNEED emptied holds no page until something makes one
+ * present again: a page fault, which the kernel counts per process
+ * (getrusage's minflt + majflt, including the faults by which mlock,
+ * MAP_POPULATE and MADV_POPULATE_* fill pages in), or a call the recorder
+ * sees moving pages in (mremap: its ranges are forgotten).  So while the
+ * process's fault count is still what it was just before the DONTNEED, the
+ * answer for that range is "no page" without a page-table scan.  A thread
+ * churn is the case: glibc releases the same cached stack at every thread
+ * end, with no fault in between, and the scan was most of a thread's cost.
+ *
+ * Pages can also become present without a fault of this process, so the
+ * table is not trusted where that can happen: khugepaged filling a huge
+ * page around one touched page (THP "always", or a range given
+ * MADV_HUGEPAGE or MADV_COLLAPSE), userfaultfd's ioctls, a process sharing
+ * this memory outside the thread group (clone with CLONE_VM; a vfork
+ * child forgets every range).  What it cannot see is another process or a
+ * kernel thread writing this memory (ptrace, process_vm_writev, vhost):
+ * those would make a released range's pages resident unrecorded.
+ *
+ * A range is remembered at its first release and trusted from its second
+ * (the first one has no count to compare with): a one-off release costs
+ * nothing more than the scan it always had.  Only mapped ranges are kept
+ * (munmap forgets), so a mapping the kernel places - in free space - never
+ * meets one; mremap's destination and SysV attachments are forgotten
+ * before the call.
+ *
+ * The lock is only ever tried (a signal handler's hook may run while its
+ * thread holds it): a lookup or note that cannot take it does without, a
+ * forget that cannot leaves `stale` set, and the holder clears every
+ * range before it lets go. */
+#include "empty_ranges.h"
+#include "raw.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+
+#define RANGES 16
+#define NO_COUNT UINT64_MAX    /* released once: not trusted yet */
+
+static struct { uint64_t lo, hi, faults; } set[RANGES];
+static unsigned next_slot;
+static int distrusted;
+static int lock, stale;
+
+/* Another thread holds it for a few loads and stores: wait that long,
+ * never for a holder this thread interrupted. */
+static int take(void)
+{
+	for (int spin = 0; spin < 256; spin++) {
+		if (!__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+			return 1;
+		__builtin_ia32_pause();
+	}
+	return 0;
+}
+
+static void give(void)
+{
+	if (__atomic_exchange_n(&stale, 0, __ATOMIC_ACQ_REL))
+		memset(set, 0, sizeof(set));
+	__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+}
+
+/* The process's page faults so far, never 0 (0 means "not read"). */
+static uint64_t process_faults(void)
+{
+	struct rusage ru;
+	if (raw_failed(raw2(SYS_getrusage, RUSAGE_SELF, &ru)))
+		return 0;
+	return (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt + 1;
+}
+
+void empty_init(void)
+{
+	char buf[64] = "";
+	long fd = raw4(SYS_openat, AT_FDCWD, "/sys/kernel/mm/transparent_hugepage/enabled",
+	               O_RDONLY | O_CLOEXEC, 0);
+	if (!raw_failed(fd)) {
+		long n = raw3(SYS_read, fd, buf, sizeof(buf) - 1);
+		buf[raw_failed(n) ? 0 : n] = 0;
+		raw1(SYS_close, fd);
+	}
+	/* no file: a kernel without THP, where nothing collapses */
+	if (strstr(buf, "[always]"))
+		empty_distrust();
+}
+
+static int find(uint64_t lo, uint64_t hi)
+{
+	for (int i = 0; i < RANGES; i++)
+		if (set[i].hi && set[i].lo <= lo && hi <= set[i].hi)
+			return i;
+	return -1;
+}
+
+enum empty_answer empty_lookup(uint64_t lo, uint64_t hi, uint64_t *faults)
+{
+	*faults = 0;
+	if (__atomic_load_n(&distrusted, __ATOMIC_RELAXED) || !take())
+		return EMPTY_UNKNOWN;
+	int i = __atomic_load_n(&stale, __ATOMIC_ACQUIRE) ? -1 : find(lo, hi);
+	uint64_t then = i >= 0 ? set[i].faults : 0;
+	give();
+	if (i < 0)
+		return EMPTY_UNKNOWN;
+	*faults = process_faults();
+	return *faults && then == *faults ? EMPTY_NONE : EMPTY_ASK;
+}
+
+static void forget_locked(uint64_t lo, uint64_t hi)
+{
+	for (int i = 0; i < RANGES; i++)
+		if (set[i].hi && set[i].lo < hi && lo < set[i].hi)
+			set[i].hi = 0;
+}
+
+void empty_note(uint64_t lo, uint64_t hi, uint64_t faults)
+{
+	if (__atomic_load_n(&distrusted, __ATOMIC_RELAXED) || lo >= hi || !take())
+		return;
+	int i = find(lo, hi);
+	if (i < 0 || set[i].lo != lo || set[i].hi != hi) {
+		forget_locked(lo, hi);
+		i = (int)(next_slot++ % RANGES);
+	}
+	set[i].lo = lo;
+	set[i].hi = hi;
+	set[i].faults = faults ? faults : NO_COUNT;
+	give();
+}
+
+void empty_forget(uint64_t lo, uint64_t hi)
+{
+	if (!take()) {
+		__atomic_store_n(&stale, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	forget_locked(lo, hi);
+	give();
+}
+
+void empty_forget_all(void)
+{
+	__atomic_store_n(&stale, 1, __ATOMIC_RELEASE);
+	if (take())
+		give();
+}
+
+void empty_distrust(void)
+{
+	__atomic_store_n(&distrusted, 1, __ATOMIC_RELAXED);
+	empty_forget_all();
+}
+
+void empty_after_fork(void)
+{
+	lock = stale = 0;   /* a thread that held it is not in the child */
+	memset(set, 0, sizeof(set));
+}
