@@ -12,6 +12,13 @@
 #include "vmt_lz4frame.h"
 #include "vmt_meta.h"
 
+/* Events wait here as they came and are encoded QUEUE at a time: the
+ * encoder (a few hundred instructions and the predictor's state) then runs
+ * warm, where the shim otherwise ran it cold after every system call.
+ * Every other record, a flush and a close encode them first, so the
+ * stream is byte for byte what encoding each event at once would give. */
+#define QUEUE 32
+
 struct vmt_writer {
 	int fd, owns_fd;
 	int32_t pid, tid;
@@ -26,6 +33,8 @@ struct vmt_writer {
 	size_t lz4_state_size;
 
 	struct vmt_predictor pred;
+	struct vmt_event queue[QUEUE];
+	unsigned nqueued;
 	int chunk_open;              /* a record is buffered */
 	int chunk_has_seq;           /* ... and one of them has a seq */
 	uint32_t nevents, nmeta;
@@ -223,6 +232,8 @@ static void reset_chunk(struct vmt_writer *w)
 	w->nevents = w->nmeta = 0;
 }
 
+static int drain(struct vmt_writer *w);
+
 int vmt_writer_flush(struct vmt_writer *w)
 {
 	uint8_t *body, *frame;
@@ -231,6 +242,8 @@ int vmt_writer_flush(struct vmt_writer *w)
 
 	if (!w)
 		return VMT_EINVAL;
+	if ((ret = drain(w)))
+		return ret;
 	if (!w->chunk_open || w->err) {
 		reset_chunk(w);
 		return w->err;
@@ -270,7 +283,7 @@ static void note_seq(struct vmt_writer *w, uint64_t seq)
 	}
 }
 
-static int write_event(struct vmt_writer *w, const struct vmt_event *e)
+static int encode_event(struct vmt_writer *w, const struct vmt_event *e)
 {
 	if (w->ev_len + VMT_EVENT_MAX_BYTES > w->ev_cap || w->nevents == UINT32_MAX) {
 		int ret = vmt_writer_flush(w);
@@ -282,6 +295,34 @@ static int write_event(struct vmt_writer *w, const struct vmt_event *e)
 	w->ev_len = (size_t)(vmt_event_encode(w->ev + w->ev_len, &w->pred, e) - w->ev);
 	w->nevents++;
 	w->next_seq = e->seq + 1;
+	return 0;
+}
+
+/* Encodes the queue; on an error what is left of it counts as dropped. */
+static int drain(struct vmt_writer *w)
+{
+	unsigned n = w->nqueued;
+	w->nqueued = 0;   /* first: a flush inside encode_event drains again */
+	for (unsigned i = 0; i < n; i++) {
+		int ret = w->err ? w->err : encode_event(w, &w->queue[i]);
+		if (ret) {
+			w->dropped += n - i;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int write_event(struct vmt_writer *w, const struct vmt_event *e)
+{
+	if (w->nqueued == QUEUE) {
+		int ret = drain(w);
+		if (ret) {
+			w->dropped++;
+			return ret;
+		}
+	}
+	w->queue[w->nqueued++] = *e;
 	return 0;
 }
 
@@ -306,7 +347,10 @@ static int write_meta(struct vmt_writer *w, const struct vmt_record *rec)
 	size_t bound = vmt_meta_bound(rec);
 	uint64_t seq;
 	uint8_t *end;
+	int queued = drain(w);   /* the events before it first */
 
+	if (queued)
+		return queued;
 	if (w->meta_len + bound > w->meta_cap || w->nmeta == UINT32_MAX) {
 		int ret = vmt_writer_flush(w);
 		if (ret)
