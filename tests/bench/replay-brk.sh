@@ -11,7 +11,7 @@ B=${VMREC_BUILD:-build}
 LOOP=$B/tests/replay/progs/brk_loop
 V=$B/bin/vmreplay
 ITER=${ITER:-20000}
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-15}
 T=$(mktemp -d "${TMPDIR:-/tmp}/vmrec-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 

@@ -11,7 +11,7 @@
 # Target: recorded/native <= 1.10 without stacks.
 set -e
 B=${VMREC_BUILD:-$(cd "$(dirname "$0")/../.." && pwd)/build}
-ROUNDS=${ROUNDS:-7}
+ROUNDS=${ROUNDS:-11}
 T=$(mktemp -d "${TMPDIR:-/tmp}/shim-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 LIB=$B/lib/libvmrec.so
