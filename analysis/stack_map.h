@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/pid_id_map.h"
 #include "vmt.h"
 
 struct stack_slot {
@@ -16,8 +17,7 @@ struct stack_slot {
 };
 
 struct stack_map {
-	struct stack_slot *slot;
-	size_t cap, used;
+	struct pid_id_map map;   /* values: struct stack_slot */
 };
 
 /* Copies ST in; a later record of the same key (a new image of the pid)

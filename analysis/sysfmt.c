@@ -239,7 +239,8 @@ static const struct call_fmt calls[VMT_SYS_COUNT] = {
 	[VMT_SYS_VFORK]         = { { 0 }, R_DEC, NULL },
 	[VMT_SYS_CLONE]         = { { 0 }, R_DEC, fmt_clone },
 	[VMT_SYS_CLONE3]        = { { 0 }, R_DEC, fmt_clone3 },
-	/* the trace keeps no strings: execve's arguments are addresses */
+	/* events keep no strings: execve's arguments are addresses, but for
+	 * the file name its FILE record may give (sysfmt_args_file) */
 	[VMT_SYS_EXECVE]        = { { SYSFMT_ADDR, SYSFMT_ADDR, SYSFMT_ADDR }, R_DEC, NULL },
 	[VMT_SYS_EXECVEAT]      = { { SYSFMT_INT, SYSFMT_ADDR, SYSFMT_ADDR, SYSFMT_ADDR, SYSFMT_HEX }, R_DEC, NULL },
 	[VMT_SYS_EXIT]          = { { SYSFMT_INT }, R_DEC, NULL },
@@ -258,7 +259,38 @@ int sysfmt_result_hex(int sys)
 	return sys > VMT_SYS_NONE && sys < VMT_SYS_COUNT && calls[sys].result == R_HEX;
 }
 
-static void fmt_args(struct out *o, const struct vmt_event *ev)
+/* A string as strace quotes it: C escapes for these, octal for the rest of
+ * the unprintable bytes (three digits only before an octal digit). */
+static const struct { char c, name; } c_escapes[] = {
+	{ '\t', 't' }, { '\n', 'n' }, { '\v', 'v' }, { '\f', 'f' }, { '\r', 'r' },
+	{ '\\', '\\' }, { '"', '"' },
+};
+
+static void put_quoted(struct out *o, const char *s)
+{
+	put(o, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		size_t i = 0;
+		while (i < sizeof(c_escapes) / sizeof(c_escapes[0]) && c_escapes[i].c != (char)c)
+			i++;
+		if (i < sizeof(c_escapes) / sizeof(c_escapes[0]))
+			put(o, "\\%c", c_escapes[i].name);
+		else if (c < 0x20 || c >= 0x7f)
+			put(o, "\\%0*o", s[1] >= '0' && s[1] <= '7' ? 3 : 1, c);
+		else
+			put(o, "%c", c);
+	}
+	put(o, "\"");
+}
+
+/* The argument the file name is, for the calls whose FILE record names it. */
+static int file_arg(int sys)
+{
+	return sys == VMT_SYS_EXECVE ? 0 : sys == VMT_SYS_EXECVEAT ? 1 : -1;
+}
+
+static void fmt_args(struct out *o, const struct vmt_event *ev, const char *file)
 {
 	const char *name = ev->sys < VMT_SYS_COUNT ? vmt_sys_name(ev->sys) : NULL;
 	if (!name || ev->sys == VMT_SYS_NONE) {
@@ -274,10 +306,14 @@ static void fmt_args(struct out *o, const struct vmt_event *ev)
 	if (c->custom) {
 		c->custom(o, ev);
 	} else {
+		int named = file ? file_arg(ev->sys) : -1;
 		for (int i = 0; i < 6 && c->args[i] != SYSFMT_END; i++) {
 			if (i)
 				put(o, ", ");
-			put_arg(o, c->args[i], ev->args[i]);
+			if (i == named)
+				put_quoted(o, file);
+			else
+				put_arg(o, c->args[i], ev->args[i]);
 		}
 	}
 	put(o, ")");
@@ -303,13 +339,18 @@ static void fmt_result(struct out *o, const struct vmt_event *ev)
 	}
 }
 
-size_t sysfmt_args(char *buf, size_t size, const struct vmt_event *ev)
+size_t sysfmt_args_file(char *buf, size_t size, const struct vmt_event *ev, const char *file)
 {
 	struct out o = { buf, size, 0 };
 	if (size)
 		buf[0] = '\0';
-	fmt_args(&o, ev);
+	fmt_args(&o, ev, file);
 	return o.len;
+}
+
+size_t sysfmt_args(char *buf, size_t size, const struct vmt_event *ev)
+{
+	return sysfmt_args_file(buf, size, ev, NULL);
 }
 
 size_t sysfmt_result(char *buf, size_t size, const struct vmt_event *ev)
@@ -326,7 +367,7 @@ size_t sysfmt_call(char *buf, size_t size, const struct vmt_event *ev)
 	struct out o = { buf, size, 0 };
 	if (size)
 		buf[0] = '\0';
-	fmt_args(&o, ev);
+	fmt_args(&o, ev, NULL);
 	put(&o, " = ");
 	fmt_result(&o, ev);
 	return o.len;

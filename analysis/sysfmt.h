@@ -16,6 +16,9 @@ size_t sysfmt_call(char *buf, size_t size, const struct vmt_event *ev);
  * memory)" / "?". */
 size_t sysfmt_args(char *buf, size_t size, const struct vmt_event *ev);
 size_t sysfmt_result(char *buf, size_t size, const struct vmt_event *ev);
+/* sysfmt_args, with execve's or execveat's file name printed as the string
+ * `file` (the path of the event's FILE record; NULL: its address). */
+size_t sysfmt_args_file(char *buf, size_t size, const struct vmt_event *ev, const char *file);
 
 /* How each argument of a plainly printed call looks; the importer of strace
  * logs reads the same rows backwards. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "analysis/pid_id_map.h"
 #include "analysis/stack_map.h"
 #include "analysis/symbolize.h"
 #include "analysis/sysfmt.h"
@@ -39,14 +40,15 @@ static int put_stamp(char *buf, size_t size, int stamps, uint64_t wall_ns)
 	return snprintf(buf, size, "%s ", hms);
 }
 
+/* file: the path of the event's FILE record (execve's file name), or NULL. */
 static void print_event(FILE *out, const struct dump_opts *o, const struct vmt_event *ev,
-                        uint64_t wall_ns)
+                        uint64_t wall_ns, const char *file)
 {
-	char line[1024];
+	char line[8192];
 	int n = snprintf(line, sizeof(line), "%-5d ", ev->tid);
 	if (o->stamps)
 		n += put_stamp(line + n, sizeof(line) - (size_t)n, o->stamps, wall_ns);
-	size_t len = (size_t)n + sysfmt_args(line + n, sizeof(line) - (size_t)n, ev);
+	size_t len = (size_t)n + sysfmt_args_file(line + n, sizeof(line) - (size_t)n, ev, file);
 	if (len >= sizeof(line))
 		len = sizeof(line) - 1;
 	fputs(line, out);
@@ -101,6 +103,7 @@ int vmtrace_dump_main(int argc, char **argv)
 	uint64_t t0 = 0;
 	int have_t0 = 0, ret, status = 0;
 	struct stack_map stacks = { 0 };
+	struct pid_id_map files = { 0 };   /* FILE paths, for execve's */
 	struct vmt_record rec;
 	while ((ret = vmt_reader_next(r, &rec)) > 0) {
 		if (!have_t0 && (rec.type == VMT_REC_PROCESS || rec.type == VMT_REC_EVENT)) {
@@ -114,10 +117,21 @@ int vmtrace_dump_main(int argc, char **argv)
 				break;
 			}
 		}
+		if (rec.type == VMT_REC_FILE) {
+			char *copy = strdup(rec.u.file.path ? rec.u.file.path : "");
+			if (!copy || pid_id_map_put(&files, rec.u.file.pid, rec.u.file.id, copy, free) < 0) {
+				free(copy);
+				fprintf(stderr, "vmtrace: %s: out of memory\n", path);
+				status = 1;
+				break;
+			}
+		}
 		if (rec.type != VMT_REC_EVENT)
 			continue;
 		const struct vmt_event *ev = &rec.u.event;
-		print_event(stdout, &o, ev, start + (ev->time_ns - t0));
+		const char *file = ev->sys == VMT_SYS_EXECVE || ev->sys == VMT_SYS_EXECVEAT
+		                   ? pid_id_map_get(&files, ev->pid, ev->file_id) : NULL;
+		print_event(stdout, &o, ev, start + (ev->time_ns - t0), file);
 		if (o.stacks && ev->stack_id) {
 			const struct stack_slot *s = stack_map_get(&stacks, ev->pid, ev->stack_id);
 			if (s && sym)
@@ -130,6 +144,7 @@ int vmtrace_dump_main(int argc, char **argv)
 		status = 1;
 	}
 	stack_map_free(&stacks);
+	pid_id_map_free(&files, free);
 	if (sym)
 		sym_close(sym);
 	vmt_reader_close(r);

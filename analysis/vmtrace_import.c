@@ -350,7 +350,10 @@ static int write_call(struct import *im, struct call *c)
 	ev.latency_ns = c->has_latency ? c->latency_ns : 0;
 	ev.tid = c->tid;
 	ev.pid = tgid_of(im, c->tid);
-	if (exec.fd_path[0] && !(ev.file_id = file_id(im, ev.pid, exec.fd_path)))
+	/* mmap's file as strace -y showed it; execve's file name as given */
+	const char *file = exec.fd_path[0] ? exec.fd_path
+	                 : exec.exe_given ? exec.exe : NULL;
+	if (file && !(ev.file_id = file_id(im, ev.pid, file)))
 		return fail(im, "out of memory");
 	struct vmt_record rec = { .type = VMT_REC_EVENT };
 	rec.u.event = ev;

@@ -35,6 +35,7 @@ int strace_parse_line(char *line, struct strace_line *out);
 /* What a call's strings said (the trace's events keep no strings). */
 struct strace_strings {
 	char exe[256];       /* execve's file; "" for other calls */
+	int exe_given;       /* execve's file was a string (not NULL or an address) */
 	char cmdline[512];   /* execve's argv joined by single spaces */
 	char fd_path[256];   /* mmap's file as strace -y shows it, or "" */
 };

@@ -190,6 +190,7 @@ static void unquote(const char *s, size_t n, char *out, size_t out_size, size_t 
 static int decode_exec(char *path, char *argv_list, struct strace_strings *exec)
 {
 	size_t len = 0;
+	exec->exe_given = path[0] == '"';
 	unquote(path, strlen(path), exec->exe, sizeof(exec->exe), &len);
 	len = 0;
 	if (!argv_list || argv_list[0] != '[')
@@ -301,6 +302,7 @@ int strace_decode_call(const char *name, char *args, const char *result,
 {
 	int sys = vmt_sys_from_name(name);
 	str->exe[0] = str->cmdline[0] = str->fd_path[0] = '\0';
+	str->exe_given = 0;
 	if (sys == VMT_SYS_NONE)
 		return -1;
 	ev->sys = (uint16_t)sys;

@@ -5,6 +5,7 @@
 #include "vmt.h"
 #include "exec.h"
 #include "arena.h"
+#include "image.h"
 #include "init.h"
 #include "raw.h"
 #include "record.h"
@@ -13,6 +14,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -66,6 +68,21 @@ static void warn_static(const char *path)
 	raw3(SYS_write, 2, a, sizeof a - 1);
 	raw3(SYS_write, 2, path, strlen(path));
 	raw3(SYS_write, 2, b, sizeof b - 1);
+}
+
+/* The file the call names, as a FILE record (events keep no strings): the
+ * path as the program gave it ("" for fexecve's fd), with dev, ino and
+ * size where it exists.  The id is the old image's and the new one goes on
+ * after it, so it names the same file whichever image writes the event. */
+static uint32_t exec_file(int dirfd, const char *path, int flags)
+{
+	struct stat st;
+	if (!path)
+		return 0;
+	int found = !raw_failed(raw4(SYS_newfstatat, dirfd, path, &st,
+	                             flags & (AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW)));
+	return image_file_new(found ? st.st_dev : 0, found ? st.st_ino : 0,
+	                      found ? (uint64_t)st.st_size : 0, path);
 }
 
 static int starts(const char *s, const char *prefix)
@@ -124,11 +141,13 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	else
 		call_begin(&c, sys, (uint64_t)dirfd, (uint64_t)path, (uint64_t)argv, (uint64_t)envp,
 		           (uint64_t)flags, 0);
+	c.file_id = exec_file(dirfd, path, flags);
 	call_clock(&c);
 	int is_static = is_static_elf(dirfd, path, flags);
 	char var[256], *p = stpcpy(var, EXEC_VAR);
 	uint64_t vals[] = { c.seq, c.t0, (uint64_t)sys, c.args[0], c.args[1], c.args[2],
-	                    c.args[3], c.args[4], shim_vfork_child ? 1 : shim.image + 1 };
+	                    c.args[3], c.args[4], shim_vfork_child ? 1 : shim.image + 1,
+	                    c.file_id, shim_vfork_child ? shim_vfork_files() : shim.next_file_id };
 	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
 		p = put_u64(p, vals[i]);
 		*p++ = ',';
@@ -140,7 +159,9 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 		warn_static(path);
 		c.flags |= VMT_EV_NORETURN;
 		call_end(&c, 0);            /* the new image will not record it */
+		uint32_t file_id = c.file_id;
 		call_begin(&c, sys, c.args[0], c.args[1], c.args[2], c.args[3], c.args[4], 0);
+		c.file_id = file_id;
 	}
 	if (!shim_vfork_child)
 		shim_flush_all();
@@ -159,7 +180,7 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	return r;
 }
 
-int exec_take_event(struct vmt_event *ev, uint32_t *image)
+int exec_take_event(struct vmt_event *ev, uint32_t *image, uint32_t *next_file_id)
 {
 	extern char **environ;
 	char **e = environ;
@@ -176,6 +197,8 @@ int exec_take_event(struct vmt_event *ev, uint32_t *image)
 	for (int i = 0; i < 5; i++)
 		ev->args[i] = get_u64(&s);
 	*image = (uint32_t)get_u64(&s);
+	ev->file_id = (uint32_t)get_u64(&s);
+	*next_file_id = (uint32_t)get_u64(&s);
 	ev->flags = VMT_EV_NORETURN;
 	for (; *e; e++)                 /* remove it: the program never sees it */
 		e[0] = e[1];

@@ -10,7 +10,9 @@
 long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *const envp[],
                int flags);
 /* In a new image: the execve event the old image handed over, if any
- * (parsed from VMREC_EXEC, which is then removed from environ). */
-int exec_take_event(struct vmt_event *ev, uint32_t *image);
+ * (parsed from VMREC_EXEC, which is then removed from environ), the
+ * image's number and the pid's next file id (FILE ids are per pid, so
+ * they go on across exec). */
+int exec_take_event(struct vmt_event *ev, uint32_t *image, uint32_t *next_file_id);
 
 #endif

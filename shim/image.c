@@ -36,9 +36,12 @@ static struct file_slot *file_slot(uint64_t dev, uint64_t ino)
 	return NULL;
 }
 
-/* The id of a file, writing its identity record the first time. */
+/* The id of a file, writing its identity record the first time.  A vfork
+ * child has ids of its own pid and must leave its parent's table alone. */
 static uint32_t file_id(uint64_t dev, uint64_t ino, uint64_t size, const char *path)
 {
+	if (shim_vfork_child)
+		return image_file_new(dev, ino, size, path);
 	struct file_slot *s = file_slot(dev, ino);
 	if (!s)
 		return 0;
@@ -52,6 +55,8 @@ static uint32_t file_id(uint64_t dev, uint64_t ino, uint64_t size, const char *p
 
 uint32_t image_file_new(uint64_t dev, uint64_t ino, uint64_t size, const char *path)
 {
+	if (shim_vfork_child)
+		return shim_vfork_file(dev, ino, size, path);
 	uint32_t id = __atomic_add_fetch(&shim.next_file_id, 1, __ATOMIC_RELAXED);
 	struct vmt_record rec = { .type = VMT_REC_FILE };
 	rec.u.file = (struct vmt_file){ .id = id, .pid = shim.pid, .dev = dev,
@@ -102,7 +107,7 @@ uint32_t image_file_fd(int fd)
 	char link[32] = "/proc/self/fd/", path[4096], num[16];
 	if (fd < 0 || raw_failed(raw2(SYS_fstat, fd, &st)) || !S_ISREG(st.st_mode))
 		return 0;
-	struct file_slot *s = file_slot(st.st_dev, st.st_ino);
+	struct file_slot *s = shim_vfork_child ? NULL : file_slot(st.st_dev, st.st_ino);
 	if (s && s->id)
 		return s->id;
 	int i = sizeof num;

@@ -140,9 +140,10 @@ static void default_out(char *buf, size_t cap)
 static void start_image(int root)
 {
 	struct vmt_event ev;
-	uint32_t image = 0;
-	int exec = exec_take_event(&ev, &image);
+	uint32_t image = 0, next_file_id = 0;
+	int exec = exec_take_event(&ev, &image, &next_file_id);
 	shim.image = image;
+	shim.next_file_id = next_file_id;
 	image_files_reset();
 	if (root)
 		image_header();

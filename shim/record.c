@@ -295,7 +295,7 @@ static int32_t vfork_announced;
 static void write_detached(const struct vmt_record *rec, uint64_t announce_seq)
 {
 	int saved = errno;
-	int32_t pid = rec->u.event.pid;
+	int32_t pid = rec->type == VMT_REC_FILE ? rec->u.file.pid : rec->u.event.pid;
 	struct vmt_writer_prefs prefs = { .alloc = &shim_alloc };
 	struct vmt_writer *w = shim.out_failed ? NULL : vmt_writer_fdopen(shim.fd, pid, pid, &prefs);
 	if (w) {
@@ -308,11 +308,35 @@ static void write_detached(const struct vmt_record *rec, uint64_t announce_seq)
 			check(w, vmt_write(w, &p));
 			vfork_announced = pid;
 		}
-		if (rec->type == VMT_REC_EVENT && rec->u.event.sys)
+		if (rec->type != VMT_REC_EVENT || rec->u.event.sys)
 			check(w, vmt_write(w, rec));
 		check(w, vmt_writer_close(w));
 	}
 	errno = saved;
+}
+
+/* A vfork child's files are named in its own pid's id space, from 1 in
+ * the order it names them (the parent is suspended: nothing else counts). */
+static int32_t vfork_files_pid;
+static uint32_t vfork_files;
+
+uint32_t shim_vfork_files(void)
+{
+	return vfork_files_pid == (int32_t)raw0(SYS_getpid) ? vfork_files : 0;
+}
+
+uint32_t shim_vfork_file(uint64_t dev, uint64_t ino, uint64_t size, const char *path)
+{
+	struct vmt_record rec = { .type = VMT_REC_FILE };
+	int32_t pid = (int32_t)raw0(SYS_getpid);
+	if (vfork_files_pid != pid) {
+		vfork_files_pid = pid;
+		vfork_files = 0;
+	}
+	rec.u.file = (struct vmt_file){ .id = ++vfork_files, .pid = pid, .dev = dev,
+	                                .ino = ino, .size = size, .path = path };
+	write_detached(&rec, 0);
+	return vfork_files;
 }
 
 void shim_announce_vfork_child(const struct shim_call *c)

@@ -69,6 +69,9 @@ void call_begin(struct shim_call *c, int sys, uint64_t a0, uint64_t a1, uint64_t
 void call_clock(struct shim_call *c);
 /* A vfork child about to exec: its PROCESS record, if not written yet. */
 void shim_announce_vfork_child(const struct shim_call *c);
+/* A vfork child's FILE record (written at once) and how many it wrote. */
+uint32_t shim_vfork_file(uint64_t dev, uint64_t ino, uint64_t size, const char *path);
+uint32_t shim_vfork_files(void);
 void call_end(struct shim_call *c, long ret);
 
 /* Write a non-event record from the current thread (0, or lost). */

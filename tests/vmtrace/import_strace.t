@@ -31,7 +31,7 @@ is "$(cat "$T/out")" "$T/trace: 12 events, 1 other calls skipped, 1 signals, 3 e
 	"it counts events, skipped calls, signals and exits"
 
 cat >"$T/want" <<'WANT'
-100   1700000000.000100 execve(NULL, NULL, NULL) = 0 <0.000500>
+100   1700000000.000100 execve("/bin/prog", NULL, NULL) = 0 <0.000500>
 100   1700000000.000700 brk(NULL)       = 0x555555559000 <0.000002>
 100   1700000000.000900 mmap(NULL, 8392704, PROT_NONE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_STACK, -1, 0) = 0x7f0000000000 <0.000003>
 100   1700000000.000950 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f00007ff990, parent_tid=0x7f00007ff990, exit_signal=0, stack=0x7f0000000000, stack_size=0x7fff80, tls=0x7f00007ff6c0} => {parent_tid=[101]}, 88) = 101 <0.000040>

@@ -119,6 +119,29 @@ static void test_processes(void)
 	expect(VMT_SYS_EXIT, 3, 0, 0, 0, 0, 0, 0, 0, VMT_EV_NORETURN, "exit(3) = ?");
 }
 
+/* execve's file name from its FILE record, quoted as strace quotes it */
+static void expect_file(int sys, uint64_t a0, const char *file, const char *want)
+{
+	struct vmt_event ev = { .sys = (uint16_t)sys,
+	                        .args = { a0, 0x55d0c0de0000, 0x7ffc00001000, 0x7ffc00002000, 0x1000 } };
+	if (sys == VMT_SYS_EXECVE)
+		ev.args[1] = 0x7ffc00001000, ev.args[2] = 0x7ffc00002000;
+	char got[512];
+	sysfmt_args_file(got, sizeof(got), &ev, file);
+	is_str(got, want, "%s", want);
+}
+
+static void test_exec_names(void)
+{
+	expect_file(VMT_SYS_EXECVE, 0x55d0c0de0000, "/bin/true",
+	            "execve(\"/bin/true\", 0x7ffc00001000, 0x7ffc00002000)");
+	expect_file(VMT_SYS_EXECVE, 0x55d0c0de0000, NULL,
+	            "execve(0x55d0c0de0000, 0x7ffc00001000, 0x7ffc00002000)");
+	expect_file(VMT_SYS_EXECVEAT, 3, "", "execveat(3, \"\", 0x7ffc00001000, 0x7ffc00002000, 0x1000)");
+	expect_file(VMT_SYS_EXECVE, 0, "a\"b\\c\td\n\033[1m\0331\377",
+	            "execve(\"a\\\"b\\\\c\\td\\n\\33[1m\\0331\\377\", 0x7ffc00001000, 0x7ffc00002000)");
+}
+
 static void test_halves_and_truncation(void)
 {
 	struct vmt_event ev = { .sys = VMT_SYS_MUNMAP, .args = { 0x7f0000001000, 8192 } };
@@ -155,6 +178,7 @@ int main(void)
 	test_prot_and_advice();
 	test_remap_lock_seal();
 	test_processes();
+	test_exec_names();
 	test_halves_and_truncation();
 	test_parse_back();
 	return done_testing();
