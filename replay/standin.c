@@ -65,10 +65,10 @@ void standins_forget_in_child(void)
 }
 
 /* The first stand-in made for the same (dev, ino), or -1. */
-static int same_identity(const struct rp_trace *t, size_t i)
+static int same_identity(const struct rp_trace *t, const struct standins *s, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
-		if (t->files[j].dev == t->files[i].dev && t->files[j].ino == t->files[i].ino &&
+		if (s->fd[j] >= 0 && t->files[j].dev == t->files[i].dev && t->files[j].ino == t->files[i].ino &&
 		    (t->files[i].ino || strcmp(t->files[j].path, t->files[i].path) == 0))
 			return (int)j;
 	return -1;
@@ -101,7 +101,9 @@ int standins_create(struct standins *s, const struct rp_trace *t, int real_files
 		}
 	}
 	for (size_t i = 0; i < s->n; i++) {
-		int same = same_identity(t, i);
+		if (!t->file_need[i])
+			continue;   /* never mapped (an execve's file, a failed lookup) */
+		int same = same_identity(t, s, i);
 		if (same >= 0) {
 			s->fd[i] = dup(s->fd[same]);
 			/* one file for every record of the identity: big enough for all */

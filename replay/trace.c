@@ -167,7 +167,7 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 			for (uint32_t i = 0; i < m->nvma; i++) {
 				const struct vmt_vma *v = &m->vmas[i];
 				const struct vmt_file *f = rp_trace_file(t, m->pid, v->file_id);
-				if (f) {
+				if (f && !(v->flags & VMT_VMA_RECORDER)) {   /* never rebuilt */
 					size_t fi = rp_trace_file_index(t, f);
 					uint64_t need = v->offset + (v->end - v->start);
 					if (need > t->file_need[fi])

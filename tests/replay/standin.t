@@ -43,4 +43,25 @@ is "$(cat "$T/err")" "" "--real-files: no complaint"
 rm "$T/real"
 "$V" -q --real-files "$T/real.vmt" 2>"$T/err"
 is "$(cat "$T/err")" "vmreplay: $T/real: No such file or directory (its mappings will be anonymous)" "--real-files: a missing file is named"
+
+# files never mapped (an execve's failed PATH lookup, the recorder's own
+# memfd in the map) need neither a stand-in nor the real path
+{ cat <<EOF2
+process 100 1 0
+file 100 1 0 /memfd:vmrec-seq (deleted)
+map 100
+vma 0x10000000 0x10001000 r-- exe
+vma 0x30000000 0x30021000 rw- [stack]
+vma 0x50000000 0x50001000 rw-s rec file=1
+end
+ck 100 1 3 1
+file 100 2 0 /nowhere/prog
+ev 100 execve 0 0 0 0 0 0 = -1 2 file=2
+ck 100 3 3 1
+EOF2
+} | mk unmapped
+mkdir "$T/tmp2"
+TMPDIR="$T/tmp2" "$V" -q --strict --real-files "$T/unmapped.vmt" 2>"$T/err"
+ok $? "unmapped files: checkpoints match"
+is "$(cat "$T/err")" "" "--real-files: no complaint about files nothing maps"
 done_testing
