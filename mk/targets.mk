@@ -7,9 +7,13 @@
 
 MANPAGES := $(sort $(MANPAGES) $(wildcard docs/man/*.1))
 
-.PHONY: all check test bench demo asan deps deps-extra install uninstall clean
+.PHONY: all programs check test bench demo asan deps deps-extra install uninstall clean
 
 all: $(LIBS) $(BINS)
+
+# Everything that compiles: the tools, the test programs, the benchmarks
+# (tests/build/clang.t builds this with clang).
+programs: all $(TEST_BINS) $(BENCH_BINS)
 
 PROVE ?= prove
 PROVE_FLAGS ?=
