@@ -144,7 +144,8 @@ static void build_heap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, 
 		p->cur_brk = top;
 	} else {
 		int64_t d = rp_unit_delta(p->unit, rec_brk);
-		int err = e->heap_in_place ? e->be->set_brk(p->space, rec_brk + (uint64_t)d, top + (uint64_t)d) : -1;
+		int err = e->heap_in_place && e->be->set_brk
+		          ? e->be->set_brk(p->space, rec_brk + (uint64_t)d, top + (uint64_t)d) : -1;
 		if (err == 0) {
 			p->brk_delta = d;
 			p->heap_start = rec_brk + (uint64_t)d;
