@@ -32,6 +32,7 @@
  * range before it lets go. */
 #include "empty_ranges.h"
 #include "raw.h"
+#include "trylock.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -46,23 +47,13 @@ static unsigned next_slot;
 static int distrusted;
 static int lock, stale;
 
-/* Another thread holds it for a few loads and stores: wait that long,
- * never for a holder this thread interrupted. */
-static int take(void)
-{
-	for (int spin = 0; spin < 256; spin++) {
-		if (!__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
-			return 1;
-		__builtin_ia32_pause();
-	}
-	return 0;
-}
+static int take(void) { return trylock_take(&lock); }
 
 static void give(void)
 {
 	if (__atomic_exchange_n(&stale, 0, __ATOMIC_ACQ_REL))
 		memset(set, 0, sizeof(set));
-	__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+	trylock_give(&lock);
 }
 
 /* The process's page faults so far, never 0 (0 means "not read"). */

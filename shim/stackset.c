@@ -6,6 +6,7 @@
  * its own thread holds it): a change that cannot take it leaves the set
  * unknown too. */
 #include "stackset.h"
+#include "trylock.h"
 
 #define STACKS 512
 
@@ -15,16 +16,13 @@ static int lock;
 
 static int take(void)
 {
-	for (int spin = 0; spin < 256; spin++) {
-		if (!__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
-			return 1;
-		__builtin_ia32_pause();
-	}
+	if (trylock_take(&lock))
+		return 1;
 	__atomic_store_n(&overflowed, 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
-static void give(void) { __atomic_store_n(&lock, 0, __ATOMIC_RELEASE); }
+static void give(void) { trylock_give(&lock); }
 
 void stackset_add(uint64_t lo, uint64_t hi)
 {
