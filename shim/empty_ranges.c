@@ -46,6 +46,7 @@ static struct { uint64_t lo, hi, faults; } set[RANGES];
 static unsigned next_slot;
 static int distrusted;
 static int lock, stale;
+static int noted;   /* ever a range: until then a forget has nothing to do */
 
 static int take(void) { return trylock_take(&lock); }
 
@@ -121,11 +122,14 @@ void empty_note(uint64_t lo, uint64_t hi, uint64_t faults)
 	set[i].lo = lo;
 	set[i].hi = hi;
 	set[i].faults = faults ? faults : NO_COUNT;
+	__atomic_store_n(&noted, 1, __ATOMIC_RELEASE);
 	give();
 }
 
 void empty_forget(uint64_t lo, uint64_t hi)
 {
+	if (!__atomic_load_n(&noted, __ATOMIC_ACQUIRE))
+		return;   /* every munmap and shrinking brk comes here */
 	if (!take()) {
 		__atomic_store_n(&stale, 1, __ATOMIC_RELEASE);
 		return;
@@ -149,6 +153,6 @@ void empty_distrust(void)
 
 void empty_after_fork(void)
 {
-	lock = stale = 0;   /* a thread that held it is not in the child */
+	lock = stale = noted = 0;   /* a thread that held it is not in the child */
 	memset(set, 0, sizeof(set));
 }

@@ -84,7 +84,7 @@ static void forget_before(int sys, const long *a, uint64_t old_brk)
 static void residency_before(int sys, uint64_t seq, const long *a, struct release *rel)
 {
 	rel->dontneed = 0;
-	rel->old_brk = curbrk && *curbrk ? (uint64_t)*curbrk : 0;
+	rel->old_brk = sys == VMT_SYS_BRK && curbrk && *curbrk ? (uint64_t)*curbrk : 0;
 	forget_before(sys, a, rel->old_brk);
 	switch (sys) {
 	case VMT_SYS_MADVISE:

@@ -40,6 +40,8 @@ void stackset_add(uint64_t lo, uint64_t hi)
 
 void stackset_remove(uint64_t lo, uint64_t hi)
 {
+	if (!__atomic_load_n(&nstacks, __ATOMIC_RELAXED))
+		return;   /* every munmap comes here; most programs have no threads */
 	if (!take())
 		return;
 	for (int i = 0; i < nstacks; )
