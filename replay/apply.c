@@ -298,6 +298,51 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 	return STEP_DONE;
 }
 
+/* The event's place in the replay's own order. */
+static inline void note_order(struct rp_engine *e, struct rp_evres *r)
+{
+	if (e->multi) {
+		r->order = atomic_fetch_add_explicit(&e->sh->order, 1, memory_order_relaxed) + 1;
+	} else {
+		r->order = ++e->order;
+		if (!(e->order & 1023))   /* for the progress line */
+			atomic_store_explicit(&e->sh->order, e->order, memory_order_relaxed);
+	}
+}
+
+/* A brk when no outcome is derived (--no-outcomes, no --threads): what
+ * apply_brk and the general path below do, less the effect and VMA-count
+ * bookkeeping only outcomes read.  A brk_test trace is nearly all brk, and
+ * the general path was most of what the replay added to each of its calls. */
+__attribute__((hot)) static int replay_brk_lean(struct rp_engine *e, struct rp_pstate *p,
+                                                const struct vmt_event *rec, struct rp_evres *r, size_t i)
+{
+	uint64_t target = rec->args[0] ? rec->args[0] + (uint64_t)p->brk_delta : 0;
+	long ret = e->be->brk_timed(target, &r->latency_ns);
+	int err = 0;
+	if ((unsigned long)ret > -4096ul) {
+		err = (int)-ret;
+		ret = -1;
+	}
+	r->ret = ret;
+	r->err = err;
+	r->outcome = err ? VR_FAILED : VR_UNCHANGED;
+	r->vma_count = -1;
+	note_order(e, r);
+	r->done = 1;
+	result_check(e, i, rec, r, rec->result + p->brk_delta);
+	if (err || !ret)
+		return STEP_DONE;
+	uint64_t now = rp_page_up(e, (uint64_t)ret), was = rp_page_up(e, p->cur_brk);
+	int64_t d = p->brk_delta;
+	if (now > was)
+		am_set(&p->am, was - (uint64_t)d, now - (uint64_t)d, d);
+	else if (now < was)
+		am_remove(&p->am, now - (uint64_t)d, was - (uint64_t)d);
+	p->cur_brk = (uint64_t)ret;
+	return STEP_DONE;
+}
+
 __attribute__((hot)) int rp_replay_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, size_t i)
 {
 	const struct vmt_event *rec = &e->t->events[i];
@@ -311,6 +356,8 @@ __attribute__((hot)) int rp_replay_event(struct rp_engine *e, uint32_t slot, str
 		__builtin_prefetch(&e->sh->ev[i + 8], 1);
 		__builtin_prefetch(&e->t->steps[e->t->step_of_event[i + 8]]);
 	}
+	if (rec->sys == VMT_SYS_BRK && e->lean_brk)
+		return replay_brk_lean(e, p, rec, r, i);
 	struct vmt_event ev = *rec;
 	struct vr_result out = { .vma_count = -1, .outcome = VR_UNCHANGED };
 	struct rp_effect fx = { .kind = RP_FX_NONE };
@@ -357,13 +404,7 @@ __attribute__((hot)) int rp_replay_event(struct rp_engine *e, uint32_t slot, str
 	r->latency_ns = out.latency_ns;
 	r->outcome = (uint8_t)(out.err ? VR_FAILED : out.outcome);
 	r->skipped = (uint8_t)skipped;
-	if (e->multi) {
-		r->order = atomic_fetch_add_explicit(&e->sh->order, 1, memory_order_relaxed) + 1;
-	} else {
-		r->order = ++e->order;
-		if (!(e->order & 1023))   /* for the progress line */
-			atomic_store_explicit(&e->sh->order, e->order, memory_order_relaxed);
-	}
+	note_order(e, r);
 	r->done = 1;
 	if (!skipped && !rp_is_fork(rec))
 		result_check(e, i, rec, r, want);

@@ -51,6 +51,10 @@ struct rp_backend {
 	 * takes them as they are; the kernel moves this process's break there
 	 * and grows it.  0, or an errno when this space cannot. */
 	int (*set_brk)(struct rp_space *s, uint64_t start_brk, uint64_t brk);
+	/* brk(target) timed as apply times calls, for a replay that derives no
+	 * outcome (apply.c's lean path): the raw result (-errno on failure),
+	 * *latency_ns.  NULL: every brk goes through apply. */
+	long (*brk_timed)(uint64_t target, uint64_t *latency_ns);
 	int per_process;                        /* 1: each recorded process in its own OS process */
 };
 

@@ -551,6 +551,7 @@ static int threads_init(struct rp_engine *e)
 	th->inner = e->be;
 	th->be = *e->be;
 	th->be.apply = apply_unlocked;
+	th->be.brk_timed = NULL;   /* every call goes through the lock */
 	e->be = &th->be;
 	e->thr = th;
 	active_threads = th;
@@ -598,6 +599,7 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	/* the threads' stacks are the replayer's own memory, placed around */
 	if (o->threads && be->per_process && threads_init(e) < 0)
 		return -1;
+	e->lean_brk = e->be->brk_timed && !o->outcomes;
 	return be->per_process ? rp_layout_init(e) : 0;
 }
 

@@ -138,6 +138,17 @@ static inline long raw_syscall(long nr, const uint64_t *a)
 #endif
 }
 
+/* brk with nothing to decide but its result: a brk_test trace's loop. */
+__attribute__((hot)) static long k_brk_timed(uint64_t target, uint64_t *latency_ns)
+{
+	const uint64_t a[6] = { target };
+	uint64_t t0 = lat_tick();
+	long ret = raw_syscall(SYS_brk, a);
+	uint64_t lat = lat_tick_ns(lat_tick() - t0);
+	*latency_ns = lat > rp_kernel.clock_cost ? lat - rp_kernel.clock_cost : 0;
+	return ret;
+}
+
 /* The outcome and VMA-count change of a call, from as few queries as its
  * kind allows: a fresh CREATE needs only the VMA at lo afterwards, a REMOVE
  * only the VMAs before, a MODIFY both sides. */
@@ -302,5 +313,6 @@ const struct rp_backend rp_kernel_backend = {
 	.fork = k_fork,
 	.space_free = k_free,
 	.set_brk = k_set_brk,
+	.brk_timed = k_brk_timed,
 	.per_process = 1,
 };
