@@ -80,7 +80,7 @@ __attribute__((hot)) int am_remove(struct addrmap *m, uint64_t start, uint64_t e
 	return 0;
 }
 
-__attribute__((hot)) int am_set(struct addrmap *m, uint64_t start, uint64_t end, int64_t delta)
+__attribute__((hot)) int am_set_any(struct addrmap *m, uint64_t start, uint64_t end, int64_t delta)
 {
 	if (start >= end)
 		return 0;

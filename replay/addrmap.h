@@ -24,7 +24,19 @@ void am_clear(struct addrmap *m);
 /* Room for n ranges without allocating again. 0 or -1. */
 int am_reserve(struct addrmap *m, size_t n);
 /* Map [start, end) with `delta`, replacing whatever covered it. 0 or -1 (ENOMEM). */
-int am_set(struct addrmap *m, uint64_t start, uint64_t end, int64_t delta);
+int am_set_any(struct addrmap *m, uint64_t start, uint64_t end, int64_t delta);
+/* am_set_any, with its most common case inline: the range the last update
+ * ended grows up into free space with its own delta (a heap's brk loop). */
+static inline int am_set(struct addrmap *m, uint64_t start, uint64_t end, int64_t delta)
+{
+	size_t h = m->hint;
+	if (h > 0 && h <= m->n && start < end && m->r[h - 1].end == start && m->r[h - 1].delta == delta &&
+	    (h == m->n || m->r[h].start > end)) {
+		m->r[h - 1].end = end;
+		return 0;
+	}
+	return am_set_any(m, start, end, delta);
+}
 /* Forget [start, end) (the pieces around it stay). 0 or -1. */
 int am_remove(struct addrmap *m, uint64_t start, uint64_t end);
 /* The range holding addr, or NULL. */

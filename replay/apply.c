@@ -48,11 +48,9 @@ static int range_safe(const struct rp_engine *e, const struct rp_pstate *p, uint
 	return 1;
 }
 
-__attribute__((hot)) static void result_check(struct rp_engine *e, size_t i, const struct vmt_event *rec,
-                         struct rp_evres *r, int64_t want)
+static void result_mismatch(struct rp_engine *e, size_t i, const struct vmt_event *rec,
+                            struct rp_evres *r, int64_t want)
 {
-	if (!rec->err == !r->err && (rec->err || want == INT64_MIN || r->ret == want))
-		return;
 	const char *name = vmt_sys_name(rec->sys);
 	if (!rec->err && r->err) {
 		r->mismatch = 1;
@@ -65,6 +63,13 @@ __attribute__((hot)) static void result_check(struct rp_engine *e, size_t i, con
 		rp_say(e, "event %zu (%s): returned %#llx here, %#llx expected from the recording", i, name,
 		    (unsigned long long)r->ret, (unsigned long long)want);
 	}
+}
+
+static inline void result_check(struct rp_engine *e, size_t i, const struct vmt_event *rec,
+                                struct rp_evres *r, int64_t want)
+{
+	if (!rec->err != !r->err || (!rec->err && want != INT64_MIN && r->ret != want))
+		result_mismatch(e, i, rec, r, want);
 }
 
 /* Calls on a recorded range [rs, re) that keep or cut mappings.  The range
