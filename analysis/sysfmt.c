@@ -115,6 +115,13 @@ static void put_arg(struct out *o, enum sysfmt_arg k, uint64_t v)
 	case SYSFMT_MLOCK: put_flags(o, &sysfmt_mlock, v, 1); break;
 	case SYSFMT_MCL: put_flags(o, &sysfmt_mcl, v, 1); break;
 	case SYSFMT_SHMFLG: put_flags(o, &sysfmt_shmat, v, 1); break;
+	case SYSFMT_DIRFD:
+		if ((int)v == SYSFMT_AT_FDCWD)
+			put(o, "AT_FDCWD");
+		else
+			put(o, "%d", (int)v);
+		break;
+	case SYSFMT_ATFLAGS: put_flags(o, &sysfmt_at_flags, v, 1); break;
 	case SYSFMT_END: break;
 	}
 }
@@ -242,7 +249,7 @@ static const struct call_fmt calls[VMT_SYS_COUNT] = {
 	/* events keep no strings: execve's arguments are addresses, but for
 	 * the file name its FILE record may give (sysfmt_args_file) */
 	[VMT_SYS_EXECVE]        = { { SYSFMT_ADDR, SYSFMT_ADDR, SYSFMT_ADDR }, R_DEC, NULL },
-	[VMT_SYS_EXECVEAT]      = { { SYSFMT_INT, SYSFMT_ADDR, SYSFMT_ADDR, SYSFMT_ADDR, SYSFMT_HEX }, R_DEC, NULL },
+	[VMT_SYS_EXECVEAT]      = { { SYSFMT_DIRFD, SYSFMT_ADDR, SYSFMT_ADDR, SYSFMT_ADDR, SYSFMT_ATFLAGS }, R_DEC, NULL },
 	[VMT_SYS_EXIT]          = { { SYSFMT_INT }, R_DEC, NULL },
 	[VMT_SYS_EXIT_GROUP]    = { { SYSFMT_INT }, R_DEC, NULL },
 };

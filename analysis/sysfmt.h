@@ -34,7 +34,11 @@ enum sysfmt_arg {
 	SYSFMT_MLOCK,
 	SYSFMT_MCL,
 	SYSFMT_SHMFLG,
+	SYSFMT_DIRFD,     /* AT_FDCWD or an int */
+	SYSFMT_ATFLAGS,   /* execveat's AT_* flags */
 };
+
+#define SYSFMT_AT_FDCWD (-100)
 
 /* The six argument kinds of sys (SYSFMT_END-terminated), or NULL for the
  * calls printed by code of their own (mremap, clone, clone3). */
@@ -56,7 +60,7 @@ struct sysfmt_table {
 
 extern const struct sysfmt_table sysfmt_prot, sysfmt_map_type, sysfmt_map_flags,
 	sysfmt_madvise, sysfmt_mremap, sysfmt_mlock, sysfmt_mcl, sysfmt_clone,
-	sysfmt_shmat;
+	sysfmt_shmat, sysfmt_at_flags;
 
 /* Parse what the formatter prints for a flags or enum argument:
  * "PROT_READ|PROT_WRITE", "0", "0x3039" followed by its MADV_??? comment, "SIGCHLD",

@@ -90,6 +90,10 @@ TABLE(sysfmt_shmat, "SHM_???",
 	{ 040000, "SHM_REMAP" },
 	{ 0100000, "SHM_EXEC" });
 
+TABLE(sysfmt_at_flags, "AT_???",
+	{ 0x100, "AT_SYMLINK_NOFOLLOW" },
+	{ 0x1000, "AT_EMPTY_PATH" });
+
 /* clone's and clone3's flags (clone keeps the exit signal in the low byte). */
 TABLE(sysfmt_clone, "CLONE_???",
 	{ 0x00000080, "CLONE_NEWTIME" },

@@ -73,10 +73,15 @@ static const struct sysfmt_table *const kind_table[] = {
 	[SYSFMT_PROT] = &sysfmt_prot, [SYSFMT_MAPFLAGS] = &sysfmt_map_flags,
 	[SYSFMT_MADV] = &sysfmt_madvise, [SYSFMT_MLOCK] = &sysfmt_mlock,
 	[SYSFMT_MCL] = &sysfmt_mcl, [SYSFMT_SHMFLG] = &sysfmt_shmat,
+	[SYSFMT_ATFLAGS] = &sysfmt_at_flags,
 };
 
 static int parse_kind(int kind, const char *s, uint64_t *out)
 {
+	if (kind == SYSFMT_DIRFD && !strcmp(s, "AT_FDCWD")) {
+		*out = (uint64_t)(int64_t)SYSFMT_AT_FDCWD;   /* as the register held it */
+		return 0;
+	}
 	if (kind < (int)(sizeof(kind_table) / sizeof(kind_table[0])) && kind_table[kind])
 		return sysfmt_parse_value(kind_table[kind], s, out);
 	return parse_number(s, out);
@@ -267,10 +272,14 @@ static int dec_execve(char **argv, int argc, struct vmt_event *ev, struct strace
 	return argc >= 3 ? decode_exec(argv[0], argv[1], str) : -2;
 }
 
+/* execveat(DIRFD, "PATH", [ARGV], ENVP, FLAGS): the fd and flags are
+ * kept; the path is the FILE record's, the arrays are user memory. */
 static int dec_execveat(char **argv, int argc, struct vmt_event *ev, struct strace_strings *str)
 {
-	(void)ev;
-	return argc >= 4 ? decode_exec(argv[1], argv[2], str) : -2;
+	if (argc != 5 || parse_kind(SYSFMT_DIRFD, argv[0], &ev->args[0]) < 0 ||
+	    parse_kind(SYSFMT_ATFLAGS, argv[4], &ev->args[4]) < 0)
+		return -2;
+	return decode_exec(argv[1], argv[2], str);
 }
 
 static int dec_mremap(char **argv, int argc, struct vmt_event *ev, struct strace_strings *str)

@@ -114,4 +114,16 @@ printf 'brk(NULL)                               = 0x555555559000\nmunmap(0x7f000
 "$V" import-strace "$T/plain" -o "$T/p" >/dev/null && "$V" dump "$T/p" >"$T/got"
 printf '1     brk(NULL)                         = 0x555555559000\n1     munmap(0x7f0000000000, 4096)      = 0\n' >"$T/want"
 is_file "$T/got" "$T/want" "a log without pids belongs to one process"
+
+# execveat keeps its fd and flags (strace -y's fd form too)
+cat >"$T/xlog" <<'LOG'
+100 execveat(AT_FDCWD, "/bin/prog", ["prog"], 0x7ffd00001000 /* 3 vars */, 0) = -1 ENOENT (No such file or directory)
+100 execveat(3</bin/true>, "", ["true"], 0x7ffd00001000 /* 3 vars */, AT_EMPTY_PATH|AT_SYMLINK_NOFOLLOW) = 0
+LOG
+"$V" import-strace "$T/xlog" -o "$T/xa" >/dev/null && "$V" dump "$T/xa" >"$T/got"
+cat >"$T/want" <<'WANT'
+100   execveat(AT_FDCWD, "/bin/prog", NULL, NULL, 0) = -1 ENOENT (No such file or directory)
+100   execveat(3, "", NULL, NULL, AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH) = 0
+WANT
+is_file "$T/got" "$T/want" "execveat: its fd and flags as strace prints them"
 done_testing

@@ -137,7 +137,9 @@ static void test_exec_names(void)
 	            "execve(\"/bin/true\", 0x7ffc00001000, 0x7ffc00002000)");
 	expect_file(VMT_SYS_EXECVE, 0x55d0c0de0000, NULL,
 	            "execve(0x55d0c0de0000, 0x7ffc00001000, 0x7ffc00002000)");
-	expect_file(VMT_SYS_EXECVEAT, 3, "", "execveat(3, \"\", 0x7ffc00001000, 0x7ffc00002000, 0x1000)");
+	expect_file(VMT_SYS_EXECVEAT, 3, "", "execveat(3, \"\", 0x7ffc00001000, 0x7ffc00002000, AT_EMPTY_PATH)");
+	expect_file(VMT_SYS_EXECVEAT, (uint64_t)-100, "/bin/true",
+	            "execveat(AT_FDCWD, \"/bin/true\", 0x7ffc00001000, 0x7ffc00002000, AT_EMPTY_PATH)");
 	expect_file(VMT_SYS_EXECVE, 0, "a\"b\\c\td\n\033[1m\0331\377",
 	            "execve(\"a\\\"b\\\\c\\td\\n\\33[1m\\0331\\377\", 0x7ffc00001000, 0x7ffc00002000)");
 }
