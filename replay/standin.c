@@ -64,11 +64,12 @@ void standins_forget_in_child(void)
 		signal(sigs[i], SIG_DFL);
 }
 
-/* The first stand-in made for the same (dev, ino), or -1. */
-static int same_identity(const struct rp_trace *t, const struct standins *s, size_t i)
+/* The first mapped record of the same (dev, ino), or -1: its stand-in
+ * (or real file, or the failure to open it, said once) serves both. */
+static int same_identity(const struct rp_trace *t, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
-		if (s->fd[j] >= 0 && t->files[j].dev == t->files[i].dev && t->files[j].ino == t->files[i].ino &&
+		if (t->file_need[j] && t->files[j].dev == t->files[i].dev && t->files[j].ino == t->files[i].ino &&
 		    (t->files[i].ino || strcmp(t->files[j].path, t->files[i].path) == 0))
 			return (int)j;
 	return -1;
@@ -103,9 +104,9 @@ int standins_create(struct standins *s, const struct rp_trace *t, int real_files
 	for (size_t i = 0; i < s->n; i++) {
 		if (!t->file_need[i])
 			continue;   /* never mapped (an execve's file, a failed lookup) */
-		int same = same_identity(t, s, i);
+		int same = same_identity(t, i);
 		if (same >= 0) {
-			s->fd[i] = dup(s->fd[same]);
+			s->fd[i] = s->fd[same] >= 0 ? dup(s->fd[same]) : -1;
 			/* one file for every record of the identity: big enough for all */
 			uint64_t size = (t->file_need[i] + 4095) & ~4095ull;
 			struct stat st;

@@ -44,6 +44,19 @@ rm "$T/real"
 "$V" -q --real-files "$T/real.vmt" 2>"$T/err"
 is "$(cat "$T/err")" "vmreplay: $T/real: No such file or directory (its mappings will be anonymous)" "--real-files: a missing file is named"
 
+# the same missing file mapped by two processes (one identity): named once
+{ base_map; cat <<EOF2
+file 100 1 100 $T/real
+ev 100 mmap 0 0x1000 1 0x2 3 0 = 0x20000000 file=1
+ev 100 fork 0 0 0 0 0 0 = 101
+process 101 100 0
+file 101 1 100 $T/real
+ev 101 mmap 0 0x1000 1 0x2 3 0 = 0x21000000 file=1
+EOF2
+} | mk twice
+"$V" -q --real-files "$T/twice.vmt" 2>"$T/err"
+is "$(cat "$T/err")" "vmreplay: $T/real: No such file or directory (its mappings will be anonymous)" "--real-files: a missing file mapped twice is named once"
+
 # files never mapped (an execve's failed PATH lookup, the recorder's own
 # memfd in the map) need neither a stand-in nor the real path
 { cat <<EOF2
