@@ -3,8 +3,9 @@
 # run natively vs the same loop replayed by vmreplay from its own trace,
 # side by side in alternating rounds; prints median ops/s and the ratios.
 # The cost of a brk depends on where the heap sits in the kernel's tree of
-# VMAs, which ASLR changes with every recording (one trace of five ran 12%
-# slower than the others), so the rounds take turns over TRACES recordings.
+# VMAs, which ASLR changes with every recording (of six recordings, one
+# replayed at 0.80 of native and the others at 0.91-0.99; the native loop's
+# own runs spread as much), so the rounds take turns over TRACES recordings.
 # Target: replay (--no-outcomes) >= 0.9 x native.  Merge outcomes cost one
 # PROCMAP_QUERY per call, outside the timed call: they lower the wall rate,
 # not the per-call ops/s.  brk_loop gives the native loop the same heap the
@@ -18,7 +19,7 @@ ROUNDS=${ROUNDS:-15}
 T=$(mktemp -d "${TMPDIR:-/tmp}/vmrec-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
-TRACES=${TRACES:-3}
+TRACES=${TRACES:-5}
 for k in $(seq "$TRACES"); do "$LOOP" "$ITER" "$T/brk$k.vmt" >/dev/null; done
 metric() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["metrics"][sys.argv[2]][0])' "$1" "$2"; }
 : >"$T/native"; : >"$T/fast"; : >"$T/full"; : >"$T/incall"; : >"$T/incall_o"
