@@ -5,7 +5,10 @@
 # run alternately ROUNDS times; prints the median of each round's ratio
 # to native.
 #   1. AIM9 page_test's sbrk loop (ns per brk, loop only)
-#   2. pthread create/join churn (ns per thread)
+#   2. pthread create/join churn (ns per thread); also, natively, threads
+#      that make only the two system calls the recorder must make in each
+#      thread (arming Syscall User Dispatch, one getrusage): the part of
+#      the recorded cost that is the kernel's
 #   3. python3 -c 'import json' start-up (CPU time of the whole process)
 # All three count CPU time, not wall time: the machine is shared.
 # Target: recorded/native <= 1.10 without stacks.
@@ -30,20 +33,24 @@ pair_median() { paste "$1" "$2" | awk '{ printf "%.3f\n", $1 / $2 }' | median; }
 
 bench() {   # NAME: runs "$@" (which prints one number) in each mode
 	name=$1; shift
-	: >"$T/n"; : >"$T/r"; : >"$T/s"; : >"$T/x"; : >"$T/m"
+	: >"$T/n"; : >"$T/r"; : >"$T/s"; : >"$T/x"; : >"$T/m"; : >"$T/f"
 	i=0
 	while [ $i -lt "$ROUNDS" ]; do
 		"$@" >>"$T/n"; rec "$@" >>"$T/r"; nores "$@" >>"$T/m"; stk "$@" >>"$T/s"
 		[ "$STRACE" = 0 ] || st "$@" >>"$T/x"
+		[ -z "$FLOOR" ] || "$@" floor >>"$T/f"
 		i=$((i + 1))
 	done
 	n=$(median <"$T/n")
 	line="$name: native $n, recorded $(pair_median "$T/r" "$T/n")x, without residency $(pair_median "$T/m" "$T/n")x, --stacks=16 $(pair_median "$T/s" "$T/n")x"
 	[ "$STRACE" = 0 ] || line="$line, strace -f $(pair_median "$T/x" "$T/n")x"
+	[ -z "$FLOOR" ] || line="$line, kernel floor (no recorder) $(pair_median "$T/f" "$T/n")x"
 	echo "$line (medians of per-round ratios, $ROUNDS alternating rounds)"
 }
 
 echo "shim-overhead: recorder cost relative to native (lower is better; target <= 1.10 unstacked)"
 bench "aim9 page_test sbrk loop (ns/brk)" "$B/bench/shim-page_test" 3000
+FLOOR=1
 bench "pthread create/join churn (ns/thread)" "$B/bench/shim-thread_churn" 3000
+FLOOR=
 STRACE=0 bench "python3 -c 'import json' x10 (CPU ms)" "$B/bench/shim-runcpu" 10 "$PY" -c 'import json'
