@@ -89,7 +89,7 @@ static int find(uint64_t lo, uint64_t hi)
 	return -1;
 }
 
-enum empty_answer empty_lookup(uint64_t lo, uint64_t hi, uint64_t *faults)
+__attribute__((hot)) enum empty_answer empty_lookup(uint64_t lo, uint64_t hi, uint64_t *faults)
 {
 	*faults = 0;
 	if (__atomic_load_n(&distrusted, __ATOMIC_RELAXED) || !take())
@@ -126,7 +126,7 @@ void empty_note(uint64_t lo, uint64_t hi, uint64_t faults)
 	give();
 }
 
-void empty_forget(uint64_t lo, uint64_t hi)
+__attribute__((hot)) void empty_forget(uint64_t lo, uint64_t hi)
 {
 	if (!__atomic_load_n(&noted, __ATOMIC_ACQUIRE))
 		return;   /* every munmap and shrinking brk comes here */

@@ -124,7 +124,7 @@ static void calibrate(uint64_t ns, uint64_t tsc)
 	}
 }
 
-void call_clock(struct shim_call *c)
+__attribute__((hot)) void call_clock(struct shim_call *c)
 {
 	uint64_t tsc = rdtsc();
 	double rate = ns_per_tick;
@@ -202,7 +202,7 @@ void shim_output_failed(const char *what, int err)
 	raw3(SYS_write, 2, post, sizeof post - 1);
 }
 
-static struct vmt_writer *writer_get(struct shim_thread *t)
+__attribute__((hot)) static struct vmt_writer *writer_get(struct shim_thread *t)
 {
 	if (t->w && t->pid == shim.pid)
 		return t->w;
@@ -234,7 +234,7 @@ static void check(struct vmt_writer *w, int r)
 }
 
 /* Called with t->busy held. */
-static void write_locked(struct shim_thread *t, const struct vmt_record *rec)
+__attribute__((hot)) static void write_locked(struct shim_thread *t, const struct vmt_record *rec)
 {
 	if (!rec && !t->npending && !t->w)
 		return;
@@ -273,7 +273,7 @@ static int claim(struct shim_thread *t, int who)
 
 static void release(struct shim_thread *t) { __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE); }
 
-int shim_write(const struct vmt_record *rec)
+__attribute__((hot)) int shim_write(const struct vmt_record *rec)
 {
 	struct shim_thread *t = &shim_self;
 	int saved = errno;
@@ -348,7 +348,7 @@ void shim_announce_vfork_child(const struct shim_call *c)
 		write_detached(&none, c->announce_seq);
 }
 
-void call_begin(struct shim_call *c, int sys, uint64_t a0, uint64_t a1, uint64_t a2,
+__attribute__((hot)) void call_begin(struct shim_call *c, int sys, uint64_t a0, uint64_t a1, uint64_t a2,
                 uint64_t a3, uint64_t a4, uint64_t a5)
 {
 	c->announce_seq = 0;
@@ -377,7 +377,7 @@ static int is_stack_release(const struct vmt_event *ev)
 	       !ev->err && end <= sp && sp - end <= (64u << 10);
 }
 
-void call_end(struct shim_call *c, long ret)
+__attribute__((hot)) void call_end(struct shim_call *c, long ret)
 {
 	struct shim_thread *t = &shim_self;
 	/* only the event is set: zeroing the whole record (400 bytes, for the

@@ -43,7 +43,7 @@ enum { PM_NONE = -2, PM_UNTRIED = -1 };
 static _Atomic int pm_fd = PM_UNTRIED;
 static int32_t pm_pid;
 
-static int pagemap(void)
+__attribute__((hot)) static int pagemap(void)
 {
 	/* a vfork child shares its parent's statics: it must not replace them */
 	if (shim_vfork_child)
@@ -73,7 +73,7 @@ static int pagemap(void)
 
 /* Sets the bits of the mapped pages of [start, start + n pages); the number
  * set, or -1 when PAGEMAP_SCAN cannot answer (the caller uses mincore). */
-static int64_t scan_mapped(uint64_t start, uint64_t n, uint8_t **bits, uint64_t nbits)
+__attribute__((hot)) static int64_t scan_mapped(uint64_t start, uint64_t n, uint8_t **bits, uint64_t nbits)
 {
 	int fd = shim.residency == RESIDENCY_MAPPED ? pagemap() : -1;
 	if (fd < 0)
@@ -137,7 +137,7 @@ static int any_resident(const unsigned char *vec, uint64_t n)
 	return (acc & 0x0101010101010101ULL) != 0;
 }
 
-void residency_range(uint64_t seq, uint64_t start, uint64_t len)
+__attribute__((hot)) void residency_range(uint64_t seq, uint64_t start, uint64_t len)
 {
 	uint64_t npages, resident = 0;
 	unsigned char vec[VEC];

@@ -313,7 +313,7 @@ static int drain(struct vmt_writer *w)
 	return 0;
 }
 
-static int write_event(struct vmt_writer *w, const struct vmt_event *e)
+__attribute__((hot)) static int write_event(struct vmt_writer *w, const struct vmt_event *e)
 {
 	if (w->nqueued == QUEUE) {
 		int ret = drain(w);
@@ -369,7 +369,7 @@ static int write_meta(struct vmt_writer *w, const struct vmt_record *rec)
 	return 0;
 }
 
-int vmt_write(struct vmt_writer *w, const struct vmt_record *rec)
+__attribute__((hot)) int vmt_write(struct vmt_writer *w, const struct vmt_record *rec)
 {
 	if (!w || !rec)
 		return VMT_EINVAL;
