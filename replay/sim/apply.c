@@ -93,11 +93,18 @@ static const char *kept_rule(struct sim_mm *mm)
 		return sim_intern(mm->rule);
 	if (!mm->rule_fixed)
 		return NULL;
-	if (mm->rule_fixed != mm->kept_src) {
-		mm->kept = sim_intern(mm->rule_fixed);
-		mm->kept_src = mm->rule_fixed;
+	if (mm->kept[0].src == mm->rule_fixed)
+		return mm->kept[0].kept;
+	if (mm->kept[1].src != mm->rule_fixed) {
+		mm->kept[1].kept = sim_intern(mm->rule_fixed);
+		mm->kept[1].src = mm->rule_fixed;
 	}
-	return mm->kept;
+	/* the one used now first */
+	const char *src = mm->kept[1].src, *kept = mm->kept[1].kept;
+	mm->kept[1] = mm->kept[0];
+	mm->kept[0].src = src;
+	mm->kept[0].kept = kept;
+	return kept;
 }
 
 static struct vr_ranges ranges_of(const struct sim_snap *s)

@@ -115,7 +115,9 @@ struct sim_mm {
 	int how;                     /* outcome of the last sim_map_range */
 	char rule[200];              /* the last call's rule */
 	const char *rule_fixed;      /* or a fixed text (no formatting cost) */
-	const char *kept_src, *kept; /* the last fixed text and its interned copy */
+	/* the last two fixed texts and their interned copies (a brk loop
+	 * alternates between two) */
+	struct { const char *src, *kept; } kept[2];
 	char brk_msg[2][96];         /* the brk rule texts, formatted once */
 };
 
