@@ -133,7 +133,7 @@ static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *
 	*changed = true;
 	if (!why) {
 		prev->end = newbrk;
-		tree_changed(&mm->tree, prev);
+		tree_end_changed(&mm->tree, prev);
 		mm->how = VR_EXPAND_PREV;
 		sim_rule_fixed(mm, mm->brk_msg[0]);
 		return;

@@ -89,6 +89,10 @@ void tree_insert(struct sim_tree *t, struct sim_vma *v);
 void tree_erase(struct sim_tree *t, struct sim_vma *v);
 /* after changing v->start/end in place (order kept): fix gaps/aggregates */
 void tree_changed(struct sim_tree *t, struct sim_vma *v);
+/* the same when only v->end moved (v's own gap below it is unchanged) */
+void tree_end_changed(struct sim_tree *t, struct sim_vma *v);
+/* every node's cached gap, subtree size and max gap as recomputed (tests) */
+bool tree_valid(const struct sim_tree *t);
 struct sim_vma *tree_find(const struct sim_tree *t, uint64_t addr);  /* first with end > addr */
 struct sim_vma *tree_prev(const struct sim_tree *t, const struct sim_vma *v);
 struct sim_vma *tree_next(const struct sim_tree *t, const struct sim_vma *v);

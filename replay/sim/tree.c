@@ -138,6 +138,16 @@ void tree_changed(struct sim_tree *t, struct sim_vma *v)
 	}
 }
 
+void tree_end_changed(struct sim_tree *t, struct sim_vma *v)
+{
+	struct sim_vma *nx = tree_next(t, v);
+
+	if (nx) {
+		nx->gap_lo = v->end;
+		refresh(t->root, nx->start);
+	}
+}
+
 void tree_insert(struct sim_tree *t, struct sim_vma *v)
 {
 	v->l = v->r = NULL;
@@ -305,4 +315,37 @@ void tree_free(struct sim_tree *t)
 	free_all(t->root);
 	t->root = NULL;
 	t->count = 0;
+}
+
+/* In-order walk recomputing what each node caches; 0 when one differs. */
+static int valid_sub(const struct sim_vma *n, uint64_t *prev_end, size_t *cnt, uint64_t *gap)
+{
+	size_t lc = 0, rc = 0;
+	uint64_t lg = 0, rg = 0;
+
+	if (!n) {
+		*cnt = 0;
+		*gap = 0;
+		return 1;
+	}
+	if (!valid_sub(n->l, prev_end, &lc, &lg) || n->gap_lo != *prev_end)
+		return 0;
+	*prev_end = n->end;
+	if (!valid_sub(n->r, prev_end, &rc, &rg))
+		return 0;
+	*cnt = 1 + lc + rc;
+	*gap = own_gap(n);
+	if (lg > *gap)
+		*gap = lg;
+	if (rg > *gap)
+		*gap = rg;
+	return n->cnt == *cnt && n->max_gap == *gap;
+}
+
+bool tree_valid(const struct sim_tree *t)
+{
+	uint64_t prev_end = 0, gap;
+	size_t cnt;
+
+	return valid_sub(t->root, &prev_end, &cnt, &gap) && cnt == t->count;
 }

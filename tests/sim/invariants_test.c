@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include "tests/tap.h"
 #include "replay/sim/sim.h"
+#include "replay/sim/sim_int.h"   /* tree_valid */
 
 #define PG 4096ull
 #define BASE 0x7f0000000000ull
@@ -56,7 +57,9 @@ static const char *check(const struct sim_mm *mm)
 			return "overlap or disorder";
 		prev_end = v.end;
 	}
-	return n == sim_vma_count(mm) ? NULL : "count differs from iteration";
+	if (n != sim_vma_count(mm))
+		return "count differs from iteration";
+	return tree_valid(&mm->tree) ? NULL : "a node's cached gap, size or max gap is stale";
 }
 
 int main(void)
