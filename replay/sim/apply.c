@@ -116,7 +116,9 @@ static struct vr_ranges ranges_of(const struct sim_snap *s)
 /* CREATE's view: the VMA covering lo afterwards, if any. */
 static void snap_covering(const struct sim_mm *mm, uint64_t lo, struct sim_snap *s)
 {
-	const struct sim_vma *v = tree_find(&mm->tree, lo);
+	/* a brk's heap VMA is known: the tree need not be searched again */
+	const struct sim_vma *v = mm->grown && mm->grown->start <= lo && lo < mm->grown->end
+	                          ? mm->grown : tree_find(&mm->tree, lo);
 	s->n = v && v->start <= lo;
 	if (s->n) {
 		s->r[0][0] = v->start;
@@ -149,6 +151,7 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 	mm->rule[0] = 0;
 	mm->rule_fixed = NULL;
 	mm->how = VR_UNCHANGED;
+	mm->grown = NULL;
 	if (sys <= VMT_SYS_NONE || sys >= VMT_SYS_COUNT || (!ops[sys].fn && !ops[sys].note)) {
 		out->ret = -1;
 		out->err = ENOSYS;

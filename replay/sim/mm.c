@@ -220,6 +220,7 @@ struct sim_mm *sim_mm_fork(const struct sim_mm *parent)
 	if (!mm)
 		return NULL;
 	*mm = *parent;
+	mm->grown = NULL;   /* the parent's VMAs are not the child's */
 	memset(&mm->tree, 0, sizeof mm->tree);
 	mm->tree.seed = parent->tree.seed ^ 0x5bd1e995u;
 	mm->def_flags = parent->def_flags & VM_NOHUGEPAGE;

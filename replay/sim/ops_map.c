@@ -134,6 +134,7 @@ static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *
 	if (!why) {
 		prev->end = newbrk;
 		tree_end_changed(&mm->tree, prev);
+		mm->grown = prev;
 		mm->how = VR_EXPAND_PREV;
 		sim_rule_fixed(mm, mm->brk_msg[0]);
 		return;
@@ -145,6 +146,7 @@ static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *
 	v->pgoff = oldbrk / SIM_PAGE;
 	v->flags = f;
 	tree_insert(&mm->tree, v);
+	mm->grown = v;
 	mm->how = VR_NEW;
 	sim_rule(mm, "brk made a new VMA: %s (%s B1)", why, sim_rule_cite(R_B1_BRK_EXPAND, cite, sizeof cite));
 }

@@ -117,6 +117,7 @@ struct sim_mm {
 	uint32_t next_shmem;
 	uint32_t next_sysv;          /* 0: SIM_SYSV_ID */
 	int how;                     /* outcome of the last sim_map_range */
+	struct sim_vma *grown;       /* this call's: the VMA a brk made or grew, or NULL */
 	char rule[200];              /* the last call's rule */
 	const char *rule_fixed;      /* or a fixed text (no formatting cost) */
 	/* the last two fixed texts and their interned copies (a brk loop
