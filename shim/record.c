@@ -13,6 +13,7 @@
 #include "sud.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -159,9 +160,19 @@ uint64_t shim_next_seq(void)
 	return shim.local_seq++;
 }
 
+static int stack_released(void);
+
+/* The thread's key destructor.  Where glibc will release the stack with
+ * madvise, the exit event follows that call; on a stack of the program's
+ * own it is written here, so the key asks to run again until glibc's last
+ * destructor round: the program's own keys' destructors, which may unmap
+ * what the thread mapped, run first (as ASan's teardown does). */
 static void on_thread_exit(void *arg)
 {
-	(void)arg;
+	uintptr_t round = (uintptr_t)arg;
+	if (round < PTHREAD_DESTRUCTOR_ITERATIONS && !stack_released() &&
+	    pthread_setspecific(exit_key, (void *)(round + 1)) == 0)
+		return;
 	shim_thread_exit();
 }
 
