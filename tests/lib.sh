@@ -29,4 +29,6 @@ is_file() {
 skip() { _n=$((_n + 1)); echo "ok $_n # skip $*"; }
 diag() { echo "# $*"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+# carries_asan PROGRAM : it was built with AddressSanitizer (make asan)
+carries_asan() { ldd "$1" 2>/dev/null | grep -q libasan; }
 done_testing() { echo "1..$_n"; [ "$_failed" -eq 0 ]; }

@@ -8,6 +8,7 @@
 # and the replay, translated back by the window's offset, reproduces them.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/replay-lib.sh"
+carries_asan "$V" && skip_all "vmreplay built with AddressSanitizer: its shadow reservations fill the window kernel placement lays out"
 
 # libc 0x7f0000000000-0x7f0000210000 and ld 0x7f0000300000-0x7f0000303000,
 # a 0xf0000 gap between them; a recorder page sits in the gap

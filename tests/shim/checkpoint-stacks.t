@@ -6,6 +6,7 @@
 . "$S/tests/shim/shim.sh"
 [ -e /usr/lib/x86_64-linux-gnu/libunwind.so.8 ] || skip_all "libunwind not installed"
 [ -x "$B/bin/vmreplay" ] || skip_all "vmreplay not built"
+carries_asan "$P/splits" && skip_all "test programs built with AddressSanitizer: a strict replay cannot rebuild their shadow mappings"
 
 for prog in splits checkpoint_req threads_malloc; do
 	"$B/bin/vmrec" -o "$T/$prog.lz4" --stacks=16 -- "$P/$prog" >/dev/null

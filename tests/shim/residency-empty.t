@@ -17,10 +17,19 @@ is "$(VMREC_RESIDENCY=scan record "$T/scan.lz4" "$P/stack_release")" "PASS" "run
 releases "$T/known.lz4" >"$T/known"
 releases "$T/scan.lz4" >"$T/scan"
 is_file "$T/known" "$T/scan" "the same residency records as scanning every released stack"
-is "$(grep -c 'resident [1-9]' "$T/scan")" 2 "both deep writes are recorded (the check above can fail)"
+# under ASan, its interceptors touch every thread's stack and fault shadow
+# pages all the time: more pages are resident, and no range is trusted
+asan=$(carries_asan "$P/stack_release" && echo 1)
+if [ -z "$asan" ]; then
+	is "$(grep -c 'resident [1-9]' "$T/scan")" 2 "both deep writes are recorded (the check above can fail)"
+else
+	skip "stack_release built with AddressSanitizer: its interceptors write the stacks too"
+fi
 is "$(wc -l <"$T/known")" 9 "nine threads, nine releases"
 
-if have_strace; then
+if [ -n "$asan" ]; then
+	skip "stack_release built with AddressSanitizer: shadow faults leave no range trusted"
+elif have_strace; then
 	scans() { strace -f -qq -e trace=ioctl -o "$T/st" env "$@" >/dev/null 2>&1; grep -c 'ioctl(.*0x66, 0x10' "$T/st"; }
 	known=$(scans LD_PRELOAD="$LIB" VMREC_OUT="$T/s1.lz4" "$P/stack_release")
 	scan=$(scans LD_PRELOAD="$LIB" VMREC_OUT="$T/s2.lz4" VMREC_RESIDENCY=scan "$P/stack_release")
