@@ -84,18 +84,9 @@ __attribute__((hot)) int am_set_any(struct addrmap *m, uint64_t start, uint64_t 
 {
 	if (start >= end)
 		return 0;
-	size_t i = lower(m, start);
-	/* the common case (a heap or a mapping growing into free space above
-	 * the range before it, with its delta): only that range's end moves */
-	if (i > 0 && m->r[i - 1].end == start && m->r[i - 1].delta == delta &&
-	    (i == m->n || m->r[i].start > end)) {
-		m->r[i - 1].end = end;
-		m->hint = i;   /* the answer for the next range above */
-		return 0;
-	}
 	if (am_remove(m, start, end) || reserve(m, 1))
 		return -1;
-	i = lower(m, start);
+	size_t i = lower(m, start);
 	int join_prev = i > 0 && m->r[i - 1].end == start && m->r[i - 1].delta == delta;
 	int join_next = i < m->n && m->r[i].start == end && m->r[i].delta == delta;
 	if (join_prev && join_next) {

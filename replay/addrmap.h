@@ -26,7 +26,8 @@ int am_reserve(struct addrmap *m, size_t n);
 /* Map [start, end) with `delta`, replacing whatever covered it. 0 or -1 (ENOMEM). */
 int am_set_any(struct addrmap *m, uint64_t start, uint64_t end, int64_t delta);
 /* am_set_any, with its most common case inline: the range the last update
- * ended grows up into free space with its own delta (a heap's brk loop). */
+ * ended grows up into free space with its own delta (a heap's brk loop, a
+ * mapping growing above the range before it): only that range's end moves. */
 static inline int am_set(struct addrmap *m, uint64_t start, uint64_t end, int64_t delta)
 {
 	size_t h = m->hint;

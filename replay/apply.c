@@ -232,6 +232,21 @@ static void apply_mremap(struct rp_engine *e, struct rp_pstate *p, const struct 
 	am_set(&p->am, rec_new, rec_new + newlen, (int64_t)((uint64_t)out->ret - rec_new));
 }
 
+/* The break is at `ret` now (replay address; 0 says nothing): the
+ * address map follows the heap's growth or shrink. */
+static inline void heap_moved(struct rp_engine *e, struct rp_pstate *p, long ret)
+{
+	if (!ret)
+		return;
+	uint64_t now = rp_page_up(e, (uint64_t)ret), was = rp_page_up(e, p->cur_brk);
+	int64_t d = p->brk_delta;
+	if (now > was)
+		am_set(&p->am, was - (uint64_t)d, now - (uint64_t)d, d);
+	else if (now < was)
+		am_remove(&p->am, now - (uint64_t)d, was - (uint64_t)d);
+	p->cur_brk = (uint64_t)ret;
+}
+
 __attribute__((hot)) static void apply_brk(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
                       struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want)
 {
@@ -244,15 +259,8 @@ __attribute__((hot)) static void apply_brk(struct rp_engine *e, struct rp_pstate
 		*fx = (struct rp_effect){ .lo = new, .hi = old, .kind = RP_FX_REMOVE };
 	e->be->apply(p->space, ev, NULL, fx, out);
 	*want = rec->result + p->brk_delta;
-	if (out->err || !out->ret)
-		return;
-	uint64_t now = rp_page_up(e, (uint64_t)out->ret), was = rp_page_up(e, p->cur_brk);
-	int64_t d = p->brk_delta;
-	if (now > was)
-		am_set(&p->am, was - (uint64_t)d, now - (uint64_t)d, d);
-	else if (now < was)
-		am_remove(&p->am, now - (uint64_t)d, was - (uint64_t)d);
-	p->cur_brk = (uint64_t)out->ret;
+	if (!out->err)
+		heap_moved(e, p, out->ret);
 }
 
 
@@ -336,15 +344,8 @@ __attribute__((hot)) static int replay_brk_lean(struct rp_engine *e, struct rp_p
 	note_order(e, r);
 	r->done = 1;
 	result_check(e, i, rec, r, rec->result + p->brk_delta);
-	if (err || !ret)
-		return STEP_DONE;
-	uint64_t now = rp_page_up(e, (uint64_t)ret), was = rp_page_up(e, p->cur_brk);
-	int64_t d = p->brk_delta;
-	if (now > was)
-		am_set(&p->am, was - (uint64_t)d, now - (uint64_t)d, d);
-	else if (now < was)
-		am_remove(&p->am, now - (uint64_t)d, was - (uint64_t)d);
-	p->cur_brk = (uint64_t)ret;
+	if (!err)
+		heap_moved(e, p, ret);
 	return STEP_DONE;
 }
 

@@ -151,6 +151,12 @@ void empty_distrust(void)
 	empty_forget_all();
 }
 
+void empty_passing_call(long nr)
+{
+	if (nr == SYS_userfaultfd)
+		empty_distrust();
+}
+
 void empty_after_fork(void)
 {
 	lock = stale = noted = 0;   /* a thread that held it is not in the child */

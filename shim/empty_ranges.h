@@ -27,6 +27,9 @@ void empty_forget_all(void);
 /* Pages may become present unseen from now on (userfaultfd, THP
  * collapse, a CLONE_VM process): answer EMPTY_UNKNOWN only. */
 void empty_distrust(void);
+/* A system call the recorder passes on unrecorded: userfaultfd distrusts
+ * the table (its ioctls fill pages in without faults). */
+void empty_passing_call(long nr);
 /* A fork child: fault counts start again at 0. */
 void empty_after_fork(void);
 

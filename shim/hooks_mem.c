@@ -317,8 +317,7 @@ long shim_syscall_c(long nr, long a0, long a1, long a2, long a3, long a4, long a
 	int sys = vmt_sys_from_nr(nr), handled = 0;
 	uint8_t sud = sud_enter();
 	long r;
-	if (nr == SYS_userfaultfd)
-		empty_distrust();   /* its ioctls fill pages in without faults */
+	empty_passing_call(nr);
 	if (sys == VMT_SYS_NONE)
 		r = raw6(nr, a0, a1, a2, a3, a4, a5);
 	else

@@ -161,6 +161,7 @@ uint64_t shim_next_seq(void)
 }
 
 static int stack_released(void);
+static void thread_exit(int released);
 
 /* The thread's key destructor.  Where glibc will release the stack with
  * madvise, the exit event follows that call; on a stack of the program's
@@ -170,10 +171,11 @@ static int stack_released(void);
 static void on_thread_exit(void *arg)
 {
 	uintptr_t round = (uintptr_t)arg;
-	if (round < PTHREAD_DESTRUCTOR_ITERATIONS && !stack_released() &&
+	int released = stack_released();
+	if (round < PTHREAD_DESTRUCTOR_ITERATIONS && !released &&
 	    pthread_setspecific(exit_key, (void *)(round + 1)) == 0)
 		return;
-	shim_thread_exit();
+	thread_exit(released);
 }
 
 void shim_threads_init(void)
@@ -499,9 +501,9 @@ static int stack_released(void)
  * the stack with madvise (when glibc allocated it) and issues exit(0)
  * inline, where no hook sees it.  So the writer is closed here, later
  * records are written through, and the exit event follows that madvise,
- * or is written now when no madvise will come (a stack of the program's
- * own). */
-void shim_thread_exit(void)
+ * or is written now when no madvise will come (released: 0, a stack of
+ * the program's own). */
+static void thread_exit(int released)
 {
 	struct shim_thread *t = &shim_self;
 	if (!shim.enabled || !claim(t, 1))
@@ -512,7 +514,9 @@ void shim_thread_exit(void)
 	t->exit_pending = 1;
 	write_locked(t, NULL);      /* hands the writer to the pool */
 	release(t);
-	if (!stack_released())
+	if (!released)
 		write_exit_event();
 	sud_leave(sud);
 }
+
+void shim_thread_exit(void) { thread_exit(stack_released()); }
