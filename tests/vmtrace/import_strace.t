@@ -126,4 +126,12 @@ cat >"$T/want" <<'WANT'
 100   execveat(3, "", NULL, NULL, AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH) = 0
 WANT
 is_file "$T/got" "$T/want" "execveat: its fd and flags as strace prints them"
+printf '100 execveat(3, "", ["x"], 0x7ffd00001000 /* 1 var */, AT_BOGUS) = 0\n' >"$T/xbad"
+"$V" import-strace "$T/xbad" -o "$T/xb" 2>"$T/err"
+is "$?:$(cat "$T/err")" "1:vmtrace: $T/xbad:1: arguments or result that do not parse" \
+	"execveat: flags it cannot name are refused"
+printf '100 execveat(3, "", ["x"]) = 0\n' >"$T/xbad"
+"$V" import-strace "$T/xbad" -o "$T/xb" 2>"$T/err"
+is "$?:$(cat "$T/err")" "1:vmtrace: $T/xbad:1: arguments or result that do not parse" \
+	"execveat: too few arguments are refused"
 done_testing
