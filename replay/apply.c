@@ -110,6 +110,7 @@ __attribute__((hot)) static void ranged(struct rp_engine *e, struct rp_pstate *p
 	struct vr_result one;
 	uint64_t lat = 0;
 	int first = 1;
+	int64_t first_delta = 0;
 	cur = rs;
 	fx->have_delta = 1;
 	fx->vma_delta = 0;
@@ -123,11 +124,14 @@ __attribute__((hot)) static void ranged(struct rp_engine *e, struct rp_pstate *p
 		lat += one.latency_ns;
 		if (first || one.err)
 			*out = one;
+		if (first)
+			first_delta = pc.delta;
 		first = 0;
 		fx->vma_delta += f.vma_delta;
 		fx->have_delta &= f.have_delta;
 	}
 	out->latency_ns = lat;
+	ev->args[0] = rs + (uint64_t)first_delta;   /* the event's offset: its first piece's */
 }
 
 __attribute__((hot)) static void apply_mmap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
@@ -183,6 +187,8 @@ __attribute__((hot)) static void apply_mmap(struct rp_engine *e, uint32_t slot, 
 		struct vr_result ur;
 		e->be->apply(p->space, &un, NULL, &ufx, &ur);
 		fx->vma_delta += ufx.vma_delta;
+		if (ur.vma_count >= 0)
+			out->vma_count = ur.vma_count;   /* the simulator's count after both */
 	}
 }
 
@@ -311,6 +317,54 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 	return STEP_DONE;
 }
 
+/* The offset the replay applied to the event: replay address - recorded
+ * address of what the call returns (mmap, mremap, brk, shmat) or of its
+ * range (the rest); 0 for the simulator, which replays in recorded
+ * addresses.  *moved: a call that named the address of a new mapping
+ * (MAP_FIXED, MAP_FIXED_NOREPLACE, MREMAP_FIXED) below RP_LOW_TOP, where
+ * an address means itself, was issued elsewhere.  Calls on existing
+ * mappings follow them and count as nothing of their own. */
+static int64_t event_offset(const struct rp_engine *e, const struct rp_pstate *p,
+                            const struct vmt_event *rec, const struct vmt_event *ev, int *moved)
+{
+	uint64_t at = rec->args[0];
+	int64_t off;
+	*moved = 0;
+	if (!e->be->per_process)
+		return 0;
+	switch (rec->sys) {
+	case VMT_SYS_BRK:
+		return p->brk_delta;
+	case VMT_SYS_MMAP: {
+		int fixed = (rec->args[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE)) != 0;
+		if (!rec->err)
+			at = (uint64_t)rec->result;
+		off = ev->args[0] && (fixed || !rec->err) ? (int64_t)(ev->args[0] - at)
+		                                          : rp_unit_delta(p->unit, at);
+		*moved = off && fixed && at < RP_LOW_TOP;
+		return off;
+	}
+	case VMT_SYS_MREMAP: {
+		off = (int64_t)(ev->args[0] - rec->args[0]);
+		if (rec->args[3] & MREMAP_FIXED) {
+			int64_t d = (int64_t)(ev->args[4] - rec->args[4]);
+			*moved |= d && rec->args[4] < RP_LOW_TOP;
+			return d;
+		}
+		if (!rec->err && (uint64_t)rec->result != rec->args[0]) {
+			return ev->args[3] & MREMAP_FIXED ? (int64_t)(ev->args[4] - (uint64_t)rec->result)
+			                                  : rp_unit_delta(p->unit, (uint64_t)rec->result);
+		}
+		return off;
+	}
+	case VMT_SYS_MUNMAP: case VMT_SYS_MPROTECT: case VMT_SYS_PKEY_MPROTECT: case VMT_SYS_MADVISE:
+	case VMT_SYS_MLOCK: case VMT_SYS_MLOCK2: case VMT_SYS_MUNLOCK: case VMT_SYS_MSEAL:
+		return (int64_t)((ev->args[0] & ~(e->page - 1)) - (rec->args[0] & ~(e->page - 1)));
+	default:
+		return 0;
+	}
+}
+
 /* The event's place in the replay's own order. */
 static inline void note_order(struct rp_engine *e, struct rp_evres *r)
 {
@@ -410,6 +464,11 @@ __attribute__((hot)) int rp_replay_event(struct rp_engine *e, uint32_t slot, str
 	r->latency_ns = out.latency_ns;
 	r->outcome = (uint8_t)(out.err ? VR_FAILED : out.outcome);
 	r->skipped = (uint8_t)skipped;
+	if (!skipped) {
+		int moved;
+		r->offset = event_offset(e, p, rec, &ev, &moved);
+		r->moved = (uint8_t)moved;
+	}
 	note_order(e, r);
 	r->done = 1;
 	if (!skipped && !rp_is_fork(rec))

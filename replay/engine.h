@@ -20,11 +20,13 @@ struct rp_evres {
 	int64_t vma_count;    /* program VMAs after it; -1 unknown */
 	const char *rule;     /* simulator: the rule that decided it */
 	uint64_t order;       /* position in the replay's own order, from 1 */
+	int64_t offset;       /* replay - recorded address (apply.c, event_offset) */
 	int32_t err;
 	uint8_t outcome;
 	uint8_t done;         /* reached */
 	uint8_t mismatch;     /* result differs from the recorded one */
 	uint8_t skipped;      /* not replayed (unsupported or unsafe) */
+	uint8_t moved;        /* an absolute low address issued elsewhere */
 };
 
 struct rp_slot_state {

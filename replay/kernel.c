@@ -1,6 +1,7 @@
 /* The kernel back end: calls go to this kernel, in this process; outcomes
  * are read back from the VMAs around the affected range. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -9,6 +10,7 @@
 #include "replay/backend.h"
 #include "replay/kernel.h"
 #include "replay/latency.h"
+#include "replay/placement.h"
 #include "replay/set_break.h"
 #include "replay/vmaquery.h"
 
@@ -84,6 +86,55 @@ static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
 void rp_kernel_written(uint64_t addr)
 {
 	madvise((void *)addr, (size_t)rp_kernel.page_size, MADV_POPULATE_WRITE);
+}
+
+/* The low range, held PROT_NONE from start-up until the layout is chosen,
+ * so nothing of the replayer's own lands where a recording's absolute low
+ * addresses replay (placement.h).  From 0 where this process may map there
+ * (CAP_SYS_RAWIO), else from mmap_min_addr. */
+static uint64_t low_lo, low_hi;
+static uint64_t low_from = UINT64_MAX;
+
+static int hold(uint64_t lo)
+{
+	void *p = mmap((void *)lo, RP_LOW_TOP - lo, PROT_NONE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED)
+		return 0;
+	if ((uint64_t)p != lo) {   /* a kernel that ignores NOREPLACE */
+		munmap(p, RP_LOW_TOP - lo);
+		return 0;
+	}
+	low_lo = lo;
+	low_hi = RP_LOW_TOP;
+	return 1;
+}
+
+void rp_kernel_hold_low(void)
+{
+	uint64_t min = 65536;
+	FILE *f = fopen("/proc/sys/vm/mmap_min_addr", "re");
+	if (f) {
+		unsigned long long v;
+		if (fscanf(f, "%llu", &v) == 1)
+			min = v;
+		fclose(f);
+	}
+	min = (min + 4095) & ~4095ull;
+	/* where something is there already (a sanitizer's shadow) nothing is
+	 * held; the layout then sees it as the replayer's own */
+	if (hold(0))
+		low_from = 0;
+	else if (min < RP_LOW_TOP && hold(min))
+		low_from = min;
+}
+
+uint64_t rp_kernel_release_low(void)
+{
+	if (low_hi)
+		munmap((void *)low_lo, low_hi - low_lo);
+	low_lo = low_hi = 0;
+	return low_from;
 }
 
 /* A query's VMAs as the plain ranges vr_classify reads. */
@@ -163,7 +214,10 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 		nrs[ev->sys] = vmt_sys_nr(ev->sys);
 	long nr = nrs[ev->sys];
 	int want = rp_kernel.outcomes && fx->kind != RP_FX_NONE;
-	int fresh = fx->kind == RP_FX_CREATE && (fx->fresh || fx->lo == 0);
+	/* placed by the kernel: lo 0 (an mmap's hi too; shmat's hi is the
+	 * length); a MAP_FIXED at address 0 is not */
+	int placed = fx->lo == 0 && (fx->hi == 0 || ev->sys == VMT_SYS_SHMAT);
+	int fresh = fx->kind == RP_FX_CREATE && (fx->fresh || placed);
 	fx->have_delta = 0;
 	before.n = 0;
 	if (want && fx->kind == RP_FX_REMOVE)
@@ -204,7 +258,7 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 		return;
 	}
 	if (fresh) {
-		if (fx->lo == 0) {   /* placed by the kernel: known now (shmat: hi is the length) */
+		if (placed) {   /* known now */
 			uint64_t len = ev->sys == VMT_SYS_SHMAT ? fx->hi : ev->args[1];
 			fx->lo = (uint64_t)ret;
 			fx->hi = (uint64_t)ret + ((len + rp_kernel.page_size - 1) & ~(rp_kernel.page_size - 1));

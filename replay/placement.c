@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "replay/engine_int.h"
+#include "replay/kernel.h"
 #include "replay/placement.h"
 
 #define NONE UINT32_MAX
@@ -273,13 +274,22 @@ static int collides(const struct span *rec, size_t nr, const struct span *own, s
 	return 0;
 }
 
-static int choose_offset(const struct span *rec, size_t nr, const struct span *own, size_t no,
-                         uint64_t lo, int64_t *off)
+/* The smallest offset, 0 first, that keeps rec and fixed off own and
+ * inside [lo, USER_TOP).  At offset 0 the fixed ranges (calls that named
+ * their address) may go down to fixed_lo: as recorded, where this
+ * replayer may map (rp_kernel_low_from). */
+static int choose_offset(const struct span *rec, size_t nr, const struct span *fixed, size_t nf,
+                         const struct span *own, size_t no, uint64_t lo, uint64_t fixed_lo, int64_t *off)
 {
 	const int64_t step = 1ll << 30;
-	for (int64_t k = 0; k < 4096; k++)
+	if (!collides(rec, nr, own, no, 0, lo, USER_TOP) && !collides(fixed, nf, own, no, 0, fixed_lo, USER_TOP)) {
+		*off = 0;
+		return 0;
+	}
+	for (int64_t k = 1; k < 4096; k++)
 		for (int sign = -1; sign <= 1; sign += 2)
-			if (!collides(rec, nr, own, no, sign * k * step, lo, USER_TOP)) {
+			if (!collides(rec, nr, own, no, sign * k * step, lo, USER_TOP) &&
+			    !collides(fixed, nf, own, no, sign * k * step, lo, USER_TOP)) {
 				*off = sign * k * step;
 				return 0;
 			}
@@ -380,6 +390,7 @@ int rp_layout_init(struct rp_engine *e)
 	struct own o = { 0 };
 	int kernel = e->o->placement == RP_PLACE_KERNEL;
 	e->layout = l;
+	uint64_t fixed_lo = rp_kernel_release_low();   /* the replayer's own memory is all there */
 	if (!l || assign_units(e, l, &us, &first_map) < 0 || read_own(e, &o) < 0) {
 		fprintf(stderr, "vmreplay: out of memory choosing the layout\n");
 		free(first_map);
@@ -413,20 +424,24 @@ int rp_layout_init(struct rp_engine *e)
 	}
 	/* every unit's offset for what lies outside its window */
 	const struct uspan *all = us.v;
-	struct span *rec = malloc((us.n + 1) * sizeof(*rec));
+	struct span *rec = malloc((2 * us.n + 1) * sizeof(*rec)), *low = rec ? rec + us.n : NULL;
 	for (size_t i = 0, j; rec && i < us.n; i = j) {
 		struct rp_unit *u = &l->units[all[i].unit];
-		size_t nr = 0;
+		size_t nr = 0, nl = 0;
 		for (j = i; j < us.n && all[j].unit == all[i].unit; j++) {
 			int k = all[j].kind;
 			if (k == K_OTHER || (kernel && k == K_PLACED))
 				continue;
 			if (all[j].s >= u->w_lo && all[j].e <= u->w_hi)
 				continue;
-			rec[nr++] = (struct span){ all[j].s, all[j].e };
+			if (k == K_FIXED && all[j].e <= RP_LOW_TOP)
+				low[nl++] = (struct span){ all[j].s, all[j].e };
+			else
+				rec[nr++] = (struct span){ all[j].s, all[j].e };
 		}
 		nr = merge_spans(rec, nr);
-		if (choose_offset(rec, nr, o.v, o.n, min_addr(e), &u->off) < 0) {
+		nl = merge_spans(low, nl);
+		if (choose_offset(rec, nr, low, nl, o.v, o.n, min_addr(e), fixed_lo, &u->off) < 0) {
 			int32_t pid = 0;
 			for (size_t s = 0; s < e->t->nimages && !pid; s++)
 				if (l->unit_of_image[s] == all[i].unit)

@@ -33,6 +33,7 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 		lat_add(&r->lat[t->events[i].sys], v->latency_ns);
 		r->outcomes[v->outcome < VR_OUTCOME_COUNT ? v->outcome : VR_FAILED]++;
 		r->mismatches += v->mismatch;
+		r->moved += v->moved;
 	}
 	for (size_t i = 0; i < t->nevents; i++)
 		r->skipped += sh->ev[i].skipped;
@@ -123,6 +124,7 @@ RUN_FIELD(g_ckt, r->ck_total)
 RUN_FIELD(g_mism, r->mismatches)
 RUN_FIELD(g_skip, r->skipped)
 RUN_FIELD(g_unpl, r->unplaceable)
+RUN_FIELD(g_moved, r->moved)
 
 static const struct { const char *name; metric_fn fn; } run_metrics[] = {
 	{ "vmreplay.events", g_events },
@@ -137,6 +139,7 @@ static const struct { const char *name; metric_fn fn; } run_metrics[] = {
 	{ "vmreplay.fidelity.result_mismatches", g_mism },
 	{ "vmreplay.skipped_events", g_skip },
 	{ "vmreplay.unplaceable_mappings", g_unpl },
+	{ "vmreplay.fidelity.moved_events", g_moved },
 };
 
 /* ---- JSON ------------------------------------------------------------ */
@@ -233,9 +236,15 @@ static void json_per_event(FILE *f, const struct rp_report *rep)
 		json_str(f, vmt_sys_name(ev->sys));
 		fputs(", \"outcome\": ", f);
 		json_str(f, !v->done ? "not_reached" : v->skipped ? "skipped" : vr_outcome_name(v->outcome));
-		fprintf(f, ", \"vma_count\": %lld, \"errno\": %d, \"result\": %lld, \"recorded_errno\": %d, \"recorded_result\": %lld, \"mismatch\": %s, \"latency_ns\": %llu, \"call\": ",
-		        (long long)v->vma_count, v->err, (long long)v->ret, ev->err, (long long)ev->result,
-		        v->mismatch ? "true" : "false", (unsigned long long)v->latency_ns);
+		fprintf(f, ", \"vma_count\": %lld, ", (long long)v->vma_count);
+		/* a skipped call has no errno or result of its own (not the recorded ones) */
+		if (v->done && !v->skipped)
+			fprintf(f, "\"errno\": %d, \"result\": %lld, \"offset\": %lld, \"moved\": %s",
+			        v->err, (long long)v->ret, (long long)v->offset, v->moved ? "true" : "false");
+		else
+			fputs("\"errno\": null, \"result\": null, \"offset\": null, \"moved\": false", f);
+		fprintf(f, ", \"recorded_errno\": %d, \"recorded_result\": %lld, \"mismatch\": %s, \"latency_ns\": %llu, \"call\": ",
+		        ev->err, (long long)ev->result, v->mismatch ? "true" : "false", (unsigned long long)v->latency_ns);
 		json_str(f, call);
 		if (strcmp(rep->target, "sim") == 0) {
 			fputs(", \"rule\": ", f);
@@ -322,8 +331,11 @@ void rp_print_summary(FILE *f, const struct rp_report *rep)
 	for (int o = 0; o < VR_OUTCOME_COUNT; o++)
 		fprintf(f, " %s %llu", vr_outcome_name(o), (unsigned long long)r->outcomes[o]);
 	fputc('\n', f);
-	fprintf(f, "fidelity: checkpoints matched %llu/%llu, result mismatches %llu, skipped %llu, unplaceable %llu\n",
+	fprintf(f, "fidelity: checkpoints matched %llu/%llu, result mismatches %llu, skipped %llu, unplaceable %llu",
 	        (unsigned long long)r->ck_matched, (unsigned long long)r->ck_total,
 	        (unsigned long long)r->mismatches, (unsigned long long)r->skipped,
 	        (unsigned long long)r->unplaceable);
+	if (r->moved)   /* absolute low addresses the replay could not keep */
+		fprintf(f, ", moved %llu", (unsigned long long)r->moved);
+	fputc('\n', f);
 }

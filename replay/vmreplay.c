@@ -132,7 +132,7 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 	if (t->incomplete && !status)
 		status = 1;
 	if (o->strict && !status && (last->ck_total == 0 || last->ck_matched != last->ck_total ||
-	                             last->mismatches || last->unplaceable)) {
+	                             last->mismatches || last->unplaceable || last->moved)) {
 		if (last->ck_total == 0)
 			fprintf(stderr, "vmreplay: %s: --strict: the trace has no checkpoints to compare\n", t->path);
 		status = 1;
@@ -152,6 +152,8 @@ int main(int argc, char **argv)
 	int r = rp_parse_options(argc, argv, &o);
 	if (r)
 		return r > 0 ? 0 : 2;
+	if (strcmp(o.target, "sim") != 0)
+		rp_kernel_hold_low();
 	struct rp_trace t;
 	char why[512];
 	if (rp_trace_load(&t, o.trace, why, sizeof(why)) < 0) {
