@@ -1,16 +1,46 @@
 /* The simulator back end: the same calls applied to replay/sim's model. */
 #include <errno.h>
+#include <sys/mman.h>
 #include "replay/backend.h"
 #include "replay/latency.h"
 #include "replay/sim/sim.h"
 
-static const struct sim_profile *profile;
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
 
-void rp_sim_set_profile(const void *p) { profile = p; }
+static const struct sim_profile *profile;
+/* CAP_SYS_RAWIO of the recorded processes: -1 not known yet */
+static int cap_rawio = -1;
+static uint64_t min_addr;
+
+void rp_sim_set_profile(const void *p) { profile = p; cap_rawio = -1; }
 
 static struct rp_space *s_new(const struct vmt_map *map, const struct vmt_host *host)
 {
-	return (struct rp_space *)sim_mm_new(profile, map, host);
+	struct sim_mm *mm = sim_mm_new(profile, map, host);
+	min_addr = host && host->mmap_min_addr ? host->mmap_min_addr : 4096;
+	if (mm && cap_rawio > 0)
+		sim_mm_set_cap_rawio(mm, 1);
+	return (struct rp_space *)mm;
+}
+
+/* The trace does not record capabilities.  The first recorded call that
+ * asked for a fixed address below mmap_min_addr shows whether the process
+ * had CAP_SYS_RAWIO: it succeeded, or failed with EPERM. */
+static void learn_cap_rawio(struct sim_mm *mm, const struct vmt_event *ev)
+{
+	uint64_t at;
+	if (ev->sys == VMT_SYS_MMAP && (ev->args[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE)))
+		at = ev->args[0];
+	else if (ev->sys == VMT_SYS_MREMAP && (ev->args[3] & MREMAP_FIXED))
+		at = ev->args[4];
+	else
+		return;
+	if (at >= min_addr || (ev->err && ev->err != EPERM))
+		return;
+	cap_rawio = !ev->err;
+	sim_mm_set_cap_rawio(mm, cap_rawio);
 }
 
 /* The simulator builds the initial map itself in sim_mm_new. */
@@ -26,6 +56,8 @@ static void s_apply(struct rp_space *s, const struct vmt_event *ev, const struct
 {
 	(void)fx;
 	*out = (struct vr_result){ .vma_count = -1 };
+	if (cap_rawio < 0 && s)
+		learn_cap_rawio((struct sim_mm *)s, ev);
 	uint64_t t0 = lat_now();
 	sim_apply((struct sim_mm *)s, ev, file, out);
 	out->latency_ns = lat_now() - t0;   /* the model's own cost */

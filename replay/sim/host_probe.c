@@ -69,11 +69,37 @@ static int probe_zero_page_populate(void)
 	return end == (uint64_t)(uintptr_t)(r + 4 * pg);
 }
 
+#ifndef MREMAP_DONTUNMAP
+#define MREMAP_DONTUNMAP 4
+#endif
+
+/* D1: an unfaulted page is moved with MREMAP_DONTUNMAP to the page just
+ * below it.  A kernel without D1 merges the copy with its own source (one
+ * VMA over both pages); with D1 they stay apart.  The PROT_NONE ends of
+ * the reservation never merge with either. */
+static int probe_dontunmap_apart(void)
+{
+	const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	const int anon = MAP_PRIVATE | MAP_ANONYMOUS;
+	char *r = mmap(NULL, 4 * pg, PROT_NONE, anon | MAP_NORESERVE, -1, 0);
+	uint64_t end = 0;
+
+	if (r == MAP_FAILED)
+		return 0;
+	if (mmap(r + 2 * pg, pg, PROT_READ | PROT_WRITE, anon | MAP_FIXED, -1, 0) != MAP_FAILED &&
+	    mremap(r + 2 * pg, pg, pg, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, r + pg) != MAP_FAILED)
+		end = vma_end_at((uint64_t)(uintptr_t)(r + pg));
+	munmap(r, 4 * pg);
+	return end == (uint64_t)(uintptr_t)(r + 2 * pg);
+}
+
 uint32_t sim_host_probe(void)
 {
 	uint32_t rules = 0;
 
 	if (probe_zero_page_populate())
 		rules |= 1u << R_Z1_RO_POPULATE;
+	if (probe_dontunmap_apart())
+		rules |= 1u << R_D1_DONTUNMAP_APART;
 	return rules;
 }

@@ -109,9 +109,11 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 
 	(void)nr->fork_child;
 	if (prev)
-		wp = why_not(mm, prev, &s, prev->pgoff + vma_pages(prev) == nr->pgoff, bp, sizeof bp);
+		wp = prev == nr->apart || nr->alone ? nr->apart_why
+		   : why_not(mm, prev, &s, prev->pgoff + vma_pages(prev) == nr->pgoff, bp, sizeof bp);
 	if (next)
-		wn = why_not(mm, next, &s, next->pgoff == nr->pgoff + pages, bn, sizeof bn);
+		wn = next == nr->apart || nr->alone ? nr->apart_why
+		   : why_not(mm, next, &s, next->pgoff == nr->pgoff + pages, bn, sizeof bn);
 	if (prev && next && !wp && !wn && !both_anon_ok(prev, next))
 		wn = "prev and next anon_vma differ";
 	if (prev && !wp && next && !wn) {
@@ -209,7 +211,7 @@ int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *chang
 		if (v->flags & VM_SEALED)
 			goto sealed;
 		if (!(v = sim_split(mm, v, start)))
-			return -ENOMEM;
+			return sim_fail(mm, ENOMEM, "out of memory in the simulator");
 		*changed = true;
 	}
 	for (x = v; x && x->start < end; x = tree_next(&mm->tree, x)) {
@@ -217,7 +219,7 @@ int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *chang
 			goto sealed;
 		if (x->end > end) {
 			if (!sim_split(mm, x, end))
-				return -ENOMEM;
+				return sim_fail(mm, ENOMEM, "out of memory in the simulator");
 			*changed = true;
 		}
 	}

@@ -201,6 +201,11 @@ uint64_t sim_mm_mmap_base(const struct sim_mm *mm)
 	return mm->mmap_base;
 }
 
+void sim_mm_set_cap_rawio(struct sim_mm *mm, int has)
+{
+	mm->cap_rawio = has;
+}
+
 void sim_mm_set_faulted(struct sim_mm *mm, uint64_t addr, int faulted)
 {
 	struct sim_vma *v = tree_find(&mm->tree, addr);

@@ -4,6 +4,8 @@
 #include <sys/mman.h>
 #include "replay/sim/sim_int.h"
 
+#define SIM_MAP_DROPPABLE 0x08   /* MAP_TYPE value, 6.11 */
+
 static void populate(struct sim_mm *mm, uint64_t start, uint64_t end)
 {
 	for (struct sim_vma *v = tree_find(&mm->tree, start); v && v->start < end; v = tree_next(&mm->tree, v))
@@ -17,34 +19,42 @@ int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 	struct sim_place pl = { 0 };
 	struct sim_newrange nr = { 0 };
 	struct sim_vma *v;
-	uint64_t vf, pgoff;
+	uint64_t vf, pgoff, droppable = 0;
 	int64_t r;
 	int how, e;
 	char cite[64];
 
 	*changed = false;
 	if (!len)
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mmap: length 0");
 	len = PAGE_ALIGN(len);
 	if (!len)
-		return -ENOMEM;
+		return sim_fail(mm, ENOMEM, "mmap: length overflows when rounded to pages");
 	if (off & (SIM_PAGE - 1))
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mmap: offset not page-aligned");
 	pgoff = off / SIM_PAGE;
 	switch (flags & MAP_TYPE) {
 	case MAP_SHARED: case MAP_SHARED_VALIDATE: shared = true; break;
 	case MAP_PRIVATE: shared = false; break;
-	default: return -EINVAL;
+	case SIM_MAP_DROPPABLE:
+		if (!anon || !sim_has(mm->prof, R_X6_DROPPABLE))
+			return sim_fail(mm, EINVAL, "mmap: MAP_DROPPABLE is for anonymous memory, from 6.11 (X6 9651fcedf7b9)");
+		if (flags & (MAP_LOCKED | MAP_HUGETLB | MAP_GROWSDOWN))
+			return sim_fail(mm, EINVAL, "mmap: MAP_DROPPABLE with MAP_LOCKED, MAP_HUGETLB or MAP_GROWSDOWN");
+		shared = false;
+		droppable = VM_DROPPABLE | VM_NORESERVE | VM_WIPEONFORK | VM_DONTDUMP;
+		break;
+	default: return sim_fail(mm, EINVAL, "mmap: no valid mapping type (MAP_SHARED, MAP_PRIVATE, ...) in flags");
 	}
 	if (!anon && !c->file_id && !c->file)
-		return -EBADF;
+		return sim_fail(mm, EBADF, "mmap: no file for a file mapping");
 	if (!fixed && addr && addr < mm->mmap_min_addr)
 		addr = PAGE_ALIGN(mm->mmap_min_addr);   /* round_hint_to_min */
 	if (fixed && (addr & (SIM_PAGE - 1)))
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mmap: fixed address not page-aligned");
 	if (mm->tree.count > mm->max_map_count)
-		return -ENOMEM;
-	vf = sim_prot_flags(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | mm->def_flags;
+		return sim_fail(mm, ENOMEM, "mmap: vm.max_map_count reached");
+	vf = sim_prot_flags(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | mm->def_flags | droppable;
 	if (flags & MAP_GROWSDOWN)
 		vf |= VM_GROWSDOWN;
 	if (flags & MAP_LOCKED)
@@ -73,7 +83,7 @@ int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 	if (flags & MAP_FIXED_NOREPLACE) {
 		v = tree_find(&mm->tree, addr);
 		if (v && v->start < addr + len)
-			return -EEXIST;
+			return sim_fail(mm, EEXIST, "MAP_FIXED_NOREPLACE: the range is not free");
 	}
 	if ((e = sim_unmap_range(mm, addr, addr + len, changed)))
 		return e;
@@ -92,7 +102,7 @@ int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 		nr.pgoff = addr / SIM_PAGE;
 	}
 	if (!(v = sim_map_range(mm, &nr, &how)))
-		return -ENOMEM;
+		return sim_fail(mm, ENOMEM, "out of memory in the simulator");
 	*changed = true;
 	if (((vf & VM_LOCKED) && !(vf & VM_LOCKONFAULT)) ||
 	    ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK)))
@@ -106,7 +116,7 @@ int64_t sim_do_munmap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 
 	*changed = false;
 	if ((addr & (SIM_PAGE - 1)) || !len || addr > SIM_TASK_SIZE || len > SIM_TASK_SIZE - addr)
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "munmap: address not page-aligned, length 0 or range past TASK_SIZE");
 	return sim_unmap_range(mm, addr, addr + len, changed);
 }
 

@@ -53,31 +53,31 @@ static int64_t do_mprotect(struct sim_mm *mm, uint64_t start, uint64_t len, uint
 	*changed = false;
 	prot &= ~(uint64_t)(PROT_GROWSDOWN | PROT_GROWSUP);
 	if (start & (SIM_PAGE - 1))
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mprotect: address not page-aligned");
 	if (!len)
 		return 0;
 	len = PAGE_ALIGN(len);
 	end = start + len;
 	if (end <= start)
-		return -ENOMEM;
+		return sim_fail(mm, ENOMEM, "mprotect: range wraps around");
 	if (prot & ~(uint64_t)(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mprotect: unknown protection bits");
 	/* sealed VMAs: refused up front in 6.10/6.11, VMA by VMA from 6.12 */
 	if (sim_has(mm->prof, R_X1_MSEAL) && !sim_has(mm->prof, R_M1_MERGE_REWRITE) &&
 	    any_sealed(mm, start, end))
-		return -EPERM;
+		return sim_fail(mm, EPERM, "mprotect: a sealed VMA in the range, checked first (6.10, 6.11; X1)");
 	for (tmp = start; tmp < end; tmp = e) {
 		uint64_t nf, old;
 
 		v = tree_find(&mm->tree, tmp);
 		if (!v || v->start > tmp)
-			return -ENOMEM;
+			return sim_fail(mm, ENOMEM, "mprotect: a hole in the range");
 		if (v->flags & VM_SEALED)
-			return -EPERM;
+			return sim_fail(mm, EPERM, "mprotect: sealed VMA (X1 8be7258aad44)");
 		old = v->flags;
 		nf = sim_prot_flags(prot) | (old & ~VM_ACCESS_FLAGS);
 		if ((nf & ~(nf >> 4)) & VM_ACCESS_FLAGS)
-			return -EACCES;
+			return sim_fail(mm, EACCES, "mprotect: protection beyond the VMA's VM_MAY* bits");
 		/* private memory made writable is charged; unfaulted anonymous
 		 * memory made read-only is uncharged again (A1; 6.1 keeps the
 		 * charge, so the VMA then differs from an uncharged neighbour) */
@@ -111,7 +111,7 @@ int64_t sim_do_pkey_mprotect(struct sim_mm *mm, const struct sim_call *c, bool *
 
 	*changed = false;
 	if (pkey != -1 && pkey != 0)
-		return -EINVAL;  /* keys are not modelled: only the default key exists */
+		return sim_fail(mm, EINVAL, "pkey_mprotect: only the default key is modelled");
 	return do_mprotect(mm, c->a[0], c->a[1], c->a[2], changed);
 }
 
@@ -161,8 +161,22 @@ static const struct advice *find_advice(struct sim_mm *mm, int adv)
 	return NULL;
 }
 
-/* per-VMA refusal of an advice, 0 if fine */
-static int advice_refused(const struct advice *a, const struct sim_vma *v)
+static int advice_check(const struct advice *a, const struct sim_vma *v);
+
+/* per-VMA refusal of an advice, 0 if fine; *why names it */
+static int advice_refused(const struct advice *a, const struct sim_vma *v, const char **why)
+{
+	int e = advice_check(a, v);
+	static const char *const text[] = {
+		[EPERM] = "madvise: discarding sealed read-only anonymous memory (X1 8be7258aad44)",
+		[EINVAL] = "madvise: advice not allowed on this VMA (madvise_behavior_valid / vma checks)",
+	};
+	*why = e && -e < (int)(sizeof text / sizeof *text) ? text[-e] : NULL;
+	return e;
+}
+
+/* the checks behind advice_refused */
+static int advice_check(const struct advice *a, const struct sim_vma *v)
 {
 	bool ro_anon = vma_is_anon(v) && !(v->flags & (VM_SHARED | VM_WRITE));
 
@@ -190,6 +204,12 @@ static int advice_refused(const struct advice *a, const struct sim_vma *v)
 		return !(v->flags & VM_SHARED) ? -EINVAL : 0;
 	case MADV_GUARD_INSTALL:
 		return v->special || (v->flags & (VM_SPECIAL | VM_LOCKED | VM_HUGETLB)) ? -EINVAL : 0;
+	/* faultin_page_range -> check_vma_flags: -EFAULT, which madvise_populate
+	 * answers with EINVAL ("incompatible mappings / permissions") */
+	case MADV_POPULATE_READ:
+		return v->special || (v->flags & (VM_IO | VM_PFNMAP)) || !(v->flags & VM_READ) ? -EINVAL : 0;
+	case MADV_POPULATE_WRITE:
+		return v->special || (v->flags & (VM_IO | VM_PFNMAP)) || !(v->flags & VM_WRITE) ? -EINVAL : 0;
 	}
 	return 0;
 }
@@ -211,21 +231,22 @@ int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *change
 	struct sim_vma *v;
 	int64_t unmapped = 0;
 	int err = 0;
+	const char *why;
 
 	*changed = false;
 	if (!a || (start & (SIM_PAGE - 1)))
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "madvise: unknown advice (for this release) or address not page-aligned");
 	len = PAGE_ALIGN(len);
 	end = start + len;
 	if (end < start)
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "madvise: range wraps around");
 	if (end == start)
 		return 0;
 	if (!a->flags)
 		sim_rule(mm, "this advice changes no VMA");
 	v = tree_find(&mm->tree, start);
 	if (!v)
-		return -ENOMEM;
+		return sim_fail(mm, ENOMEM, "madvise: no VMA in the range");
 	while (v && start < end) {
 		uint64_t e;
 
@@ -235,8 +256,8 @@ int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *change
 			if (start >= end)
 				break;
 		}
-		if ((err = advice_refused(a, v)))
-			return err;
+		if ((err = advice_refused(a, v, &why)))
+			return sim_fail(mm, -err, why);
 		e = v->end < end ? v->end : end;
 		if (a->flags && !(v = apply(mm, v, start, e, advice_flags(a, v), &err, changed)))
 			return err;
@@ -247,6 +268,8 @@ int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *change
 	}
 	if (start < end)
 		unmapped = -ENOMEM;
+	if (unmapped)
+		sim_rule(mm, "madvise: a hole in the range (ENOMEM, the rest advised)");
 	return unmapped;
 }
 
@@ -283,13 +306,13 @@ static int64_t lock_range(struct sim_mm *mm, uint64_t start, uint64_t len, uint6
 	start &= ~(SIM_PAGE - 1);
 	end = start + len;
 	if (end < start)
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mlock: range wraps around");
 	if (end == start)
 		return 0;
 	for (tmp = start; tmp < end; tmp = e) {
 		v = tree_find(&mm->tree, tmp);
 		if (!v || v->start > tmp)
-			return -ENOMEM;
+			return sim_fail(mm, ENOMEM, "mlock: a hole in the range");
 		e = v->end < end ? v->end : end;
 		if (!lock_skips(v) &&
 		    !apply(mm, v, tmp, e, (v->flags & ~VM_LOCKED_MASK) | lf, &err, changed))
@@ -307,7 +330,7 @@ static int64_t lock_all(struct sim_mm *mm, uint64_t flags, bool *changed)
 
 	if (flags) {
 		if (flags & ~(uint64_t)(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) || flags == MCL_ONFAULT)
-			return -EINVAL;
+			return sim_fail(mm, EINVAL, "mlockall: unknown flags or MCL_ONFAULT alone");
 	}
 	mm->def_flags &= ~VM_LOCKED_MASK;
 	if (flags & MCL_FUTURE) {
@@ -338,14 +361,14 @@ int64_t sim_do_mlock(struct sim_mm *mm, const struct sim_call *c, int sys, bool 
 		return lock_range(mm, c->a[0], c->a[1], VM_LOCKED, changed);
 	case VMT_SYS_MLOCK2:
 		if (c->a[2] & ~(uint64_t)MLOCK_ONFAULT)
-			return -EINVAL;
+			return sim_fail(mm, EINVAL, "mlock2: unknown flags");
 		return lock_range(mm, c->a[0], c->a[1],
 		                  VM_LOCKED | (c->a[2] & MLOCK_ONFAULT ? VM_LOCKONFAULT : 0), changed);
 	case VMT_SYS_MUNLOCK:
 		return lock_range(mm, c->a[0], c->a[1], 0, changed);
 	case VMT_SYS_MLOCKALL:
 		if (!c->a[0])
-			return -EINVAL;
+			return sim_fail(mm, EINVAL, "mlockall: no flags");
 		return lock_all(mm, c->a[0], changed);
 	default: /* munlockall */
 		return lock_all(mm, 0, changed);
@@ -360,20 +383,20 @@ int64_t sim_do_mseal(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 
 	*changed = false;
 	if (!sim_has(mm->prof, R_X1_MSEAL))
-		return -ENOSYS;
+		return sim_fail(mm, ENOSYS, "mseal(2) does not exist before 6.10 (X1 8be7258aad44)");
 	if (c->a[2] || (start & (SIM_PAGE - 1)))
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mseal: flags not 0 or address not page-aligned");
 	if (len < c->a[1])
-		return -ENOMEM;
+		return sim_fail(mm, ENOMEM, "mseal: length overflows when rounded to pages");
 	if (end < start)
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mseal: range wraps around");
 	if (end == start)
 		return 0;
 	/* the whole range must be mapped before anything is sealed */
 	v = tree_find(&mm->tree, start);
 	for (tmp = start; tmp < end; v = tree_next(&mm->tree, v)) {
 		if (!v || v->start > tmp)
-			return -ENOMEM;
+			return sim_fail(mm, ENOMEM, "mseal: the range is not wholly mapped (checked before sealing anything)");
 		tmp = v->end;
 	}
 	v = tree_find(&mm->tree, start);

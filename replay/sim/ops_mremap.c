@@ -2,6 +2,7 @@
  * rule: an unfaulted anonymous VMA takes pgoff = new_addr >> PAGE_SHIFT and
  * so can merge at its destination). */
 #include <errno.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include "replay/sim/sim_int.h"
 
@@ -27,18 +28,52 @@ static struct sim_vma *source_vma(struct sim_mm *mm, const struct remap *r, int 
 	return v;
 }
 
+/* MREMAP_DONTUNMAP: the source stays mapped, unlocked (move_vma,
+ * dontunmap_complete).  `o` is the VMA now holding addr: the source, or
+ * the copy it merged with. */
+static void dontunmap_done(struct sim_mm *mm, struct sim_vma *o, const struct remap *r, bool merged_self)
+{
+	char c[64];
+
+	o->flags &= ~VM_LOCKED_MASK;
+	if (sim_has(mm->prof, R_A2_DONTUNMAP_UNACCT)) {
+		o->flags &= ~VM_ACCOUNT;
+		sim_rule(mm, "the old VMA loses VM_ACCOUNT (%s A2)", sim_rule_cite(R_A2_DONTUNMAP_UNACCT, c, sizeof c));
+	}
+	if (merged_self || o->start != r->addr || o->end != r->addr + r->old_len)
+		return;
+	/* the whole VMA was moved: its anon_vma links go */
+	o->anon_vma = 0;
+	o->fork_child = false;
+	if (vma_is_anon(o) && !(o->flags & VM_SHARED) && sim_has(mm->prof, R_D1_DONTUNMAP_APART))
+		o->pgoff = o->start / SIM_PAGE;
+}
+
 static int64_t move(struct sim_mm *mm, struct sim_vma *v, const struct remap *r, uint64_t dst, bool *changed)
 {
 	struct sim_newrange nr = { 0 };
-	struct sim_vma *nv;
-	bool ch;
+	struct sim_vma *nv, *o;
+	bool ch, keep = r->flags & MREMAP_DONTUNMAP, unfaulted = false, d1 = sim_has(mm->prof, R_D1_DONTUNMAP_APART);
 	int how, e;
 	uint64_t pgoff = v->pgoff + (r->addr - v->start) / SIM_PAGE;
+	char c[64], why[96];
 
-	if (mm->tree.count + 3 >= mm->max_map_count)
+	if (mm->tree.count + 3 >= mm->max_map_count) {
+		sim_rule(mm, "refused: vm.max_map_count (%llu) leaves no room for a split into three",
+		         (unsigned long long)mm->max_map_count);
 		return -ENOMEM;
+	}
+	/* D1: a locked source is split first, so only the moved range is unlocked */
+	if (keep && d1 && (v->flags & VM_LOCKED)) {
+		if (v->start < r->addr && !(v = sim_split(mm, v, r->addr)))
+			return sim_fail(mm, ENOMEM, "out of memory in the simulator");
+		if (v->end > r->addr + r->old_len && !sim_split(mm, v, r->addr + r->old_len))
+			return sim_fail(mm, ENOMEM, "out of memory in the simulator");
+		*changed = true;
+	}
 	if (vma_is_anon(v) && !(v->flags & VM_SHARED) && !v->anon_vma) {
 		pgoff = dst / SIM_PAGE;
+		unfaulted = true;
 		sim_rule(mm, "unfaulted anonymous source takes pgoff of its new address (copy_vma)");
 	} else if (vma_is_anon(v) && !(v->flags & VM_SHARED)) {
 		sim_rule(mm, "faulted source keeps its pgoff (copy_vma)");
@@ -51,22 +86,24 @@ static int64_t move(struct sim_mm *mm, struct sim_vma *v, const struct remap *r,
 	nr.anon_vma = v->anon_vma;
 	nr.fork_child = v->fork_child;
 	nr.special = v->special;
+	if (keep && unfaulted && d1) {
+		/* the source stays: it must not become part of its copy.  The
+		 * 6.1 backport skips the merge altogether next to it; from the
+		 * merge rewrite (M1) only the source itself is left out */
+		nr.apart = v;
+		nr.alone = !sim_has(mm->prof, R_M1_MERGE_REWRITE) && (dst == v->end || v->start == nr.end);
+		snprintf(why, sizeof why, "%s (%s D1)", nr.alone ? "next to the kept source: no merge tried"
+		         : "the kept source itself", sim_rule_cite(R_D1_DONTUNMAP_APART, c, sizeof c));
+		nr.apart_why = why;
+	}
 	if (!(nv = sim_map_range(mm, &nr, &how)))
-		return -ENOMEM;
+		return sim_fail(mm, ENOMEM, "out of memory in the simulator");
 	*changed = true;
 	if ((nv->flags & VM_LOCKED_MASK) == VM_LOCKED && r->new_len > r->old_len)
 		sim_populate(mm, nv, dst + r->old_len, dst + r->new_len);   /* the grown part of a locked VMA */
-	if (r->flags & MREMAP_DONTUNMAP) {
-		struct sim_vma *o = tree_find(&mm->tree, r->addr);
-		if (o && o->start < r->addr)
-			o = sim_split(mm, o, r->addr);
-		if (o && o->end > r->addr + r->old_len)
-			sim_split(mm, o, r->addr + r->old_len);
-		if (o) {
-			o->flags &= ~(VM_LOCKED_MASK | VM_ACCOUNT);
-			o->anon_vma = 0;
-			o->fork_child = false;
-		}
+	if (keep) {
+		o = tree_find(&mm->tree, r->addr);   /* v may have merged into the copy */
+		dontunmap_done(mm, o, r, o == nv);
 	} else if ((e = sim_unmap_range(mm, r->addr, r->addr + r->old_len, &ch))) {
 		return e;
 	}
@@ -83,11 +120,11 @@ static int64_t remap_to(struct sim_mm *mm, struct remap *r, bool *changed)
 	bool ch;
 
 	if (r->new_addr & (SIM_PAGE - 1))
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mremap: new address not page-aligned");
 	if (r->new_len > SIM_TASK_SIZE || r->new_addr > SIM_TASK_SIZE - r->new_len)
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mremap: new range past TASK_SIZE");
 	if (r->addr + r->old_len > r->new_addr && r->new_addr + r->new_len > r->addr)
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mremap: new range overlaps the old one");
 	if (r->flags & MREMAP_FIXED) {
 		if ((e = sim_unmap_range(mm, r->new_addr, r->new_addr + r->new_len, &ch)))
 			return e;
@@ -124,26 +161,26 @@ int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 
 	*changed = false;
 	if (r.flags & ~(uint64_t)(MREMAP_FIXED | MREMAP_MAYMOVE | MREMAP_DONTUNMAP))
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mremap: unknown flags");
 	if ((r.flags & MREMAP_FIXED) && !(r.flags & MREMAP_MAYMOVE))
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mremap: MREMAP_FIXED without MREMAP_MAYMOVE");
 	if ((r.flags & MREMAP_DONTUNMAP) && (!(r.flags & MREMAP_MAYMOVE) || r.old_len != r.new_len))
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mremap: MREMAP_DONTUNMAP needs MREMAP_MAYMOVE and an unchanged length");
 	if ((r.addr & (SIM_PAGE - 1)) || !r.new_len)
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "mremap: old address not page-aligned or new length 0");
 	if (r.flags & MREMAP_FIXED) {
 		if (r.new_addr & (SIM_PAGE - 1))
-			return -EINVAL;
+			return sim_fail(mm, EINVAL, "mremap: new address not page-aligned");
 		if (r.new_len > SIM_TASK_SIZE || r.new_addr > SIM_TASK_SIZE - r.new_len)
-			return -EINVAL;
+			return sim_fail(mm, EINVAL, "mremap: new range past TASK_SIZE");
 		if (r.addr + r.old_len > r.new_addr && r.new_addr + r.new_len > r.addr)
-			return -EINVAL;
+			return sim_fail(mm, EINVAL, "mremap: new range overlaps the old one");
 	}
 	v = tree_find(&mm->tree, r.addr);
 	if (!v || v->start > r.addr)
-		return -EFAULT;
+		return sim_fail(mm, EFAULT, "mremap: no VMA at the old address");
 	if (v->flags & VM_SEALED)
-		return -EPERM;
+		return sim_fail(mm, EPERM, "mremap: sealed VMA (X1 8be7258aad44)");
 	if (r.flags & (MREMAP_FIXED | MREMAP_DONTUNMAP))
 		return remap_to(mm, &r, changed);
 	if (r.old_len >= r.new_len) {
@@ -168,7 +205,7 @@ int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 			nr.fork_child = v->fork_child;
 			nr.special = v->special;
 			if (!sim_map_range(mm, &nr, &how))
-				return -ENOMEM;
+				return sim_fail(mm, ENOMEM, "out of memory in the simulator");
 			*changed = true;
 			mm->how = how;
 			sim_rule(mm, "grown in place");
@@ -179,7 +216,7 @@ int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 		}
 	}
 	if (!(r.flags & MREMAP_MAYMOVE))
-		return -ENOMEM;
+		return sim_fail(mm, ENOMEM, "mremap: no room to grow in place and no MREMAP_MAYMOVE");
 	pl.len = r.new_len;
 	pl.pgoff = v->pgoff + (r.addr - v->start) / SIM_PAGE;
 	pl.file = v->file_id != 0;

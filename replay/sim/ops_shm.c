@@ -25,7 +25,7 @@ int64_t sim_do_shmat(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 
 	*changed = false;
 	if ((int64_t)c->a[0] < 0 || (int32_t)c->a[0] < 0)
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "shmat: invalid segment id");
 	if (!c->file || !c->file->size) {
 		sim_rule(mm, "shmat: the segment's size is unknown");
 		return -EINVAL;
@@ -34,14 +34,14 @@ int64_t sim_do_shmat(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 	if (addr) {
 		if (addr & (SIM_SHMLBA - 1)) {
 			if (!(shmflg & SHM_RND))
-				return -EINVAL;
+				return sim_fail(mm, EINVAL, "shmat: address not SHMLBA-aligned and no SHM_RND");
 			addr &= ~(SIM_SHMLBA - 1);
 			if (!addr && (shmflg & SHM_REMAP))
-				return -EINVAL;
+				return sim_fail(mm, EINVAL, "shmat: SHM_REMAP at address 0");
 		}
 		flags |= MAP_FIXED;
 	} else if (shmflg & SHM_REMAP) {
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "shmat: SHM_REMAP without an address");
 	}
 	prot = shmflg & SHM_RDONLY ? PROT_READ : PROT_READ | PROT_WRITE;
 	if (shmflg & SHM_EXEC)
@@ -49,10 +49,10 @@ int64_t sim_do_shmat(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 	/* without SHM_REMAP a busy range is refused, not replaced */
 	if (addr && !(shmflg & SHM_REMAP)) {
 		if (addr + size < addr)
-			return -EINVAL;
+			return sim_fail(mm, EINVAL, "shmat: range wraps around");
 		v = tree_find(&mm->tree, addr);
 		if (v && v->start < addr + size)
-			return -EINVAL;
+			return sim_fail(mm, EINVAL, "shmat: the range is not free and no SHM_REMAP (find_vma_intersection)");
 	}
 	if (!mm->next_sysv)
 		mm->next_sysv = SIM_SYSV_ID;
@@ -80,7 +80,7 @@ int64_t sim_do_shmdt(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 
 	*changed = false;
 	if (addr & (SIM_PAGE - 1))
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "shmdt: address not page-aligned");
 	/* the first piece of an attachment made at addr: its pgoff says how
 	 * far from addr it starts */
 	for (v = tree_find(&mm->tree, addr); v && v->start < bound; v = tree_next(&mm->tree, v))
@@ -89,7 +89,7 @@ int64_t sim_do_shmdt(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 			break;
 		}
 	if (!id)
-		return -EINVAL;
+		return sim_fail(mm, EINVAL, "shmdt: no attachment at the address");
 	for (uint64_t pos = v->start; (v = tree_find(&mm->tree, pos)) && v->start < bound; ) {
 		pos = v->end;
 		if (v->file_id != id) {

@@ -72,12 +72,17 @@ int64_t sim_get_unmapped_area(struct sim_mm *mm, const struct sim_place *pl)
 	char c[64];
 
 	if (len > SIM_TASK_SIZE - mm->mmap_min_addr)
-		return -ENOMEM;
+		return sim_fail(mm, ENOMEM, "length larger than the address space");
 	if (pl->mflags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
 		if (pl->addr > SIM_TASK_SIZE - len)
-			return -ENOMEM;
-		if (pl->addr < mm->mmap_min_addr)
+			return sim_fail(mm, ENOMEM, "fixed range past TASK_SIZE");
+		/* security_mmap_addr -> cap_mmap_addr: below mmap_min_addr only
+		 * with CAP_SYS_RAWIO (no LSM of its own modelled) */
+		if (pl->addr < mm->mmap_min_addr && !mm->cap_rawio) {
+			sim_rule(mm, "refused: fixed address below mmap_min_addr (%#llx) without CAP_SYS_RAWIO (cap_mmap_addr)",
+			         (unsigned long long)mm->mmap_min_addr);
 			return -EPERM;
+		}
 		return (int64_t)pl->addr;
 	}
 	if (thp_applies(mm, pl)) {
@@ -93,7 +98,7 @@ int64_t sim_get_unmapped_area(struct sim_mm *mm, const struct sim_place *pl)
 	}
 	addr = topdown(mm, pl->addr, len, &hinted);
 	if (!addr)
-		return -ENOMEM;
+		return sim_fail(mm, ENOMEM, "no free gap large enough below mmap_base");
 	if (hinted)
 		sim_rule(mm, "placed at the free hint");
 	else if (pl->addr)

@@ -37,20 +37,43 @@ const struct sim_rule sim_rules[R_COUNT] = {
 	[R_Z1_RO_POPULATE]   = { R_Z1_RO_POPULATE, "Z1", "a13ea5b75964", 2, 6,
 		"populating read-only private anonymous memory maps the zero page: no anon_vma "
 		"(only a PMD fault in a VM_HUGEPAGE range prepares one)", true },
+	/* Fixed in 2026 (in linux-next at 7.3-rc5) and taken by the stable
+	 * releases the 6.1 and 6.12 profiles stand for (Debian's 6.1.192 and
+	 * 6.12.117); the host's 6.18.44 still self-merges, so `host` probes. */
+	[R_D1_DONTUNMAP_APART] = { R_D1_DONTUNMAP_APART, "D1", "stable 6.1.191/6.12.114", 7, 3,
+		"MREMAP_DONTUNMAP: an unfaulted source is not merged with its own copy, a locked "
+		"source is split first, a wholly moved source gets pgoff = start", true,
+		0, 0, { { 6, 1, 191 }, { 6, 12, 114 } } },
+	[R_A2_DONTUNMAP_UNACCT] = { R_A2_DONTUNMAP_UNACCT, "A2", "b714ccb02a76", 6, 16,
+		"MREMAP_DONTUNMAP clears VM_ACCOUNT of the old VMA (undone in 6.18)", false, 6, 18, { { 0 } } },
+	[R_X6_DROPPABLE]     = { R_X6_DROPPABLE, "X6", "9651fcedf7b9", 6, 11,
+		"MAP_DROPPABLE: private anonymous, VM_DROPPABLE|VM_WIPEONFORK|VM_DONTDUMP|VM_NORESERVE", false },
 };
 
+/* 6.1 and 6.12 stand for the Debian kernels `make kernels` boots (6.1.192,
+ * 6.12.117), 6.18 for the host the release rules were checked on (6.18.44) */
 static const struct sim_profile profiles[] = {
-	{ "6.1", 6, 1, false, 0 }, { "6.6", 6, 6, false, 0 }, { "6.8", 6, 8, false, 0 }, { "6.12", 6, 12, false, 0 },
-	{ "6.13", 6, 13, false, 0 }, { "6.16", 6, 16, false, 0 }, { "6.18", 6, 18, false, 0 },
+	{ "6.1", 6, 1, false, 0, 192 }, { "6.6", 6, 6, false, 0, 0 }, { "6.8", 6, 8, false, 0, 0 },
+	{ "6.12", 6, 12, false, 0, 117 }, { "6.13", 6, 13, false, 0, 0 }, { "6.16", 6, 16, false, 0, 0 },
+	{ "6.18", 6, 18, false, 0, 44 },
 };
 #define NPROFILES (sizeof profiles / sizeof profiles[0])
+
+static bool at_least(const struct sim_profile *p, int major, int minor)
+{
+	return p->major > major || (p->major == major && p->minor >= minor);
+}
 
 bool sim_has(const struct sim_profile *p, int rule)
 {
 	const struct sim_rule *r = &sim_rules[rule];
 	if (r->by_probe && p->probes)
 		return p->probed & (1u << rule);
-	return p->major > r->major || (p->major == r->major && p->minor >= r->minor);
+	for (size_t i = 0; i < sizeof r->backports / sizeof r->backports[0]; i++)
+		if (r->backports[i].major && p->major == r->backports[i].major &&
+		    p->minor == r->backports[i].minor && p->sub >= r->backports[i].sub)
+			return true;
+	return at_least(p, r->major, r->minor) && !(r->until_major && at_least(p, r->until_major, r->until_minor));
 }
 
 const char *sim_rule_cite(int rule, char *buf, size_t n)
@@ -85,13 +108,14 @@ static pthread_once_t host_once = PTHREAD_ONCE_INIT;
 static void host_init(void)
 {
 	const struct sim_profile *base;
-	int major, minor;
+	int major, minor, sub = 0;
 	struct utsname u;
 
-	if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2 ||
+	if (uname(&u) != 0 || sscanf(u.release, "%d.%d.%d", &major, &minor, &sub) < 2 ||
 	    !(base = at_most(major, minor)))
 		return;
 	host = *base;
+	host.sub = base->major == major && base->minor == minor ? sub : 0;
 	host.probes = true;
 	host.probed = sim_host_probe();
 	for (int i = 0; i < R_COUNT; i++)

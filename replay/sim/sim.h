@@ -83,6 +83,10 @@ void sim_mm_set_brk(struct sim_mm *mm, uint64_t start_brk, uint64_t brk);
  * kernel maps first from mmap_base), else TASK_SIZE - 128 MiB. */
 void sim_mm_set_mmap_base(struct sim_mm *mm, uint64_t base);
 uint64_t sim_mm_mmap_base(const struct sim_mm *mm);
+/* Whether the process has CAP_SYS_RAWIO, which lets MAP_FIXED and
+ * MREMAP_FIXED go below mmap_min_addr (cap_mmap_addr).  Default: no.  A
+ * fork child inherits it. */
+void sim_mm_set_cap_rawio(struct sim_mm *mm, int has);
 /* Whether the VMA containing addr has an anon_vma (was written).  Default
  * for a map: private writable VMAs have one. */
 void sim_mm_set_faulted(struct sim_mm *mm, uint64_t addr, int faulted);

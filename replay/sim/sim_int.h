@@ -36,8 +36,14 @@ enum sim_rule_id {
 	R_M4_ANON_MERGE,     /* unfaulted/faulted anon merges allowed */
 	R_A1_RO_UNACCOUNT,   /* mprotect read-only drops VM_ACCOUNT of unfaulted anon */
 	R_Z1_RO_POPULATE,    /* populating read-only anon maps the zero page: no anon_vma */
+	R_D1_DONTUNMAP_APART,/* MREMAP_DONTUNMAP keeps an unfaulted source apart from its copy */
+	R_A2_DONTUNMAP_UNACCT,/* MREMAP_DONTUNMAP clears VM_ACCOUNT of the old VMA (6.16, 6.17) */
+	R_X6_DROPPABLE,      /* MAP_DROPPABLE */
 	R_COUNT
 };
+
+/* A stable release that took a rule before its mainline release did. */
+struct sim_backport { int major, minor, sub; };
 
 struct sim_rule {
 	int id;
@@ -46,6 +52,8 @@ struct sim_rule {
 	int major, minor;     /* first release */
 	const char *what;
 	bool by_probe;        /* `host` takes it only when its probe sees the kernel do it */
+	int until_major, until_minor;        /* first release without it again; 0: none */
+	struct sim_backport backports[2];    /* { 0 }: none */
 };
 extern const struct sim_rule sim_rules[R_COUNT];
 
@@ -54,6 +62,7 @@ struct sim_profile {
 	int major, minor;
 	bool probes;          /* host: by_probe rules follow `probed`, not the release */
 	uint32_t probed;      /* 1 << rule: by_probe rules this kernel showed (host) */
+	int sub;              /* the stable release it stands for (backports); 0: .0 */
 };
 bool sim_has(const struct sim_profile *p, int rule);
 /* "6.8 c4608d1bf7c6" for a rule */
@@ -111,6 +120,7 @@ struct sim_mm {
 	uint64_t mmap_base;
 	uint64_t start_brk, brk;
 	uint64_t def_flags;          /* mlockall(MCL_FUTURE) */
+	bool cap_rawio;              /* CAP_SYS_RAWIO: fixed maps below mmap_min_addr allowed */
 	uint32_t gate_vmas;          /* [vsyscall]: listed in maps, not in the tree */
 	uint64_t gate_start, gate_end;
 	uint32_t next_anon_vma;      /* identities */
@@ -136,6 +146,12 @@ void sim_rule(struct sim_mm *mm, const char *fmt, ...) __attribute__((format(pri
 void sim_rule_force(struct sim_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* a fixed text that outlives the call (hot paths) */
 void sim_rule_fixed(struct sim_mm *mm, const char *text);
+/* Refuse the call with -err: every refusal names its rule (a literal). */
+static inline int64_t sim_fail(struct sim_mm *mm, int err, const char *why)
+{
+	sim_rule_fixed(mm, why);
+	return -err;
+}
 /* the process-lifetime copy of a rule text (intern.c) */
 const char *sim_intern(const char *text);
 
@@ -169,6 +185,9 @@ struct sim_newrange {
 	uint32_t file_id, anon_vma;
 	bool fork_child;
 	bool special;
+	const struct sim_vma *apart;   /* never merge with this neighbour (NULL: any) */
+	bool alone;                    /* merge with nothing */
+	const char *apart_why;         /* the rule text for either */
 };
 /* Insert a new range into a hole, merging as the profile allows.  Returns
  * the VMA now covering it and sets *how to VR_NEW/EXPAND_PREV/... */

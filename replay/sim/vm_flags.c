@@ -31,6 +31,7 @@ const struct sim_flag_name sim_flag_names[] = {
 	{ VM_HUGEPAGE, "hg", "VM_HUGEPAGE" },
 	{ VM_NOHUGEPAGE, "nh", "VM_NOHUGEPAGE" },
 	{ VM_MERGEABLE, "mg", "VM_MERGEABLE" },
+	{ VM_DROPPABLE, "??", "VM_DROPPABLE" },   /* smaps shows no name for it */
 	{ VM_SEALED, "sl", "VM_SEALED" },
 };
 const size_t sim_flag_names_count = sizeof sim_flag_names / sizeof sim_flag_names[0];

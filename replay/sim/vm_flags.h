@@ -33,6 +33,7 @@
 #define VM_HUGEPAGE     0x20000000ull
 #define VM_NOHUGEPAGE   0x40000000ull
 #define VM_MERGEABLE    0x80000000ull
+#define VM_DROPPABLE    (1ull << 40)
 #define VM_SEALED       (1ull << 63)
 
 #define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)

@@ -380,6 +380,157 @@ static void test_max_map_count(void)
 	sim_mm_free(mm);
 }
 
+/* D1 (stable 6.1.191, 6.12.114; the host's 6.18.44 lacks it): mremap with
+ * MREMAP_DONTUNMAP of an unfaulted page to the page just below it.  With D1
+ * the copy stays apart from the kept source (+1 VMA); without, it merges
+ * with it (+0), as mseal_test and mremap_dontunmap showed on 6.18.44.  A
+ * faulted source is never split by DONTUNMAP (+1); the 6.1 backport tries
+ * no merge at all next to the source, so the copy stays apart from an
+ * equal neighbour below it too, where 6.12 merges with that one (and 6.18
+ * with both). */
+static void test_dontunmap_keeps_source_apart(void)
+{
+	static const struct { const char *v; int unfaulted, faulted_part, below; } cases[] = {
+		{ "6.1", 2, 3, 3 }, { "6.12", 2, 3, 2 }, { "6.18", 1, 3, 1 },
+	};
+	uint64_t a = BASE - 64 * MB;
+	const uint64_t keep = MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct sim_mm *mm = mk(cases[i].v);
+		map(mm, a + 2 * PG, PG, RW, ANON | MAP_FIXED);
+		call(mm, VMT_SYS_MREMAP, a + 2 * PG, PG, PG, keep, a + PG);
+		is_int(sim_vma_count(mm), cases[i].unfaulted, "%s: unfaulted page kept by DONTUNMAP, copied just below it: %d VMA(s)",
+		       cases[i].v, cases[i].unfaulted);
+		if (cases[i].unfaulted == 2)
+			ok(has_rule("D1"), "%s: the rule names D1: %s", cases[i].v, res.rule);
+		call(mm, VMT_SYS_MUNMAP, a, 16 * PG, 0, 0, 0);
+
+		/* 6 faulted pages, the first 5 moved away: the source is not split */
+		map(mm, a + 10 * PG, 6 * PG, RW, ANON | MAP_FIXED);
+		touch(mm, a + 10 * PG);
+		call(mm, VMT_SYS_MREMAP, a + 10 * PG, 5 * PG, 5 * PG, keep, a + 2 * PG);
+		is_int(sim_vma_count(mm), 2, "%s: a faulted VMA partly moved by DONTUNMAP stays whole (2 VMAs)", cases[i].v);
+		map(mm, a + 30 * PG, 2 * PG, RW, ANON | MAP_FIXED);
+		is_int(sim_vma_count(mm), cases[i].faulted_part, "%s: and a third VMA: %d", cases[i].v, cases[i].faulted_part);
+		call(mm, VMT_SYS_MUNMAP, a, 64 * PG, 0, 0, 0);
+
+		/* an equal unfaulted neighbour just below the copy */
+		map(mm, a, PG, RW, ANON | MAP_FIXED);
+		map(mm, a + 2 * PG, PG, RW, ANON | MAP_FIXED);
+		call(mm, VMT_SYS_MREMAP, a + 2 * PG, PG, PG, keep, a + PG);
+		is_int(sim_vma_count(mm), cases[i].below, "%s: the copy between an equal neighbour and its source: %d VMA(s)",
+		       cases[i].v, cases[i].below);
+		sim_mm_free(mm);
+	}
+}
+
+/* A2 b714ccb02a76 (6.16, undone in 6.18): the old VMA of a DONTUNMAP move
+ * loses VM_ACCOUNT */
+static void test_dontunmap_account(void)
+{
+	static const struct { const char *v; int kept; } cases[] = { { "6.12", 1 }, { "6.16", 0 }, { "6.18", 1 } };
+	uint64_t a = BASE - 64 * MB;
+	for (size_t i = 0; i < 3; i++) {
+		struct sim_mm *mm = mk(cases[i].v);
+		map(mm, a, 4 * PG, RW, ANON | MAP_FIXED);
+		touch(mm, a);
+		call(mm, VMT_SYS_MREMAP, a, 4 * PG, 4 * PG, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, a + 16 * PG);
+		is_int(!!(flags_at(mm, a) & VM_ACCOUNT), cases[i].kept, "%s: the old VMA %s VM_ACCOUNT", cases[i].v,
+		       cases[i].kept ? "keeps" : "loses");
+		sim_mm_free(mm);
+	}
+}
+
+/* cap_mmap_addr: below mmap_min_addr only with CAP_SYS_RAWIO (mseal_test
+ * as root maps and moves memory to address 0) */
+static void test_mmap_min_addr_and_cap_sys_rawio(void)
+{
+	for (int cap = 0; cap < 2; cap++) {
+		struct sim_mm *mm = mk("6.18");
+		sim_mm_set_cap_rawio(mm, cap);
+		is_int(map(mm, 0, 4 * PG, PROT_NONE, ANON | MAP_FIXED), cap ? 0 : -EPERM,
+		       "MAP_FIXED at 0 %s CAP_SYS_RAWIO: %s", cap ? "with" : "without", cap ? "mapped" : "EPERM");
+		if (!cap)
+			ok(has_rule("mmap_min_addr"), "the refusal names mmap_min_addr: %s", res.rule);
+		uint64_t s = map(mm, 0, 2 * PG, RW, ANON);
+		call(mm, VMT_SYS_MUNMAP, 0, 4 * PG, 0, 0, 0);
+		is_int(call(mm, VMT_SYS_MREMAP, s, 2 * PG, 2 * PG, MREMAP_MAYMOVE | MREMAP_FIXED, 0),
+		       cap ? 0 : -EPERM, "MREMAP_FIXED to 0 %s CAP_SYS_RAWIO", cap ? "with" : "without");
+		is_int(map(mm, 0x10000, PG, RW, ANON | MAP_FIXED), 0x10000, "at mmap_min_addr itself: always");
+		sim_mm_free(mm);
+	}
+}
+
+/* X6 9651fcedf7b9 (6.11): MAP_DROPPABLE */
+static void test_map_droppable(void)
+{
+	struct sim_mm *mm = mk("6.12");
+	uint64_t a = map(mm, 0, 2 * MB, RW, MAP_ANONYMOUS | 0x08);
+	ok(a && (int64_t)a > 0, "6.12: MAP_DROPPABLE maps");
+	ok((flags_at(mm, a) & (VM_WIPEONFORK | VM_DONTDUMP | VM_NORESERVE)) == (VM_WIPEONFORK | VM_DONTDUMP | VM_NORESERVE),
+	   "6.12: wipe-on-fork, no dump, no reserve");
+	is_int(map(mm, 0, PG, RW, MAP_ANONYMOUS | 0x08 | MAP_LOCKED), -EINVAL, "6.12: not with MAP_LOCKED");
+	sim_mm_free(mm);
+	mm = mk("6.1");
+	is_int(map(mm, 0, PG, RW, MAP_ANONYMOUS | 0x08), -EINVAL, "6.1: no MAP_DROPPABLE");
+	ok(res.rule != NULL, "6.1: the refusal says why: %s", res.rule);
+	sim_mm_free(mm);
+}
+
+/* madvise_populate: EINVAL where the protection does not allow the fault
+ * (madv_populate: POPULATE_WRITE of PROT_READ, POPULATE_READ of PROT_WRITE) */
+static void test_populate_needs_the_protection(void)
+{
+	struct sim_mm *mm = mk("6.12");
+	uint64_t r = map(mm, 0, 4 * PG, PROT_READ, ANON), w = map(mm, 0, 4 * PG, PROT_WRITE, ANON);
+	is_int(call(mm, VMT_SYS_MADVISE, r, 4 * PG, MADV_POPULATE_READ, 0, 0), 0, "POPULATE_READ of PROT_READ");
+	is_int(call(mm, VMT_SYS_MADVISE, r, 4 * PG, MADV_POPULATE_WRITE, 0, 0), -EINVAL, "POPULATE_WRITE of PROT_READ: EINVAL");
+	is_int(call(mm, VMT_SYS_MADVISE, w, 4 * PG, MADV_POPULATE_READ, 0, 0), -EINVAL, "POPULATE_READ of PROT_WRITE: EINVAL");
+	is_int(call(mm, VMT_SYS_MADVISE, w, 4 * PG, MADV_POPULATE_WRITE, 0, 0), 0, "POPULATE_WRITE of PROT_WRITE");
+	sim_mm_free(mm);
+}
+
+/* Every refusal names the rule that made it (41 of mseal_test's 61 failed
+ * events had none, the 6.1 profile's ENOSYS for mseal among them). */
+static void test_every_failure_has_rule_text(void)
+{
+	struct sim_mm *mm = mk("6.18"), *old = mk("6.1");
+	uint64_t a = BASE - 64 * MB;
+	static const struct { int sys; uint64_t a[5]; const char *what; } calls[] = {
+		{ VMT_SYS_MMAP, { 0, 0, 3, ANON, 0 }, "mmap of length 0" },
+		{ VMT_SYS_MMAP, { 0, PG, 3, MAP_ANONYMOUS, 0 }, "mmap without a type" },
+		{ VMT_SYS_MMAP, { 0, PG, 3, MAP_PRIVATE, 0 }, "mmap without a file" },
+		{ VMT_SYS_MMAP, { 0x1001, PG, 3, ANON | MAP_FIXED, 0 }, "MAP_FIXED unaligned" },
+		{ VMT_SYS_MUNMAP, { 1, PG, 0, 0, 0 }, "munmap unaligned" },
+		{ VMT_SYS_MPROTECT, { 1, PG, 1, 0, 0 }, "mprotect unaligned" },
+		{ VMT_SYS_MPROTECT, { 0x7e0000000000ull, PG, 1, 0, 0 }, "mprotect of a hole" },
+		{ VMT_SYS_MADVISE, { 0x7e0000000000ull, PG, MADV_DONTNEED, 0, 0 }, "madvise of a hole" },
+		{ VMT_SYS_MADVISE, { 0, PG, 12345, 0, 0 }, "unknown advice" },
+		{ VMT_SYS_MREMAP, { 0x7e0000000000ull, PG, PG, 0, 0 }, "mremap of nothing" },
+		{ VMT_SYS_MREMAP, { 0, PG, PG, 0x100, 0 }, "mremap with unknown flags" },
+		{ VMT_SYS_MLOCK, { 0x7e0000000000ull, PG, 0, 0, 0 }, "mlock of a hole" },
+		{ VMT_SYS_MLOCK2, { 0, PG, 8, 0, 0 }, "mlock2 unknown flags" },
+		{ VMT_SYS_MLOCKALL, { 0, 0, 0, 0, 0 }, "mlockall without flags" },
+		{ VMT_SYS_MSEAL, { 0x7e0000000000ull, PG, 0, 0, 0 }, "mseal of a hole" },
+		{ VMT_SYS_MSEAL, { 0, PG, 1, 0, 0 }, "mseal with flags" },
+		{ VMT_SYS_PKEY_MPROTECT, { BASE - 64 * MB, PG, 1, 5, 0 }, "pkey_mprotect with a key" },
+	};
+	map(mm, a, 4 * PG, RW, ANON | MAP_FIXED);
+	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+		const uint64_t *x = calls[i].a;
+		int64_t r = call(mm, calls[i].sys, x[0], x[1], x[2], x[3], x[4]);
+		ok(r < 0 && res.rule && *res.rule, "%s fails (%lld) with rule text: %s", calls[i].what, (long long)r,
+		   res.rule ? res.rule : "(none)");
+	}
+	call(mm, VMT_SYS_MSEAL, a, PG, 0, 0, 0);
+	call(mm, VMT_SYS_MUNMAP, a, PG, 0, 0, 0);
+	ok(res.err == EPERM && has_rule("X1"), "munmap of a sealed VMA names X1: %s", res.rule);
+	call(old, VMT_SYS_MSEAL, a, PG, 0, 0, 0);
+	ok(res.err == ENOSYS && has_rule("X1"), "6.1: mseal is ENOSYS and names X1: %s", res.rule);
+	sim_mm_free(mm);
+	sim_mm_free(old);
+}
+
 static void test_profiles(void)
 {
 	is_str(sim_profile_names(), "6.1,6.6,6.8,6.12,6.13,6.16,6.18,host", "profile names");
@@ -405,6 +556,12 @@ int main(void)
 	test_calls_that_a_release_lacks();
 	test_max_map_count();
 	test_read_only_populate_zero_page();
+	test_dontunmap_keeps_source_apart();
+	test_dontunmap_account();
+	test_mmap_min_addr_and_cap_sys_rawio();
+	test_map_droppable();
+	test_populate_needs_the_protection();
+	test_every_failure_has_rule_text();
 	test_profiles();
 	return done_testing();
 }
