@@ -243,7 +243,16 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 		return;
 	}
 	if (ev->sys == VMT_SYS_MREMAP && (uint64_t)ret != ev->args[0]) {
+		/* what the range did at its destination (the count is taken again) */
+		struct vq_vma v;
+		uint64_t len = (ev->args[2] + rp_kernel.page_size - 1) & ~(rp_kernel.page_size - 1);
 		out->outcome = VR_MOVE;
+		if (rp_kernel.outcomes && vq_covering((uint64_t)ret, &v) == 1) {
+			const uint64_t cover[1][2] = { { v.start, v.end } };
+			struct vr_change c = { .kind = VR_CH_MOVE, .lo = (uint64_t)ret, .hi = (uint64_t)ret + len,
+			                       .after = { .n = 1, .stored = 1, .r = cover } };
+			out->outcome = vr_classify(&c, NULL);
+		}
 		return;
 	}
 	if (ev->sys == VMT_SYS_BRK && (uint64_t)ret != ev->args[0]) {
@@ -269,8 +278,9 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 			return;
 		}
 		const uint64_t cover[1][2] = { { v.start, v.end } };
-		struct vr_change c = { .kind = VR_CH_CREATE, .lo = fx->lo, .hi = fx->hi,
-		                       .after = { .n = 1, .stored = 1, .r = cover } };
+		/* an mremap that grew in place: its new tail */
+		struct vr_change c = { .kind = ev->sys == VMT_SYS_MREMAP ? VR_CH_GROW : VR_CH_CREATE,
+		                       .lo = fx->lo, .hi = fx->hi, .after = { .n = 1, .stored = 1, .r = cover } };
 		out->outcome = vr_classify(&c, NULL);
 		fx->vma_delta = 1 - (v.start < fx->lo) - (v.end > fx->hi);
 		fx->have_delta = 1;

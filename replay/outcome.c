@@ -88,8 +88,19 @@ int vr_classify(const struct vr_change *c, const char **why)
 	if (!why)
 		why = &dummy;
 	*why = NULL;
+	static const int moved[] = {
+		[VR_NEW] = VR_MOVE, [VR_EXPAND_PREV] = VR_MOVE_PREV, [VR_EXPAND_NEXT] = VR_MOVE_NEXT,
+		[VR_MERGE_BOTH] = VR_MOVE_BOTH, [VR_UNCHANGED] = VR_MOVE,
+	};
+	/* the tail joins its own VMA (prev); with the next one too: both */
+	static const int grown[] = {
+		[VR_NEW] = VR_GROW, [VR_EXPAND_PREV] = VR_GROW, [VR_EXPAND_NEXT] = VR_GROW_NEXT,
+		[VR_MERGE_BOTH] = VR_GROW_NEXT, [VR_UNCHANGED] = VR_GROW,
+	};
 	switch (c->kind) {
 	case VR_CH_CREATE: return created(c);
+	case VR_CH_MOVE: return moved[created(c)];
+	case VR_CH_GROW: return grown[created(c)];
 	case VR_CH_REMOVE: return removed(c);
 	case VR_CH_MODIFY: return modified(c, why);
 	}

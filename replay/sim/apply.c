@@ -186,7 +186,11 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 	if (sys == VMT_SYS_BRK && (uint64_t)r != c.a[0])
 		fx.fx = SIM_FX_NONE;     /* refused: brk answers the old break */
 	if (sys == VMT_SYS_MREMAP && (uint64_t)r != c.a[0]) {
-		out->outcome = VR_MOVE;
+		/* what the range did at its destination */
+		struct vr_change ch = { .kind = VR_CH_MOVE, .lo = (uint64_t)r, .hi = (uint64_t)r + PAGE_ALIGN(c.a[2]) };
+		snap_covering(mm, ch.lo, &after);
+		ch.after = ranges_of(&after);
+		out->outcome = vr_classify(&ch, NULL);
 	} else if (fx.fx != SIM_FX_NONE) {
 		if (fx.fx == SIM_FX_CREATE && sys == VMT_SYS_MMAP) {
 			fx.lo = (uint64_t)r;
@@ -199,7 +203,9 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 			snap_covering(mm, fx.lo, &after);
 		else if (fx.fx == SIM_FX_MODIFY)
 			sim_snap_around(mm, fx.lo, fx.hi, &after);
-		struct vr_change ch = { .kind = change_of[fx.fx], .lo = fx.lo, .hi = fx.hi,
+		/* an mremap that grew in place: its new tail */
+		int kind = sys == VMT_SYS_MREMAP && fx.fx == SIM_FX_CREATE ? VR_CH_GROW : change_of[fx.fx];
+		struct vr_change ch = { .kind = kind, .lo = fx.lo, .hi = fx.hi,
 		                        .before = ranges_of(&before), .after = ranges_of(&after) };
 		out->outcome = vr_classify(&ch, &why);
 		if (why)

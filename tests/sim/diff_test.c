@@ -355,11 +355,17 @@ static int classify(const struct vmt_event *ev, int64_t ret, int err, uint64_t o
 		return now > was ? derive_create(a, was, now) : now < was ? derive_remove(b, now, was) :
 		       VR_UNCHANGED;
 	}
-	case VMT_SYS_MREMAP:
+	case VMT_SYS_MREMAP: {
+		/* named as replay/outcome.h names moves and growths in place */
+		static const int moved[] = { [VR_NEW] = VR_MOVE, [VR_EXPAND_PREV] = VR_MOVE_PREV,
+			[VR_EXPAND_NEXT] = VR_MOVE_NEXT, [VR_MERGE_BOTH] = VR_MOVE_BOTH, [VR_UNCHANGED] = VR_MOVE };
+		static const int grown[] = { [VR_NEW] = VR_GROW, [VR_EXPAND_PREV] = VR_GROW,
+			[VR_EXPAND_NEXT] = VR_GROW_NEXT, [VR_MERGE_BOTH] = VR_GROW_NEXT, [VR_UNCHANGED] = VR_GROW };
 		if ((uint64_t)ret != ev->args[0])
-			return VR_MOVE;
-		return nl > ol ? derive_create(a, s + ol, s + nl) : nl < ol ? derive_remove(b, s + nl, s + ol) :
+			return moved[derive_create(a, (uint64_t)ret, (uint64_t)ret + nl)];
+		return nl > ol ? grown[derive_create(a, s + ol, s + nl)] : nl < ol ? derive_remove(b, s + nl, s + ol) :
 		       VR_UNCHANGED;
+	}
 	case VMT_SYS_MUNMAP:
 		return derive_remove(b, s, e);
 	case VMT_SYS_MPROTECT: case VMT_SYS_PKEY_MPROTECT: case VMT_SYS_MADVISE:
