@@ -353,25 +353,37 @@ static bool grow_stack(struct sim_mm *mm, struct sim_vma *v, uint64_t addr)
 }
 
 /* Write-faultable (private and writable) VMAs get an anon_vma when a page
- * of theirs is found resident. */
+ * of theirs is found resident.  The record comes from the trace: its start
+ * need not be page-aligned (the page holding it counts) and its pages may
+ * run past the address space; every step moves forward. */
 void sim_touch(struct sim_mm *mm, const struct vmt_residency *res)
 {
 	if (!mm || !res || !res->bits)
 		return;
-	for (uint64_t i = 0; i < res->npages; i++) {
-		uint64_t a = res->start + i * SIM_PAGE;
+	uint64_t base = res->start & ~(SIM_PAGE - 1);
+	uint64_t last = base >= SIM_TASK_SIZE ? 0 : (SIM_TASK_SIZE - base) / SIM_PAGE;
+	uint64_t n = res->npages < last ? res->npages : last;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t a = base + i * SIM_PAGE;
 		struct sim_vma *v;
 
 		if (!(res->bits[i / 8] & (1u << (i % 8))))
 			continue;
 		v = tree_find(&mm->tree, a);
-		if (v && v->start > a && !grow_stack(mm, v, a))
-			continue;
 		if (!v)
+			break;   /* nothing at or above a */
+		if (v->start > a && !grow_stack(mm, v, a)) {
+			/* on to the VMA above the hole */
+			uint64_t to = (v->start - base) / SIM_PAGE;
+			if (to > i)
+				i = to - 1;
 			continue;
+		}
 		if ((v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE && !v->special)
 			sim_fault(mm, v);
-		/* skip the rest of this VMA */
-		i = (v->end - res->start) / SIM_PAGE - 1;
+		/* skip the rest of this VMA (its end is page-aligned) */
+		uint64_t past = (v->end - base) / SIM_PAGE;
+		if (past > i + 1)
+			i = past - 1;
 	}
 }

@@ -22,3 +22,23 @@ BENCH_BINS += $(BUILD)/tests/sim/bench.t
 # mappings would be compared too).
 $(OBJ)/tests/sim/progs/vma_runner.o: VMREC_CFLAGS := $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(VMREC_CFLAGS))
 $(BUILD)/tests/sim/progs/vma_runner: VMREC_LDFLAGS := $(filter-out -fsanitize=%,$(VMREC_LDFLAGS))
+
+# make fuzz runs this target too: libFuzzer on the simulator
+# (tests/sim/fuzz/fuzz_sim.c), from tests/sim/fuzz/corpus; new inputs collect
+# in $(BUILD)/fuzz/sim-corpus (copy the interesting ones into the kept
+# corpus, which tests/sim/fuzz_corpus_test.c replays in make check).
+.PHONY: fuzz-sim
+fuzz: fuzz-sim
+fuzz-sim: $(BUILD)/fuzz/fuzz_sim
+	@mkdir -p $(BUILD)/fuzz/sim-corpus
+	$(BUILD)/fuzz/fuzz_sim -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
+	  -timeout=5 -artifact_prefix=$(BUILD)/fuzz/sim- $(BUILD)/fuzz/sim-corpus tests/sim/fuzz/corpus
+
+$(BUILD)/fuzz/fuzz_sim: tests/sim/fuzz/fuzz_sim.c $(LIBVMSIM_SRCS) $(LIBVMT_SRCS) $(wildcard replay/sim/*.h traces/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=gnu11 -g -O1 -D_GNU_SOURCE -I. -Itraces \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  -o $@ tests/sim/fuzz/fuzz_sim.c $(LIBVMSIM_SRCS) $(LIBVMT_SRCS) $(LIBVMT_LIBS) -lpthread -lm
+
+# the corpus test replays the harness's own source
+$(OBJ)/tests/sim/fuzz_corpus_test.o: tests/sim/fuzz/fuzz_sim.c

@@ -174,6 +174,10 @@ int64_t sim_do_brk(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 	}
 	if (brk < mm->start_brk)
 		return (int64_t)mm->brk;
+	if (newbrk < brk || newbrk > SIM_TASK_SIZE) {   /* check_brk_limits -> get_unmapped_area */
+		sim_rule_fixed(mm, "brk refused: the new break is past TASK_SIZE");
+		return (int64_t)mm->brk;
+	}
 	if (oldbrk == newbrk) {
 		mm->brk = brk;
 		return (int64_t)brk;

@@ -20,10 +20,14 @@ static struct sim_vma *source_vma(struct sim_mm *mm, const struct remap *r, int 
 	struct sim_vma *v = tree_find(&mm->tree, r->addr);
 
 	*err = -EFAULT;
-	if (!v || v->start > r->addr || r->old_len > v->end - r->addr)
+	if (!v || v->start > r->addr || r->old_len > v->end - r->addr) {
+		sim_rule_fixed(mm, "mremap: the old range is not inside one VMA");
 		return NULL;
-	if (r->new_len > r->old_len && (v->flags & (VM_DONTEXPAND | VM_PFNMAP)))
+	}
+	if (r->new_len > r->old_len && (v->flags & (VM_DONTEXPAND | VM_PFNMAP))) {
+		sim_rule_fixed(mm, "mremap: a VM_DONTEXPAND or VM_PFNMAP VMA does not grow");
 		return NULL;
+	}
 	*err = 0;
 	return v;
 }
