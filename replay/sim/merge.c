@@ -105,7 +105,7 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 	struct src s = { nr->flags, nr->file_id, nr->anon_vma, false, nr->special };
 	uint64_t pages = (nr->end - nr->start) / SIM_PAGE;
 	const char *wp = NULL, *wn = NULL;
-	char bp[120], bn[120];
+	char bp[120], bn[120], c[64];
 
 	(void)nr->fork_child;
 	if (prev)
@@ -114,8 +114,18 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 	if (next)
 		wn = next == nr->apart || nr->alone ? nr->apart_why
 		   : why_not(mm, next, &s, next->pgoff == nr->pgoff + pages, bn, sizeof bn);
-	if (prev && next && !wp && !wn && !both_anon_ok(prev, next))
-		wn = "prev and next anon_vma differ";
+	/* 6.1-6.11 mmap_region took next first, then prev only if it could
+	 * merge with next's anon_vma (6.12's vma_merge_new_range, M1, tries
+	 * prev first: then next is dropped) */
+	if (prev && next && !wp && !wn && !both_anon_ok(prev, next)) {
+		if (nr->next_first) {
+			snprintf(bp, sizeof bp, "anon_vma differs from next's, tried first (mmap_region before %s M1)",
+			         sim_rule_cite(R_M1_MERGE_REWRITE, c, sizeof c));
+			wp = bp;
+		} else {
+			wn = "prev and next anon_vma differ";
+		}
+	}
 	if (prev && !wp && next && !wn) {
 		prev->end = next->end;
 		take_anon(prev, nr->anon_vma, nr->fork_child);

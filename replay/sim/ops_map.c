@@ -101,6 +101,7 @@ int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 	} else {
 		nr.pgoff = addr / SIM_PAGE;
 	}
+	nr.next_first = !sim_has(mm->prof, R_M1_MERGE_REWRITE);
 	if (!(v = sim_map_range(mm, &nr, &how)))
 		return sim_fail(mm, ENOMEM, "out of memory in the simulator");
 	*changed = true;

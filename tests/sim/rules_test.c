@@ -531,6 +531,31 @@ static void test_every_failure_has_rule_text(void)
 	sim_mm_free(old);
 }
 
+/* M1 cacded5e42b9 (6.12): a new mapping between a faulted prev and a
+ * faulted next of different anon_vmas.  6.1-6.11 mmap_region tried next
+ * first and took prev only if it could join next's anon_vma: it merges
+ * with next.  vma_merge_new_range tries prev first.  Seen on real 6.1.192
+ * under QEMU (mremap_dontunmap of 6.1's selftests, and a two-mapping
+ * reduction of it); 6.12.117 and this 6.18 merge with prev. */
+static void test_new_mapping_between_two_anon_vmas(void)
+{
+	static const struct { const char *v; int want; } cases[] = {
+		{ "6.1", VR_EXPAND_NEXT }, { "6.8", VR_EXPAND_NEXT }, { "6.12", VR_EXPAND_PREV }, { "6.18", VR_EXPAND_PREV },
+	};
+	uint64_t a = BASE - 64 * MB;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct sim_mm *mm = mk(cases[i].v);
+		map(mm, a, 4 * PG, RW, ANON | MAP_FIXED);
+		touch(mm, a);
+		map(mm, a + 8 * PG, 4 * PG, RW, ANON | MAP_FIXED);
+		touch(mm, a + 8 * PG);
+		map(mm, a + 4 * PG, 4 * PG, RW, ANON | MAP_FIXED);
+		is_str(vr_outcome_name(res.outcome), vr_outcome_name(cases[i].want), "%s: between two faulted VMAs: %s",
+		       cases[i].v, vr_outcome_name(cases[i].want));
+		sim_mm_free(mm);
+	}
+}
+
 static void test_profiles(void)
 {
 	is_str(sim_profile_names(), "6.1,6.6,6.8,6.12,6.13,6.16,6.18,host", "profile names");
@@ -562,6 +587,7 @@ int main(void)
 	test_map_droppable();
 	test_populate_needs_the_protection();
 	test_every_failure_has_rule_text();
+	test_new_mapping_between_two_anon_vmas();
 	test_profiles();
 	return done_testing();
 }
