@@ -42,3 +42,11 @@ $(BUILD)/fuzz/fuzz_sim: tests/sim/fuzz/fuzz_sim.c $(LIBVMSIM_SRCS) $(LIBVMT_SRCS
 
 # the corpus test replays the harness's own source
 $(OBJ)/tests/sim/fuzz_corpus_test.o: tests/sim/fuzz/fuzz_sim.c
+
+# make selftests: the kernel's own mm selftests, built from Debian's
+# linux-source packages, replayed on this kernel (and on real 6.1 and
+# 6.12 under QEMU when the kernels are there) and in the simulator, event
+# by event (tests/vm/selftests.t; make check runs it too).
+.PHONY: selftests
+selftests: all
+	VMREC_BUILD=$(abspath $(BUILD)) VMREC_SRC=$(CURDIR) $(PROVE) --exec '' -v tests/vm/selftests.t

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""selftests_cmp.py KERNEL.json SIM.json - compare, event by event, a
+replay on a kernel (this one, or a QEMU guest's) with the simulator's
+(`vmreplay --per-event`): outcome, VMA count, errno and result.
+
+A kernel result is compared after taking away the offset the kernel back
+end applied to that event (its "offset" field), so both name the recorded
+address.  Events the kernel replay skipped (it would have touched memory
+it does not own) are counted, not compared.  A simulator failure without
+rule text is a disagreement of its own: every refusal must say which rule
+made it.
+
+Prints the first differing events (at most 8) with the simulator's rule,
+then one summary line "N events compared, M differ (...), S skipped"; exits
+1 if any differ or nothing was compared, 2 on unusable input."""
+import json
+import sys
+
+FIELDS = ("outcome", "vma_count", "errno", "result")
+# results that are process ids, not addresses: each replay has its own
+PIDS = ("fork", "vfork", "clone", "clone3")
+# results that are addresses: the kernel's carry the event's offset
+ADDRS = ("mmap", "mremap", "brk", "shmat")
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+        return doc, doc["per_event"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"selftests_cmp: {path}: no usable per_event results ({e})")
+
+
+def view(e):
+    res = e.get("result")
+    if e.get("op") in PIDS or e.get("recorded_errno"):
+        # a pid; or a call that failed when recorded, so nothing says
+        # where a replay that succeeds should put it
+        res = None
+    elif res is not None and e.get("op") in ADDRS and e.get("errno") == 0 and e.get("offset"):
+        res -= e["offset"]
+    return {"outcome": e.get("outcome"), "vma_count": e.get("vma_count"),
+            "errno": e.get("errno"), "result": res}
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: selftests_cmp.py KERNEL.json SIM.json")
+    kdoc, kev = load(sys.argv[1])
+    sdoc, sev = load(sys.argv[2])
+    kname = kdoc.get("vm_kernel") or kdoc.get("kernel", "kernel")
+    sname = "sim " + str(sdoc.get("kernel", "?"))
+    sims = {(e["pid"], e["i"]): e for e in sev}
+    differ = {f: 0 for f in FIELDS}
+    bad, compared, skipped, norule = [], 0, 0, 0
+    for k in kev:
+        s = sims.get((k["pid"], k["i"]))
+        if k.get("outcome") in ("skipped", "not_reached") or s is None:
+            skipped += k.get("outcome") != "not_reached" or s is None
+            continue
+        compared += 1
+        kv, sv = view(k), view(s)
+        fields = [f for f in FIELDS if kv[f] != sv[f]]
+        if sv["outcome"] == "failed" and not s.get("rule"):
+            norule += 1
+            fields.append("rule")
+        for f in fields:
+            if f in differ:
+                differ[f] += 1
+        if fields:
+            bad.append((k, s, kv, sv, fields))
+    for k, s, kv, sv, fields in bad[:8]:
+        print(f"# event {k['i']}: {k.get('call')}")
+        print(f"#   {kname}: " + ", ".join(f"{f} {kv[f]}" for f in FIELDS))
+        print(f"#   {sname}: " + ", ".join(f"{f} {sv[f]}" for f in FIELDS) +
+              f"; rule: {s.get('rule')}")
+        print(f"#   differ in: {', '.join(fields)}")
+    parts = [f"{f} {n}" for f, n in differ.items() if n]
+    if norule:
+        parts.append(f"{norule} failures without rule text")
+    print(f"{compared} events compared, {len(bad)} differ" +
+          (f" ({', '.join(parts)})" if parts else "") + f", {skipped} skipped")
+    return 1 if bad or not compared else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
