@@ -10,33 +10,33 @@
 
 const struct sim_rule sim_rules[R_COUNT] = {
 	[R_B1_BRK_EXPAND]    = { R_B1_BRK_EXPAND, "B1", "6c28ca6485dd", 6, 1,
-		"brk expands only a heap VMA that ends at the old break and can merge after; never the next VMA", false },
+		"brk expands only a heap VMA that ends at the old break and can merge after; never the next VMA", false, 0, 0, { { 0 } } },
 	[R_T1_THP_ALIGN]     = { R_T1_THP_ALIGN, "T1", "efa7df3e3bb5", 6, 7,
-		"anonymous mmaps of at least PMD size are placed PMD-aligned", false },
+		"anonymous mmaps of at least PMD size are placed PMD-aligned", false, 0, 0, { { 0 } } },
 	[R_T3_THP_TOPDOWN]   = { R_T3_THP_TOPDOWN, "T3", "96204e15310c", 6, 8,
-		"PMD-aligned search keeps top-down order (already aligned: top of the padded gap)", false },
+		"PMD-aligned search keeps top-down order (already aligned: top of the padded gap)", false, 0, 0, { { 0 } } },
 	[R_T4_STACK_NOHUGE]  = { R_T4_STACK_NOHUGE, "T4", "c4608d1bf7c6", 6, 8,
-		"MAP_STACK sets VM_NOHUGEPAGE", false },
+		"MAP_STACK sets VM_NOHUGEPAGE", false, 0, 0, { { 0 } } },
 	[R_X1_MSEAL]         = { R_X1_MSEAL, "X1", "8be7258aad44", 6, 10,
-		"mseal(2): VM_SEALED, part of flag equality", false },
+		"mseal(2): VM_SEALED, part of flag equality", false, 0, 0, { { 0 } } },
 	[R_M1_MERGE_REWRITE] = { R_M1_MERGE_REWRITE, "M1", "cacded5e42b9", 6, 12,
-		"merge rewrite (vma_merge_struct); same outcomes for VMAs without vm_ops", false },
+		"merge rewrite (vma_merge_struct); same outcomes for VMAs without vm_ops", false, 0, 0, { { 0 } } },
 	[R_T5_THP_MULTIPLE]  = { R_T5_THP_MULTIPLE, "T5", "d4148aeab412", 6, 12,
-		"only lengths that are a multiple of PMD size are aligned", false },
+		"only lengths that are a multiple of PMD size are aligned", false, 0, 0, { { 0 } } },
 	[R_T6_THP_NO_HINT]   = { R_T6_THP_NO_HINT, "T6", "249608ee4713", 6, 13,
-		"no PMD alignment when an address hint is given", false },
+		"no PMD alignment when an address hint is given", false, 0, 0, { { 0 } } },
 	[R_X3_GUARD_REGIONS] = { R_X3_GUARD_REGIONS, "X3", "662df3e5c376", 6, 13,
-		"MADV_GUARD_INSTALL/REMOVE (page-table markers, no VMA change)", false },
+		"MADV_GUARD_INSTALL/REMOVE (page-table markers, no VMA change)", false, 0, 0, { { 0 } } },
 	[R_M4_ANON_MERGE]    = { R_M4_ANON_MERGE, "M4", "879bca0a2c4f", 6, 16,
-		"unfaulted VMA may merge with a faulted one unless the faulted one is a fork child", false },
+		"unfaulted VMA may merge with a faulted one unless the faulted one is a fork child", false, 0, 0, { { 0 } } },
 	[R_A1_RO_UNACCOUNT]  = { R_A1_RO_UNACCOUNT, "A1", "mprotect_fixup", 6, 6,
-		"mprotect to read-only drops VM_ACCOUNT of an unfaulted anonymous VMA", false },
+		"mprotect to read-only drops VM_ACCOUNT of an unfaulted anonymous VMA", false, 0, 0, { { 0 } } },
 	/* Mainline since 2.6.32 (seen on real 6.1.0-57 and 6.12.117 too), yet
 	 * one 6.18.44 build (-fc-v782) gave populated read-only memory an
 	 * anon_vma: every release has it, `host` asks the running kernel. */
 	[R_Z1_RO_POPULATE]   = { R_Z1_RO_POPULATE, "Z1", "a13ea5b75964", 2, 6,
 		"populating read-only private anonymous memory maps the zero page: no anon_vma "
-		"(only a PMD fault in a VM_HUGEPAGE range prepares one)", true },
+		"(only a PMD fault in a VM_HUGEPAGE range prepares one)", true, 0, 0, { { 0 } } },
 	/* Fixed in 2026 (in linux-next at 7.3-rc5) and taken by the stable
 	 * releases the 6.1 and 6.12 profiles stand for (Debian's 6.1.192 and
 	 * 6.12.117); the host's 6.18.44 still self-merges, so `host` probes. */
@@ -47,7 +47,7 @@ const struct sim_rule sim_rules[R_COUNT] = {
 	[R_A2_DONTUNMAP_UNACCT] = { R_A2_DONTUNMAP_UNACCT, "A2", "b714ccb02a76", 6, 16,
 		"MREMAP_DONTUNMAP clears VM_ACCOUNT of the old VMA (undone in 6.18)", false, 6, 18, { { 0 } } },
 	[R_X6_DROPPABLE]     = { R_X6_DROPPABLE, "X6", "9651fcedf7b9", 6, 11,
-		"MAP_DROPPABLE: private anonymous, VM_DROPPABLE|VM_WIPEONFORK|VM_DONTDUMP|VM_NORESERVE", false },
+		"MAP_DROPPABLE: private anonymous, VM_DROPPABLE|VM_WIPEONFORK|VM_DONTDUMP|VM_NORESERVE", false, 0, 0, { { 0 } } },
 };
 
 /* 6.1 and 6.12 stand for the Debian kernels `make kernels` boots (6.1.192,
