@@ -1,6 +1,6 @@
 #!/bin/sh
 # An mremap names what it did on replay, not what it did when recorded: one
-# that moved when recorded but grows in place here is `expand_prev`, with
+# that moved when recorded but grows in place here is `grow`, with
 # the VMA count the kernel shows.  (--placement kernel: a move not forced
 # by MREMAP_FIXED is left to this kernel.)
 . "$(dirname "$0")/../lib.sh"
@@ -15,11 +15,11 @@ EOF2
 
 cat >"$T/want" <<'EOF2'
 100 mmap new 6 ok
-100 mremap expand_prev 6 ok
+100 mremap grow 6 ok
 100 munmap remove 5 ok
 EOF2
 "$V" -q --placement kernel --per-event --json "$T/k.json" "$T/moved.vmt"
 ok $? "replays"
 per_event "$T/k.json" >"$T/got"
-is_file "$T/got" "$T/want" "grown in place on replay: expand_prev, and the VMA count follows"
+is_file "$T/got" "$T/want" "grown in place on replay: grow, and the VMA count follows"
 done_testing
