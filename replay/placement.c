@@ -277,7 +277,7 @@ static int collides(const struct span *rec, size_t nr, const struct span *own, s
 /* The smallest offset, 0 first, that keeps rec and fixed off own and
  * inside [lo, USER_TOP).  At offset 0 the fixed ranges (calls that named
  * their address) may go down to fixed_lo: as recorded, where this
- * replayer may map (rp_kernel_low_from). */
+ * replayer may map (what rp_kernel_release_low returns). */
 static int choose_offset(const struct span *rec, size_t nr, const struct span *fixed, size_t nf,
                          const struct span *own, size_t no, uint64_t lo, uint64_t fixed_lo, int64_t *off)
 {
