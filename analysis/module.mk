@@ -14,7 +14,7 @@ VMREPORT_OBJS := $(call objs,$(wildcard analysis/vmreport*.c)) $(JSON_OBJS) \
 SYMBOLIZE_LIBS := -ldw -lelf
 
 BINS += $(BUILD)/bin/vmtrace $(BUILD)/bin/vmreport
-BENCH_SCRIPTS += tests/bench/symbolize.sh
+BENCH_SCRIPTS += tests/bench/symbolize.sh tests/bench/report-scaling.sh
 
 $(BUILD)/bin/vmtrace: $(VMTRACE_OBJS) $(LIBVMT)
 	@mkdir -p $(@D)

@@ -112,11 +112,15 @@ static int check_traces(const struct rep_table *t)
 	return bad && !t->opt->any_trace ? -1 : 0;
 }
 
+static const char *row_name(size_t r, const void *arg)
+{
+	return ((const struct rep_table *)arg)->rows[r].name;
+}
+
 static int add_row(struct rep_table *t, const char *name, size_t *cap)
 {
-	for (size_t r = 0; r < t->nrows; r++)
-		if (strcmp(t->rows[r].name, name) == 0)
-			return 0;
+	if (rep_names_find(&t->index, name, row_name, t) >= 0)
+		return 0;
 	if (t->nrows == *cap) {
 		size_t nc = *cap ? *cap * 2 : 32;
 		struct rep_row *nr = realloc(t->rows, nc * sizeof(*nr));
@@ -132,6 +136,8 @@ static int add_row(struct rep_table *t, const char *name, size_t *cap)
 	if (!row->cells)
 		return -1;
 	t->nrows++;
+	if (rep_names_add(&t->index, t->nrows - 1, row_name, t))
+		return -1;
 	classify(row);
 	return 0;
 }
@@ -245,6 +251,7 @@ void rep_table_free(struct rep_table *t)
 	for (size_t r = 0; r < t->nrows; r++)
 		free(t->rows[r].cells);
 	free(t->rows);
+	rep_names_free(&t->index);
 	for (size_t i = 0; t->owned_labels && i < t->nin; i++)
 		free(t->owned_labels[i]);
 	free(t->owned_labels);

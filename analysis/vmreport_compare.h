@@ -59,6 +59,7 @@ struct rep_table {
 	char **owned_labels;
 	struct rep_row *rows;
 	size_t nrows, nshown;
+	struct rep_names index;    /* row name -> rows[] */
 	bool any_vm;
 	const struct rep_options *opt;
 };

@@ -85,6 +85,11 @@ static bool whole(const struct json *v, long long lo, long long hi, long long *o
 	return true;
 }
 
+static const char *metric_name(size_t i, const void *arg)
+{
+	return ((const struct rep_results *)arg)->metrics[i].name;
+}
+
 static int load_metrics(struct rep_results *r, const struct json *m, char *err, size_t errlen)
 {
 	if (!m)
@@ -117,6 +122,9 @@ static int load_metrics(struct rep_results *r, const struct json *m, char *err, 
 		}
 		if (rm->n > r->runs)
 			r->runs = rm->n;
+		if (rep_metric_find(r, rm->name) == NULL &&
+		    rep_names_add(&r->index, r->nmetrics - 1, metric_name, r))
+			return bad(err, errlen, "out of memory");
 	}
 	return 0;
 }
@@ -231,6 +239,7 @@ void rep_results_free(struct rep_results *r)
 	for (size_t i = 0; i < r->nmetrics; i++)
 		free(r->metrics[i].v);
 	free(r->metrics);
+	rep_names_free(&r->index);
 	free(r->events);
 	json_free(r->doc);
 	memset(r, 0, sizeof(*r));
@@ -238,10 +247,8 @@ void rep_results_free(struct rep_results *r)
 
 const struct rep_metric *rep_metric_find(const struct rep_results *r, const char *name)
 {
-	for (size_t i = 0; i < r->nmetrics; i++)
-		if (strcmp(r->metrics[i].name, name) == 0)
-			return &r->metrics[i];
-	return NULL;
+	long i = rep_names_find(&r->index, name, metric_name, r);
+	return i < 0 ? NULL : &r->metrics[i];
 }
 
 const char *rep_trace_name(const struct rep_results *r)

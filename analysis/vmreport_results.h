@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "analysis/json.h"
+#include "analysis/vmreport_names.h"
 
 #define REP_SCHEMA_VERSION 1
 
@@ -33,6 +34,7 @@ struct rep_results {
 	bool incomplete;                 /* "complete": false - the trace was cut short */
 	struct rep_metric *metrics;
 	size_t nmetrics;
+	struct rep_names index;          /* metric name -> metrics[]; the first of a repeated name */
 	struct rep_event *events;
 	size_t nevents;
 	bool has_events;
