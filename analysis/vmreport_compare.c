@@ -1,5 +1,6 @@
 /* vmreport_compare.c - build the comparison table: which metrics, what
- * kind each is, and whether each column differs from the first. */
+ * kind each is, and whether each column differs from the first (the
+ * statistic is stated in vmreport_stats.h and docs/reading-flags.md). */
 #include "analysis/vmreport_compare.h"
 
 #include <math.h>
@@ -13,30 +14,27 @@ struct metric_kind {
 	const char *pattern;
 	enum match how;
 	enum rep_direction direction;
-	bool timing;      /* measured with a clock: meaningless under emulation */
-	bool headline;    /* shown even when nothing changed */
+	enum rep_kind kind;
+	bool layout;      /* VMA counts and merge outcomes: only as good as the replay */
+	bool headline;    /* shown whenever the columns differ */
 };
 
 /* First match wins. */
 static const struct metric_kind kinds[] = {
-	{ ".ops_per_sec",                          SUFFIX, REP_HIGHER_BETTER, true,  true },
-	{ ".latency_ns.",                          INFIX,  REP_LOWER_BETTER,  true,  false },
-	{ "vmreplay.events_per_sec",               EXACT,  REP_HIGHER_BETTER, true,  false },
-	{ "vmreplay.elapsed_ns",                   EXACT,  REP_LOWER_BETTER,  true,  false },
-	{ "vmreplay.clock_cost_ns",                EXACT,  REP_NEUTRAL,       true,  false },
-	{ "vmreplay.vma_count.final",              EXACT,  REP_LOWER_BETTER,  false, true },
-	{ "vmreplay.vma_count.",                   PREFIX, REP_LOWER_BETTER,  false, false },
-	{ "vmreplay.merge.failed",                 EXACT,  REP_LOWER_BETTER,  false, true },
-	{ "vmreplay.merge.",                       PREFIX, REP_NEUTRAL,       false, true },
-	{ "vmreplay.fidelity.checkpoints_matched", EXACT,  REP_HIGHER_BETTER, false, false },
-	{ "vmreplay.fidelity.result_mismatches",   EXACT,  REP_LOWER_BETTER,  false, false },
-	{ "vmreplay.skipped_events",               EXACT,  REP_LOWER_BETTER,  false, false },
-	{ "vmreplay.unplaceable_mappings",         EXACT,  REP_LOWER_BETTER,  false, false },
+	{ ".ops_per_sec",             SUFFIX, REP_HIGHER_BETTER, REP_KIND_TIMING, false, true },
+	{ ".latency_ns.",             INFIX,  REP_LOWER_BETTER,  REP_KIND_TIMING, false, false },
+	{ "vmreplay.events_per_sec",  EXACT,  REP_HIGHER_BETTER, REP_KIND_TIMING, false, false },
+	{ "vmreplay.elapsed_ns",      EXACT,  REP_LOWER_BETTER,  REP_KIND_TIMING, false, false },
+	{ "vmreplay.clock_cost_ns",   EXACT,  REP_NEUTRAL,       REP_KIND_TIMING, false, false },
+	{ "vmreplay.vma_count.final", EXACT,  REP_LOWER_BETTER,  REP_KIND_COUNT,  true,  true },
+	{ "vmreplay.vma_count.",      PREFIX, REP_LOWER_BETTER,  REP_KIND_COUNT,  true,  false },
+	{ "vmreplay.merge.failed",    EXACT,  REP_LOWER_BETTER,  REP_KIND_COUNT,  true,  true },
+	{ "vmreplay.merge.",          PREFIX, REP_NEUTRAL,       REP_KIND_COUNT,  true,  true },
+	{ "vmreplay.fidelity.",       PREFIX, REP_NEUTRAL,       REP_KIND_REPLAY, false, false },
+	{ "vmreplay.skipped_events",  EXACT,  REP_NEUTRAL,       REP_KIND_REPLAY, false, false },
+	{ "vmreplay.unplaceable_mappings", EXACT, REP_NEUTRAL,   REP_KIND_REPLAY, false, false },
+	{ "",                         PREFIX, REP_NEUTRAL,       REP_KIND_COUNT,  false, false },
 };
-
-/* LKP's thresholds for the ratio of medians. */
-#define PERF_RATIO  1.01
-#define OTHER_RATIO 1.05
 
 static bool matches(const char *name, const struct metric_kind *k)
 {
@@ -55,7 +53,9 @@ static void classify(struct rep_row *row)
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		if (matches(row->name, &kinds[i])) {
 			row->direction = kinds[i].direction;
-			row->timing = kinds[i].timing;
+			row->kind = kinds[i].kind;
+			row->timing = kinds[i].kind == REP_KIND_TIMING;
+			row->layout = kinds[i].layout;
 			row->headline = kinds[i].headline;
 			return;
 		}
@@ -72,6 +72,28 @@ const char *rep_direction_name(enum rep_direction d)
 {
 	static const char *const names[] = { "neutral", "higher_is_better", "lower_is_better" };
 	return names[d];
+}
+
+const char *rep_kind_name(enum rep_kind k)
+{
+	static const char *const names[] = { "timing", "count", "replay" };
+	return names[k];
+}
+
+const char *rep_test_name(enum rep_test t)
+{
+	static const char *const names[] = { "none", "exact", "welch" };
+	return names[t];
+}
+
+double rep_min_effect_pct(const struct rep_row *row)
+{
+	return row->timing ? REP_MIN_EFFECT_TIMING_PCT : REP_MIN_EFFECT_COUNT_PCT;
+}
+
+bool rep_emulated(const struct rep_results *r)
+{
+	return r->vm != NULL;
 }
 
 static int make_labels(struct rep_table *t)
@@ -142,39 +164,127 @@ static int add_row(struct rep_table *t, const char *name, size_t *cap)
 	return 0;
 }
 
+/* No spread to test against: one run, or every run the same. */
+static bool constant(const struct rep_summary *s)
+{
+	return s->n < 2 || s->var == 0;
+}
+
+/* Everything but the verdict, which waits for the whole table's q-values. */
 static void compare_cell(const struct rep_table *t, const struct rep_row *row, size_t i)
 {
 	const struct rep_cell *b = &row->cells[0];
 	struct rep_cell *c = &row->cells[i];
 	if (c->state != REP_CELL_OK || b->state != REP_CELL_OK)
 		return;
-	if (row->timing && (t->in[0].vm || t->in[i].vm)) {
+	if (row->timing && (rep_emulated(&t->in[0]) || rep_emulated(&t->in[i]))) {
 		c->comparable = false;
+		c->nc = REP_NC_EMULATED;
 		return;
 	}
+	c->delta = c->s.mean - b->s.mean;
 	if (b->s.mean != 0) {
 		c->has_change = true;
-		c->change_pct = 100 * (c->s.mean - b->s.mean) / fabs(b->s.mean);
+		c->change_pct = 100 * c->delta / fabs(b->s.mean);
 	} else if (c->s.mean == 0) {
 		c->has_change = true;
 		c->change_pct = 0;
 	}
+	if (row->kind == REP_KIND_REPLAY)
+		return;
+	if (row->layout && (t->cols[0].fidelity == REP_UNFAITHFUL ||
+			    t->cols[i].fidelity == REP_UNFAITHFUL)) {
+		c->comparable = false;
+		c->nc = REP_NC_FIDELITY;
+		return;
+	}
+	if (!row->timing && constant(&b->s) && constant(&c->s)) {
+		c->test = REP_TEST_EXACT;
+		return;
+	}
 	c->has_welch = rep_welch_test(&b->s, &c->s, &c->welch);
-	if (t->in[0].sim && t->in[i].sim) {
-		c->exact = c->s.mean != b->s.mean;
-		c->significant = c->exact;
-	} else {
-		c->significant = rep_lkp_separated(b->metric->v, b->metric->n, c->metric->v,
-						   c->metric->n, row->timing ? PERF_RATIO : OTHER_RATIO);
+	/* a timing the same in every run on both sides is a clock's grain, not a measurement */
+	if (c->has_welch && !(b->s.var == 0 && c->s.var == 0))
+		c->test = REP_TEST_WELCH;
+}
+
+static void verdict(const struct rep_row *row, struct rep_cell *c)
+{
+	if (c->test == REP_TEST_EXACT) {
+		c->exact = c->significant = c->delta != 0;
+	} else if (c->test == REP_TEST_WELCH) {
+		double effect = c->has_change ? fabs(c->change_pct) : INFINITY;
+		c->significant = c->q <= REP_FDR && effect >= rep_min_effect_pct(row);
 	}
 	if (!c->significant)
 		return;
-	bool up = c->s.mean > b->s.mean;
-	switch (row->direction) {
-	case REP_NEUTRAL: c->verdict = REP_CHANGED; break;
-	case REP_HIGHER_BETTER: c->verdict = up ? REP_IMPROVEMENT : REP_REGRESSION; break;
-	case REP_LOWER_BETTER: c->verdict = up ? REP_REGRESSION : REP_IMPROVEMENT; break;
+	bool up = c->delta > 0;
+	if (c->exact || row->direction == REP_NEUTRAL)
+		c->verdict = REP_CHANGED;	/* an exact difference is a fact, not a judgement */
+	else if (row->direction == REP_HIGHER_BETTER)
+		c->verdict = up ? REP_IMPROVEMENT : REP_REGRESSION;
+	else
+		c->verdict = up ? REP_REGRESSION : REP_IMPROVEMENT;
+}
+
+/* Benjamini-Hochberg over every Welch-tested cell of the table, then the
+ * verdicts.  0, or -1 when out of memory. */
+static int decide(struct rep_table *t)
+{
+	size_t n = 0, k = 0;
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t i = 1; i < t->nin; i++)
+			n += t->rows[r].cells[i].test == REP_TEST_WELCH;
+	double *p = malloc((n ? n : 1) * sizeof(*p)), *q = malloc((n ? n : 1) * sizeof(*q));
+	if (!p || !q) {
+		free(p);
+		free(q);
+		return -1;
 	}
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t i = 1; i < t->nin; i++)
+			if (t->rows[r].cells[i].test == REP_TEST_WELCH)
+				p[k++] = t->rows[r].cells[i].welch.p;
+	int rc = rep_bh_adjust(p, n, q);
+	k = 0;
+	for (size_t r = 0; !rc && r < t->nrows; r++)
+		for (size_t i = 1; i < t->nin; i++) {
+			struct rep_cell *c = &t->rows[r].cells[i];
+			if (c->test == REP_TEST_WELCH)
+				c->q = q[k++];
+			verdict(&t->rows[r], c);
+		}
+	t->ntested = n;
+	free(p);
+	free(q);
+	return rc;
+}
+
+/* Drift of each column with enough runs, over its tested kinds of metric. */
+static int check_drift(struct rep_table *t)
+{
+	const char **names = malloc((t->nrows ? t->nrows : 1) * sizeof(*names));
+	const double **v = malloc((t->nrows ? t->nrows : 1) * sizeof(*v));
+	size_t *n = malloc((t->nrows ? t->nrows : 1) * sizeof(*n));
+	int rc = names && v && n ? 0 : -1;
+	for (size_t i = 0; !rc && i < t->nin; i++) {
+		size_t m = 0;
+		for (size_t r = 0; r < t->nrows; r++) {
+			const struct rep_row *row = &t->rows[r];
+			const struct rep_cell *c = &row->cells[i];
+			if (c->state != REP_CELL_OK || row->kind == REP_KIND_REPLAY ||
+			    (row->timing && rep_emulated(&t->in[i])))
+				continue;
+			names[m] = row->name;
+			v[m] = c->metric->v;
+			n[m++] = c->metric->n;
+		}
+		rc = rep_check_drift(names, v, n, m, &t->cols[i].drift);
+	}
+	free(names);
+	free(v);
+	free(n);
+	return rc;
 }
 
 /* One line per file listing the metrics it lacks, the first few by name. */
@@ -198,6 +308,23 @@ static void warn_missing(const struct rep_table *t)
 	}
 }
 
+/* Every column that has the row holds the same mean. */
+static bool identical(const struct rep_table *t, const struct rep_row *row)
+{
+	const struct rep_cell *first = NULL;
+	for (size_t i = 0; i < t->nin; i++) {
+		const struct rep_cell *c = &row->cells[i];
+		if (c->state == REP_CELL_MISSING)
+			return false;
+		if (c->state != REP_CELL_OK)
+			continue;
+		if (first && c->s.mean != first->s.mean)
+			return false;
+		first = first ? first : c;
+	}
+	return true;
+}
+
 int rep_table_build(struct rep_table *t, struct rep_results *in, size_t nin,
 		    const struct rep_options *opt)
 {
@@ -206,12 +333,13 @@ int rep_table_build(struct rep_table *t, struct rep_results *in, size_t nin,
 	t->in = in;
 	t->nin = nin;
 	t->opt = opt;
-	if (make_labels(t))
+	if (make_labels(t) || !(t->cols = calloc(nin, sizeof(*t->cols))))
 		goto nomem;
 	if (check_traces(t))
 		return -1;
 	for (size_t i = 0; i < nin; i++) {
-		t->any_vm |= in[i].vm != NULL;
+		t->any_vm |= rep_emulated(&in[i]);
+		rep_check_fidelity(&in[i], &t->cols[i]);
 		for (size_t m = 0; m < in[i].nmetrics; m++)
 			if (add_row(t, in[i].metrics[m].name, &cap))
 				goto nomem;
@@ -229,15 +357,23 @@ int rep_table_build(struct rep_table *t, struct rep_results *in, size_t nin,
 			else
 				rep_summarize(c->metric->v, c->metric->n, &c->s);
 		}
+		for (size_t i = 1; i < nin; i++)
+			compare_cell(t, row, i);
+	}
+	if (decide(t) || check_drift(t))
+		goto nomem;
+	for (size_t r = 0; r < t->nrows; r++) {
+		struct rep_row *row = &t->rows[r];
 		bool numbers = false;
 		for (size_t i = 0; i < nin; i++)
 			numbers |= row->cells[i].state == REP_CELL_OK;
-		for (size_t i = 1; i < nin; i++) {
-			compare_cell(t, row, i);
-			row->shown |= row->cells[i].significant;
-		}
-		row->shown |= opt->all || (row->headline && numbers);
+		row->identical = identical(t, row);
+		for (size_t i = 1; i < nin; i++)	/* a difference that cannot be judged is shown, marked */
+			row->shown |= row->cells[i].significant ||
+				      (row->cells[i].nc == REP_NC_FIDELITY && !row->identical);
+		row->shown |= opt->all || (row->headline && numbers && !row->identical);
 		t->nshown += row->shown;
+		t->nidentical += !row->shown && row->identical;
 	}
 	warn_missing(t);
 	return 0;
@@ -256,5 +392,6 @@ void rep_table_free(struct rep_table *t)
 		free(t->owned_labels[i]);
 	free(t->owned_labels);
 	free(t->labels);
+	free(t->cols);
 	memset(t, 0, sizeof(*t));
 }

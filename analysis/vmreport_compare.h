@@ -6,11 +6,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/vmreport_checks.h"
+#include "analysis/vmreport_names.h"
 #include "analysis/vmreport_results.h"
 #include "analysis/vmreport_stats.h"
 
 enum rep_direction { REP_NEUTRAL, REP_HIGHER_BETTER, REP_LOWER_BETTER };
 enum rep_verdict { REP_SAME, REP_IMPROVEMENT, REP_REGRESSION, REP_CHANGED };
+
+/* What a metric measures, which decides how it is compared. */
+enum rep_kind {
+	REP_KIND_TIMING,   /* a clock: noisy, meaningless under emulation */
+	REP_KIND_COUNT,    /* VMAs, outcomes, calls: usually the same in every run */
+	REP_KIND_REPLAY,   /* how the replay went (fidelity, skipped events): never a verdict */
+};
 
 enum rep_cell_state {
 	REP_CELL_OK,
@@ -18,24 +27,45 @@ enum rep_cell_state {
 	REP_CELL_NOT_MEASURED, /* timings of a simulator run: there are none */
 };
 
+/* Why a cell is not compared with the first column. */
+enum rep_nc {
+	REP_NC_NONE,
+	REP_NC_EMULATED,       /* a timing, and a side ran in an emulated guest */
+	REP_NC_FIDELITY,       /* a VMA or merge row, and a side's replay did not match its recording */
+};
+
+enum rep_test {
+	REP_TEST_NONE,         /* nothing to test: the first column, a REPLAY row, too few runs, ... */
+	REP_TEST_EXACT,        /* no variance on either side: any difference counts */
+	REP_TEST_WELCH,
+};
+
 struct rep_cell {
 	enum rep_cell_state state;
 	const struct rep_metric *metric;
 	struct rep_summary s;
-	bool comparable;       /* false: timing metric and a side ran in a VM */
+	bool comparable;       /* false: see nc */
+	enum rep_nc nc;
 	bool has_change;       /* %change against the first file is defined */
 	double change_pct;
+	double delta;          /* mean minus the first column's mean */
+	enum rep_test test;
 	bool has_welch;
 	struct rep_welch welch;
-	bool significant;
-	bool exact;            /* significant because both are simulator runs */
+	double q;              /* Welch's p adjusted over the table (Benjamini-Hochberg) */
+	bool significant;      /* flagged: an exact difference, or q <= REP_FDR and the minimum effect */
+	bool exact;            /* flagged by the exact comparison */
 	enum rep_verdict verdict;
 };
 
 struct rep_row {
 	const char *name;
 	enum rep_direction direction;
-	bool timing, headline, shown;
+	enum rep_kind kind;
+	bool timing;               /* kind == REP_KIND_TIMING */
+	bool layout;               /* a VMA or merge row: what a replay's fidelity decides */
+	bool headline, shown;
+	bool identical;            /* every column has the same mean */
 	struct rep_cell *cells;    /* one per input */
 };
 
@@ -57,8 +87,10 @@ struct rep_table {
 	size_t nin;
 	const char **labels;       /* one per input */
 	char **owned_labels;
+	struct rep_column *cols;   /* one per input: fidelity and drift */
 	struct rep_row *rows;
-	size_t nrows, nshown;
+	size_t nrows, nshown, nidentical;
+	size_t ntested;            /* cells Welch-tested: what q is adjusted for */
 	struct rep_names index;    /* row name -> rows[] */
 	bool any_vm;
 	const struct rep_options *opt;
@@ -70,5 +102,11 @@ void rep_table_free(struct rep_table *t);
 
 const char *rep_verdict_name(enum rep_verdict v);
 const char *rep_direction_name(enum rep_direction d);
+const char *rep_kind_name(enum rep_kind k);
+const char *rep_test_name(enum rep_test t);
+/* The minimum effect (% of the first column's mean) of a row's kind. */
+double rep_min_effect_pct(const struct rep_row *row);
+/* A side of the comparison ran in an emulated guest: its timings say nothing. */
+bool rep_emulated(const struct rep_results *r);
 
 #endif

@@ -17,7 +17,7 @@ void rep_fmt_value(char *buf, size_t len, double v)
 void rep_fmt_change(char *buf, size_t len, const struct rep_cell *c)
 {
 	buf[0] = 0;
-	if (!c->comparable)
+	if (c->nc == REP_NC_EMULATED)
 		snprintf(buf, len, "n/c");
 	else if (c->has_change)
 		snprintf(buf, len, "%+.1f%%", c->change_pct);
@@ -27,13 +27,109 @@ void rep_fmt_change(char *buf, size_t len, const struct rep_cell *c)
 
 void rep_fmt_p(char *buf, size_t len, const struct rep_cell *c)
 {
+	char v[48];
 	buf[0] = 0;
-	if (c->exact)
-		snprintf(buf, len, "exact");
-	else if (c->has_welch && c->welch.p < 0.001)
-		snprintf(buf, len, "p<0.001");
-	else if (c->has_welch)
-		snprintf(buf, len, "p=%.3f", c->welch.p);
+	if (c->test == REP_TEST_EXACT && c->delta != 0) {
+		if (c->delta == floor(c->delta))
+			snprintf(buf, len, "%+.0f", c->delta);
+		else {
+			rep_fmt_value(v, sizeof(v), fabs(c->delta));
+			snprintf(buf, len, "%c%s", c->delta > 0 ? '+' : '-', v);
+		}
+	} else if (c->test == REP_TEST_WELCH && c->q < 0.001) {
+		snprintf(buf, len, "q<0.001");
+	} else if (c->test == REP_TEST_WELCH) {
+		snprintf(buf, len, "q=%.3f", c->q);
+	}
+}
+
+void rep_fmt_flag(char *buf, size_t len, const struct rep_cell *c)
+{
+	char p[48];
+	buf[0] = 0;
+	if (c->nc == REP_NC_FIDELITY) {
+		snprintf(buf, len, "not comparable");
+	} else if (c->significant) {
+		rep_fmt_p(p, sizeof(p), c);
+		snprintf(buf, len, "%s%s%s", rep_verdict_name(c->verdict), p[0] ? " " : "", p);
+	}
+}
+
+void rep_fmt_statistic(char *buf, size_t len, const struct rep_table *t)
+{
+	char tested[64] = "";
+	if (t->ntested)
+		snprintf(tested, sizeof(tested), " for the %zu comparison%s tested", t->ntested,
+			 t->ntested == 1 ? "" : "s");
+	snprintf(buf, len, "statistic: %%change of the means.  Flagged when Welch's t-test on the "
+		 "runs gives q <= %.2f (its p adjusted%s, Benjamini-Hochberg) and the change is at "
+		 "least %.0f%% (timings) or %.0f%% (counts); a metric that does not vary in either "
+		 "column is compared exactly: any difference is flagged \"changed\" with its size.  "
+		 "The test assumes independent runs (vmreport(1)).", REP_FDR, tested,
+		 REP_MIN_EFFECT_TIMING_PCT, REP_MIN_EFFECT_COUNT_PCT);
+}
+
+void rep_fmt_folded(char *buf, size_t len, const struct rep_table *t)
+{
+	size_t n = t->nrows - t->nshown, same = t->nidentical, quiet = n - same;
+	char parts[96];
+	if (same && quiet)
+		snprintf(parts, sizeof(parts), "%zu the same in every column, %zu without a flag",
+			 same, quiet);
+	else
+		snprintf(parts, sizeof(parts), "%s", same ? "the same in every column" : "without a flag");
+	snprintf(buf, len, "%zu more row%s folded (%s)", n, n == 1 ? "" : "s", parts);
+}
+
+static void fidelity_note(const struct rep_table *t, size_t i, char *buf, size_t len)
+{
+	const struct rep_column *c = &t->cols[i];
+	char what[160] = "";
+	if (c->total >= 0 && c->matched < c->total)
+		snprintf(what, sizeof(what), "%lld/%lld checkpoints matched", c->matched, c->total);
+	if (c->mismatches > 0)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s%lld call%s returned "
+			 "other results than recorded", what[0] ? ", " : "", c->mismatches,
+			 c->mismatches == 1 ? "" : "s");
+	if (c->fidelity == REP_OTHER_LAYOUT)
+		snprintf(buf, len, "column #%zu: %s, every call as recorded: its kernel (%s) lays "
+			 "VMAs out unlike the recording's (%s); its VMA and merge rows are compared",
+			 i + 1, what, t->in[i].kernel, c->recorded_kernel);
+	else
+		snprintf(buf, len, "column #%zu: %s; its VMA and merge rows are not comparable%s%s",
+			 i + 1, what, i ? "" : ", so no column's are", c->mismatches > 0 ||
+			 c->recorded_kernel[0] ? "" : " (vmreport could not read the trace to tell "
+			 "whether it was recorded on another kernel, whose VMA layout would explain it)");
+}
+
+static void drift_note(const struct rep_table *t, size_t i, char *buf, size_t len)
+{
+	const struct rep_drift *d = &t->cols[i].drift;
+	char a[48], b[48], more[48] = "";
+	rep_fmt_value(a, sizeof(a), d->first);
+	rep_fmt_value(b, sizeof(b), d->last);
+	if (d->more)
+		snprintf(more, sizeof(more), " (and %zu more metric%s)", d->more, d->more == 1 ? "" : "s");
+	snprintf(buf, len, "column #%zu: its runs drift: %s went from %s (first %zu runs) to %s "
+		 "(last %zu), more than its spread (\u00b1%.0f%%)%s; the test assumes independent "
+		 "runs, so a flag in this column may be the machine's", i + 1, d->metric, a, d->half,
+		 b, d->half, d->spread_pct, more);
+}
+
+void rep_each_column_note(const struct rep_table *t,
+			  void (*emit)(const char *line, bool warning, void *arg), void *arg)
+{
+	char buf[1024];
+	for (size_t i = 0; i < t->nin; i++) {
+		if (t->cols[i].fidelity != REP_FAITHFUL) {
+			fidelity_note(t, i, buf, sizeof(buf));
+			emit(buf, t->cols[i].fidelity == REP_UNFAITHFUL, arg);
+		}
+		if (t->cols[i].drift.metric) {
+			drift_note(t, i, buf, sizeof(buf));
+			emit(buf, true, arg);
+		}
+	}
 }
 
 void rep_fmt_range(char *buf, size_t len, const struct rep_cell *c)

@@ -3,6 +3,7 @@
 #ifndef VMREC_VMREPORT_FORMAT_H
 #define VMREC_VMREPORT_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -13,8 +14,21 @@
 void rep_fmt_value(char *buf, size_t len, double v);
 /* "+6.0%", "+inf%" when the base is 0; "" when there is nothing to say. */
 void rep_fmt_change(char *buf, size_t len, const struct rep_cell *c);
-/* "p=0.012", "p<0.001", "exact" or "" */
+/* The evidence for a cell: "q=0.012", "q<0.001", the difference of an
+ * exact comparison ("+1") or "". */
 void rep_fmt_p(char *buf, size_t len, const struct rep_cell *c);
+/* What a cell says beside its row: "regression q=0.003", "changed +1",
+ * "not comparable" (its replay's fidelity) or "". */
+void rep_fmt_flag(char *buf, size_t len, const struct rep_cell *c);
+/* The statistic of the report in one paragraph (no line breaks). */
+void rep_fmt_statistic(char *buf, size_t len, const struct rep_table *t);
+/* "24 more rows folded (17 the same in every column, 7 without a flag)";
+ * only when some are. */
+void rep_fmt_folded(char *buf, size_t len, const struct rep_table *t);
+/* Calls EMIT once per warning (WARNING true) or note about a column: its
+ * fidelity and its drift, in column order, without a trailing newline. */
+void rep_each_column_note(const struct rep_table *t,
+			  void (*emit)(const char *line, bool warning, void *arg), void *arg);
 /* "min–max" of a cell */
 void rep_fmt_range(char *buf, size_t len, const struct rep_cell *c);
 /* "AMD EPYC 7B13, 2 cores, 7.8 GiB, THP always/madvise" */

@@ -119,23 +119,24 @@ static void comparison_table(FILE *f, const struct rep_table *t)
 			rep_fmt_change(buf, sizeof(buf), c);
 			fprintf(f, "<td class=\"%s\">%s</td>", c->significant ? verdict_class[c->verdict] : "", buf);
 			value_td(f, t, c);
-			rep_fmt_p(buf, sizeof(buf), c);
-			if (c->significant)
-				fprintf(f, "<td class=\"l %s\">%s %s</td>", verdict_class[c->verdict],
-					rep_verdict_name(c->verdict), buf);
-			else
+			if (c->significant || c->nc == REP_NC_FIDELITY) {
+				rep_fmt_flag(buf, sizeof(buf), c);
+				fprintf(f, "<td class=\"l %s\">%s</td>", c->significant ?
+					verdict_class[c->verdict] : "dim", buf);
+			} else {
+				rep_fmt_p(buf, sizeof(buf), c);
 				fprintf(f, "<td class=\"l dim\">%s</td>", buf);
+			}
 		}
 		fputs("</tr>\n", f);
 	}
-	fputs("</tbody></table></div>\n<p class=\"dim\">Each column against the first.  Significant: LKP's "
-	      "median-separation rule (at least 3 runs on a side); p: Welch's t-test; simulator "
-	      "against simulator: exact.", f);
+	fputs("</tbody></table></div>\n<p class=\"dim\">Each column against the first.", f);
 	if (t->any_vm)
 		fputs("  n/c: timings of a run in an emulated guest are not comparable.", f);
-	if (t->nshown < t->nrows)
-		fprintf(f, "  %zu more metric%s without a significant change (<code>--all</code> shows "
-			"them).", t->nrows - t->nshown, t->nrows - t->nshown == 1 ? "" : "s");
+	if (t->nshown < t->nrows) {
+		rep_fmt_folded(buf, sizeof(buf), t);
+		fprintf(f, "  %s; <code>--all</code> shows them.", buf);
+	}
 	fputs("</p>\n", f);
 }
 

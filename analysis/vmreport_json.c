@@ -89,6 +89,13 @@ static void cell(struct json_w *w, const struct rep_cell *c, bool base)
 		num_or_null(w, "t", c->has_welch, c->welch.t);
 		num_or_null(w, "df", c->has_welch, c->welch.df);
 		num_or_null(w, "p", c->has_welch, c->welch.p);
+		num_or_null(w, "q", c->test == REP_TEST_WELCH, c->q);
+		num_or_null(w, "delta", c->has_change || c->test != REP_TEST_NONE, c->delta);
+		json_w_key(w, "test");
+		json_w_str(w, rep_test_name(c->test));
+		json_w_key(w, "not_comparable");
+		json_w_str(w, c->nc == REP_NC_EMULATED ? "emulated" : c->nc == REP_NC_FIDELITY ?
+			   "fidelity" : NULL);
 		json_w_key(w, "significant");
 		json_w_bool(w, c->significant);
 		json_w_key(w, "exact");
@@ -115,6 +122,8 @@ static void comparison(struct json_w *w, const struct rep_table *t)
 		json_w_str(w, row->name);
 		json_w_key(w, "direction");
 		json_w_str(w, rep_direction_name(row->direction));
+		json_w_key(w, "kind");
+		json_w_str(w, rep_kind_name(row->kind));
 		json_w_key(w, "timing");
 		json_w_bool(w, row->timing);
 		json_w_key(w, "headline");

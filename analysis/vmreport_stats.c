@@ -1,4 +1,4 @@
-/* vmreport_stats.c - summary statistics, LKP's separation rule, Welch. */
+/* vmreport_stats.c - summary statistics, Welch's t-test, Benjamini-Hochberg. */
 #include "analysis/vmreport_stats.h"
 
 #include <float.h>
@@ -30,46 +30,38 @@ void rep_summarize(const double *v, size_t n, struct rep_summary *s)
 	s->stddev_pct = s->mean != 0 ? 100 * s->stddev / fabs(s->mean) : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-struct trimmed {
-	double min, median, max;
+struct ranked {
+	double p;
+	size_t i;
 };
 
-static bool trim(const double *v, size_t n, struct trimmed *t)
+static int by_p(const void *a, const void *b)
 {
-	double *s = malloc(n * sizeof(*s));
-	if (!s)
-		return false;
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	size_t margin = n >> 2, lo = margin, hi = n - 1 - margin;
-	size_t m = hi - lo + 1;
-	t->min = s[lo];
-	t->max = s[hi];
-	t->median = m % 2 ? s[lo + m / 2] : (s[lo + m / 2 - 1] + s[lo + m / 2]) / 2;
-	free(s);
-	return true;
+	const struct ranked *x = a, *y = b;
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
 }
 
-bool rep_lkp_separated(const double *a, size_t na, const double *b, size_t nb, double ratio)
+int rep_bh_adjust(const double *p, size_t n, double *q)
 {
-	struct trimmed ta, tb;
-	if (!na || !nb || (na < 3 && nb < 3))
-		return false;
-	if (!trim(a, na, &ta) || !trim(b, nb, &tb))
-		return false;
-	bool up = tb.min > ta.median && tb.median > ta.max;
-	bool down = tb.max < ta.median && tb.median < ta.min;
-	if (!up && !down)
-		return false;
-	double lo = fmin(fabs(ta.median), fabs(tb.median));
-	double hi = fmax(fabs(ta.median), fabs(tb.median));
-	return lo == 0 ? hi > 0 : hi / lo > ratio;
+	if (!n)
+		return 0;
+	struct ranked *r = malloc(n * sizeof(*r));
+	if (!r)
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		r[k] = (struct ranked){ p[k], k };
+	qsort(r, n, sizeof(*r), by_p);
+	double run = 1;	/* the minimum from the largest p down */
+	for (size_t k = n; k-- > 0;) {
+		double v = r[k].p * (double)n / (double)(k + 1);
+		if (v < run)
+			run = v;
+		q[r[k].i] = run;
+	}
+	free(r);
+	return 0;
 }
 
 /* Continued fraction for I_x(a, b) (modified Lentz), valid for

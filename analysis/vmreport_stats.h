@@ -1,10 +1,20 @@
-/* vmreport_stats.h - the numbers behind a comparison: LKP's summary and
- * median-separation rule, and Welch's t-test. */
+/* vmreport_stats.h - the numbers behind a comparison: LKP's summary,
+ * Welch's t-test and Benjamini-Hochberg's adjustment for many rows
+ * (docs/reading-flags.md says why these). */
 #ifndef VMREC_VMREPORT_STATS_H
 #define VMREC_VMREPORT_STATS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/* The statistic of every report (docs/reading-flags.md): a column differs
+ * from the first when Welch's t-test on the runs, its p-values adjusted
+ * over every row and column tested (Benjamini-Hochberg), gives q <= REP_FDR
+ * and the means differ by at least the minimum effect of the metric's kind.
+ * Metrics with no variance in either column are compared exactly. */
+#define REP_FDR 0.01
+#define REP_MIN_EFFECT_TIMING_PCT 3.0  /* above the latency histogram's 3% buckets */
+#define REP_MIN_EFFECT_COUNT_PCT 1.0
 
 struct rep_summary {
 	size_t n;
@@ -16,18 +26,19 @@ struct rep_summary {
 
 void rep_summarize(const double *v, size_t n, struct rep_summary *s);
 
-/* LKP (lib/stats.rb): with at least 3 runs on one side, trim n/4 runs off
- * each end of both sides, then the runs separate when one side's minimum
- * is above the other's median and its median above the other's maximum;
- * and the medians differ by more than RATIO (1.01 perf, 1.05 others). */
-bool rep_lkp_separated(const double *a, size_t na, const double *b, size_t nb, double ratio);
-
 struct rep_welch {
 	double t, df, p;       /* two-sided p-value */
 };
 /* false when either side has fewer than 2 runs. */
 bool rep_welch_test(const struct rep_summary *a, const struct rep_summary *b,
 		    struct rep_welch *w);
+
+/* Benjamini-Hochberg: Q[k] = min over the p-values P[j] >= P[k] of
+ * P[j] * n / rank(j), at most 1.  Rejecting every Q[k] <= alpha keeps the
+ * expected share of false flags among the flags at alpha or below (under
+ * independence or positive dependence of the tests).  0, or -1 when out of
+ * memory. */
+int rep_bh_adjust(const double *p, size_t n, double *q);
 
 /* Student's t CDF with DF degrees of freedom; through the regularized
  * incomplete beta function I_x(a, b). */

@@ -17,6 +17,37 @@ static const char *const verdict_colour[] = {
 	[REP_REGRESSION] = "\033[31m", [REP_CHANGED] = "\033[33m",
 };
 
+/* TEXT in lines of at most WIDTH columns (words longer stay whole), the
+ * lines after the first indented by INDENT. */
+static void wrap(FILE *f, const char *text, int width, const char *indent)
+{
+	int col = 0;
+	while (*text) {
+		const char *end = strchrnul(text, ' ');
+		int n = (int)(end - text);
+		if (col && col + 1 + n > width) {
+			fprintf(f, "\n%s", indent);
+			col = (int)strlen(indent);
+		} else if (col) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(text, 1, (size_t)n, f);
+		col += n;
+		text = *end ? end + 1 : end;
+		while (*text == ' ')	/* "  " between sentences: one break point */
+			text++;
+	}
+	fputc('\n', f);
+}
+
+static void column_note(const char *line, bool warning, void *arg)
+{
+	char buf[1200];
+	snprintf(buf, sizeof(buf), "%s: %s", warning ? "warning" : "note", line);
+	wrap(arg, buf, 100, "  ");
+}
+
 static void legend(FILE *f, const struct rep_table *t)
 {
 	const char *trace = rep_trace_name(&t->in[0]);
@@ -39,6 +70,10 @@ static void legend(FILE *f, const struct rep_table *t)
 		if (i && tr && trace && strcmp(tr, trace))
 			fprintf(f, "     of another trace: %s\n", tr);
 	}
+	rep_each_column_note(t, column_note, f);
+	char stat[1024];
+	rep_fmt_statistic(stat, sizeof(stat), t);
+	wrap(f, stat, 100, "  ");
 	fputc('\n', f);
 }
 
@@ -121,12 +156,11 @@ static void row_line(FILE *f, const struct rep_table *t, const struct rep_row *r
 	}
 	fprintf(f, "  %s", row->name);
 	for (size_t i = 1; i < t->nin; i++) {
-		const struct rep_cell *c = &row->cells[i];
-		if (!c->significant)
+		rep_fmt_flag(buf, sizeof(buf), &row->cells[i]);
+		if (!buf[0])
 			continue;
 		rep_fmt_column_tag(tag, sizeof(tag), t, i);
-		rep_fmt_p(buf, sizeof(buf), c);
-		fprintf(f, "  %s%s%s%s", tag, rep_verdict_name(c->verdict), buf[0] ? " " : "", buf);
+		fprintf(f, "  %s%s", tag, buf);
 	}
 	fputc('\n', f);
 }
@@ -146,11 +180,12 @@ static void range_line(FILE *f, const struct rep_table *t, const struct rep_row 
 
 static void notes(FILE *f, const struct rep_table *t)
 {
-	bool nc = false, na = false, miss = false;
+	bool nc = false, na = false, miss = false, fid = false;
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t i = 0; i < t->nin; i++) {
 			const struct rep_cell *c = &t->rows[r].cells[i];
-			nc |= t->rows[r].shown && !c->comparable;
+			nc |= t->rows[r].shown && c->nc == REP_NC_EMULATED;
+			fid |= t->rows[r].shown && c->nc == REP_NC_FIDELITY;
 			na |= t->rows[r].shown && c->state == REP_CELL_NOT_MEASURED;
 			miss |= t->rows[r].shown && c->state == REP_CELL_MISSING;
 		}
@@ -159,17 +194,18 @@ static void notes(FILE *f, const struct rep_table *t)
 	if (nc)
 		fputs("n/c: not comparable: timings of a run in an emulated guest (qemu-tcg); compare "
 		      "VMA counts and merge outcomes only.\n", f);
+	if (fid)
+		fputs("not comparable: the replay of that column, or of the first, did not do what the "
+		      "recording did (see the warning above).\n", f);
 	if (na)
 		fputs("n/a: timings of a simulator run measure the model, not a kernel.\n", f);
 	if (miss)
 		fputs("missing: the results file has no such metric.\n", f);
-	if (t->nshown < t->nrows)
-		fprintf(f, "%zu more metric%s without a significant change; --all shows them.\n",
-			t->nrows - t->nshown, t->nrows - t->nshown == 1 ? "" : "s");
-	fputs("Significant: runs separate by LKP's rule (>= 3 runs on a side; medians, after "
-	      "trimming a quarter off each end, beyond the other side's range, and 1% apart for "
-	      "timings, 5% otherwise); simulator against simulator: any difference (exact). "
-	      "p: Welch's t-test.\n", f);
+	if (t->nshown < t->nrows) {
+		char folded[160];
+		rep_fmt_folded(folded, sizeof(folded), t);
+		fprintf(f, "%s; --all shows them.\n", folded);
+	}
 }
 
 void rep_write_text(FILE *f, const struct rep_table *t, bool colour)
@@ -206,6 +242,11 @@ static void md_cell(FILE *f, const struct rep_table *t, const struct rep_cell *c
 	fputs(" |", f);
 }
 
+static void md_note(const char *line, bool warning, void *arg)
+{
+	fprintf(arg, "**%s:** %s  \n", warning ? "warning" : "note", line);
+}
+
 void rep_write_markdown(FILE *f, const struct rep_table *t)
 {
 	char buf[256];
@@ -221,6 +262,11 @@ void rep_write_markdown(FILE *f, const struct rep_table *t)
 			r->vm ? r->vm : "", r->runs, buf, r->path, r->command ? "`" : "",
 			r->command ? r->command : "", r->command ? "`" : "");
 	}
+	fputc('\n', f);
+	rep_each_column_note(t, md_note, f);
+	char stat[1024];
+	rep_fmt_statistic(stat, sizeof(stat), t);
+	fprintf(f, "%s\n", stat);
 	fprintf(f, "\n| metric | %s |", t->labels[0]);
 	for (size_t i = 1; i < t->nin; i++)
 		fprintf(f, " %s | %%change | |", t->labels[i]);
@@ -239,22 +285,18 @@ void rep_write_markdown(FILE *f, const struct rep_table *t)
 			md_cell(f, t, c);
 			rep_fmt_change(buf, sizeof(buf), c);
 			fprintf(f, c->significant ? " **%s** |" : " %s |", buf);
-			rep_fmt_p(buf, sizeof(buf), c);
-			if (c->significant)
-				fprintf(f, " %s %s |", rep_verdict_name(c->verdict), buf);
-			else
-				fputs(" |", f);
+			rep_fmt_flag(buf, sizeof(buf), c);
+			fprintf(f, buf[0] ? " %s |" : " |", buf);
 		}
 		fputc('\n', f);
 	}
 	fputc('\n', f);
 	if (t->any_vm)
 		fputs("n/c: timings of a run in an emulated guest are not comparable.  \n", f);
-	if (t->nshown < t->nrows)
-		fprintf(f, "%zu more metric%s without a significant change (`--all` shows them).  \n",
-			t->nrows - t->nshown, t->nrows - t->nshown == 1 ? "" : "s");
-	fputs("Significant: LKP's median-separation rule (>= 3 runs); p: Welch's t-test; "
-	      "simulator against simulator: exact.\n", f);
+	if (t->nshown < t->nrows) {
+		rep_fmt_folded(buf, sizeof(buf), t);
+		fprintf(f, "%s; `--all` shows them.  \n", buf);
+	}
 	if (t->opt->explain)
 		rep_explain_text(f, t, true);
 }
