@@ -109,9 +109,9 @@ static void drift_note(const struct rep_table *t, size_t i, char *buf, size_t le
 	rep_fmt_value(a, sizeof(a), d->first);
 	rep_fmt_value(b, sizeof(b), d->last);
 	if (d->more)
-		snprintf(more, sizeof(more), " (and %zu more metric%s)", d->more, d->more == 1 ? "" : "s");
+		snprintf(more, sizeof(more), ", and %zu more metric%s", d->more, d->more == 1 ? "" : "s");
 	snprintf(buf, len, "column #%zu: its runs drift: %s went from %s (first %zu runs) to %s "
-		 "(last %zu), more than its spread (\u00b1%.0f%%)%s; the test assumes independent "
+		 "(last %zu), more than its spread of \u00b1%.0f%%%s; the test assumes independent "
 		 "runs, so a flag in this column may be the machine's", i + 1, d->metric, a, d->half,
 		 b, d->half, d->spread_pct, more);
 }

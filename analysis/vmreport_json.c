@@ -5,6 +5,84 @@
 
 #include "analysis/json.h"
 #include "analysis/vmreport_explain.h"
+#include "analysis/vmreport_format.h"
+
+static void column_checks(struct json_w *w, const struct rep_column *c)
+{
+	static const char *const fidelity[] = {
+		[REP_FAITHFUL] = "faithful", [REP_UNFAITHFUL] = "unfaithful",
+		[REP_OTHER_LAYOUT] = "other_layout",
+	};
+	json_w_key(w, "fidelity");
+	json_w_begin(w, '{');
+	json_w_key(w, "state");
+	json_w_str(w, fidelity[c->fidelity]);
+	json_w_key(w, "checkpoints_matched");
+	c->total >= 0 ? json_w_int(w, c->matched) : json_w_null(w);
+	json_w_key(w, "checkpoints_total");
+	c->total >= 0 ? json_w_int(w, c->total) : json_w_null(w);
+	json_w_key(w, "result_mismatches");
+	c->mismatches >= 0 ? json_w_int(w, c->mismatches) : json_w_null(w);
+	json_w_key(w, "recorded_kernel");
+	json_w_str(w, c->recorded_kernel[0] ? c->recorded_kernel : NULL);
+	json_w_end(w, '}');
+	json_w_key(w, "drift");
+	if (!c->drift.metric) {
+		json_w_null(w);
+		return;
+	}
+	json_w_begin(w, '{');
+	json_w_key(w, "metric");
+	json_w_str(w, c->drift.metric);
+	json_w_key(w, "first");
+	json_w_num(w, c->drift.first);
+	json_w_key(w, "last");
+	json_w_num(w, c->drift.last);
+	json_w_key(w, "half");
+	json_w_int(w, (long long)c->drift.half);
+	json_w_key(w, "spread_pct");
+	json_w_num(w, c->drift.spread_pct);
+	json_w_key(w, "more");
+	json_w_int(w, (long long)c->drift.more);
+	json_w_end(w, '}');
+}
+
+static void statistic(struct json_w *w, const struct rep_table *t)
+{
+	char text[1024];
+	rep_fmt_statistic(text, sizeof(text), t);
+	json_w_key(w, "statistic");
+	json_w_begin(w, '{');
+	json_w_key(w, "test");
+	json_w_str(w, "welch");
+	json_w_key(w, "adjust");
+	json_w_str(w, "benjamini-hochberg");
+	json_w_key(w, "fdr");
+	json_w_num(w, REP_FDR);
+	json_w_key(w, "min_effect_pct");
+	json_w_begin(w, '{');
+	json_w_key(w, "timing");
+	json_w_num(w, REP_MIN_EFFECT_TIMING_PCT);
+	json_w_key(w, "count");
+	json_w_num(w, REP_MIN_EFFECT_COUNT_PCT);
+	json_w_end(w, '}');
+	json_w_key(w, "tested");
+	json_w_int(w, (long long)t->ntested);
+	json_w_key(w, "text");
+	json_w_str(w, text);
+	json_w_end(w, '}');
+}
+
+static void note(const char *line, bool warning, void *arg)
+{
+	struct json_w *w = arg;
+	json_w_begin(w, '{');
+	json_w_key(w, "level");
+	json_w_str(w, warning ? "warning" : "note");
+	json_w_key(w, "text");
+	json_w_str(w, line);
+	json_w_end(w, '}');
+}
 
 static void inputs(struct json_w *w, const struct rep_table *t)
 {
@@ -45,6 +123,7 @@ static void inputs(struct json_w *w, const struct rep_table *t)
 				json_w_null(w);
 		}
 		json_w_end(w, '}');
+		column_checks(w, &t->cols[i]);
 		json_w_end(w, '}');
 	}
 	json_w_end(w, ']');
@@ -113,6 +192,11 @@ static void comparison(struct json_w *w, const struct rep_table *t)
 	json_w_int(w, REP_JSON_VERSION);
 	json_w_key(w, "inputs");
 	inputs(w, t);
+	statistic(w, t);
+	json_w_key(w, "notes");
+	json_w_begin(w, '[');
+	rep_each_column_note(t, note, w);
+	json_w_end(w, ']');
 	json_w_key(w, "metrics");
 	json_w_begin(w, '[');
 	for (size_t r = 0; r < t->nrows; r++) {
