@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "vmt.h"
+
 #define MAX_RESULTS_BYTES (1u << 30)
 
 __attribute__((format(printf, 3, 4)))
@@ -210,6 +212,29 @@ static int check(struct rep_results *r, char *err, size_t errlen)
 	return load_events(r, json_get(doc, "per_event"), err, errlen);
 }
 
+/* PATH opens as a trace (the trace library decides; standard input is
+ * not reopened). */
+static bool is_trace(const char *path)
+{
+	struct vmt_reader_prefs prefs = { .order = VMT_ORDER_FILE };
+	int err = 0;
+	struct vmt_reader *r = strcmp(path, "-") ? vmt_reader_open(path, &prefs, &err) : NULL;
+	if (r)
+		vmt_reader_close(r);
+	return r != NULL;
+}
+
+/* "t.json" for "dir/t.lz4": where vmreplay could write the trace's results. */
+static const char *results_name(const char *trace)
+{
+	static char buf[256];
+	const char *base = strrchr(trace, '/') ? strrchr(trace, '/') + 1 : trace;
+	const char *dot = strrchr(base, '.');
+	int n = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+	snprintf(buf, sizeof(buf), "%.*s.json", n, base);
+	return buf;
+}
+
 int rep_results_load(const char *path, struct rep_results *r, char *err, size_t errlen)
 {
 	size_t len;
@@ -224,6 +249,9 @@ int rep_results_load(const char *path, struct rep_results *r, char *err, size_t 
 	}
 	char jerr[160];
 	r->doc = json_parse_owned(text, len, jerr, sizeof(jerr));
+	if (!r->doc && is_trace(path))
+		return bad(err, errlen, "a vmrec trace, not results: make results from it with "
+			   "vmreplay --repeat 5 --json %s %s", results_name(path), path);
 	if (!r->doc)
 		return bad(err, errlen, "not valid JSON: %s", jerr);
 	if (check(r, err, errlen)) {

@@ -40,6 +40,20 @@ is "$?" 0 "--any-trace: compared anyway"
 grep -q '^     of another trace: mmap1.vmt$' "$T/out"
 ok $? "--any-trace: the header says which input is of another trace"
 
+# a trace given where results belong: say so, and how to make results
+"$B/bin/vmtrace" synth brk1 --iterations 10 -o "$T/t.lz4" >/dev/null
+"$R" "$T/t.lz4" "$GOOD" >"$T/out" 2>"$T/err"
+is "$?" 1 "a trace instead of results: exit status 1"
+is "$(cat "$T/err")" "vmreport: $T/t.lz4: a vmrec trace, not results: make results from it with vmreplay --repeat 5 --json t.json $T/t.lz4" \
+   "a trace instead of results: says so and gives the vmreplay command"
+is "$(wc -c <"$T/out")" 0 "a trace instead of results: no table"
+printf 'not a trace\n' | lz4 -q -z - "$T/plain.lz4" 2>/dev/null
+"$R" "$GOOD" "$T/plain.lz4" 2>"$T/err"
+case $(cat "$T/err") in
+"vmreport: $T/plain.lz4: not valid JSON: "*) ok 0 "a plain LZ4 file is not called a trace" ;;
+*) ok 1 "a plain LZ4 file is not called a trace"; diag "$(cat "$T/err")" ;;
+esac
+
 # a missing metric is a note, not a failure; the cell says "missing"
 "$R" "$GOOD" "$D/brk-6.8-no-munmap.json" >"$T/out" 2>"$T/err"
 is "$?" 0 "missing metrics: exit status 0"
