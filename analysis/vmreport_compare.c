@@ -308,7 +308,16 @@ static void warn_missing(const struct rep_table *t)
 	}
 }
 
-/* Every column that has the row holds the same mean. */
+/* Columns that measure the row (with numbers, or missing them). */
+static size_t measured(const struct rep_table *t, const struct rep_row *row)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->nin; i++)
+		n += row->cells[i].state != REP_CELL_NOT_MEASURED;
+	return n;
+}
+
+/* Two or more columns have numbers, all the same mean, and none lacks the metric. */
 static bool identical(const struct rep_table *t, const struct rep_row *row)
 {
 	const struct rep_cell *first = NULL;
@@ -322,7 +331,7 @@ static bool identical(const struct rep_table *t, const struct rep_row *row)
 			return false;
 		first = first ? first : c;
 	}
-	return true;
+	return measured(t, row) >= 2;
 }
 
 int rep_table_build(struct rep_table *t, struct rep_results *in, size_t nin,
@@ -364,16 +373,15 @@ int rep_table_build(struct rep_table *t, struct rep_results *in, size_t nin,
 		goto nomem;
 	for (size_t r = 0; r < t->nrows; r++) {
 		struct rep_row *row = &t->rows[r];
-		bool numbers = false;
-		for (size_t i = 0; i < nin; i++)
-			numbers |= row->cells[i].state == REP_CELL_OK;
+		bool comparable = measured(t, row) >= 2;
 		row->identical = identical(t, row);
 		for (size_t i = 1; i < nin; i++)	/* a difference that cannot be judged is shown, marked */
 			row->shown |= row->cells[i].significant ||
 				      (row->cells[i].nc == REP_NC_FIDELITY && !row->identical);
-		row->shown |= opt->all || (row->headline && numbers && !row->identical);
+		row->shown |= opt->all || (row->headline && comparable && !row->identical);
 		t->nshown += row->shown;
 		t->nidentical += !row->shown && row->identical;
+		t->nalone += !row->shown && !comparable;
 	}
 	warn_missing(t);
 	return 0;

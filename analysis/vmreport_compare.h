@@ -89,7 +89,8 @@ struct rep_table {
 	char **owned_labels;
 	struct rep_column *cols;   /* one per input: fidelity and drift */
 	struct rep_row *rows;
-	size_t nrows, nshown, nidentical;
+	size_t nrows, nshown;
+	size_t nidentical, nalone;  /* rows folded: the same in every column; measured in fewer than two */
 	size_t ntested;            /* cells Welch-tested: what q is adjusted for */
 	struct rep_names index;    /* row name -> rows[] */
 	bool any_vm;

@@ -71,13 +71,22 @@ void rep_fmt_statistic(char *buf, size_t len, const struct rep_table *t)
 
 void rep_fmt_folded(char *buf, size_t len, const struct rep_table *t)
 {
-	size_t n = t->nrows - t->nshown, same = t->nidentical, quiet = n - same;
-	char parts[96];
-	if (same && quiet)
-		snprintf(parts, sizeof(parts), "%zu the same in every column, %zu without a flag",
-			 same, quiet);
-	else
-		snprintf(parts, sizeof(parts), "%s", same ? "the same in every column" : "without a flag");
+	size_t n = t->nrows - t->nshown, same = t->nidentical, alone = t->nalone;
+	size_t quiet = n - same - alone;
+	const char *what[3] = { "the same in every column", "measured in fewer than two columns",
+				"without a flag" };
+	size_t count[3] = { same, alone, quiet };
+	char parts[160] = "";
+	size_t kinds = (same > 0) + (alone > 0) + (quiet > 0);
+	for (int k = 0; k < 3; k++) {
+		size_t at = strlen(parts);
+		if (!count[k])
+			continue;
+		if (kinds == 1)
+			snprintf(parts + at, sizeof(parts) - at, "%s", what[k]);
+		else
+			snprintf(parts + at, sizeof(parts) - at, "%s%zu %s", at ? ", " : "", count[k], what[k]);
+	}
 	snprintf(buf, len, "%zu more row%s folded (%s)", n, n == 1 ? "" : "s", parts);
 }
 

@@ -180,9 +180,10 @@ report() { # NAME RESULTS... : the text report of one trace, kept in report.txt
 		tail -n 5 "$OUT/logs/report.log" | sed 's/^/  | /' >&2
 		exit 1
 	fi
-	# The heading names the trace; the footnotes are said once, at the end.
-	grep -v '^vmreport: trace \|^Significant: \|^n/a: timings' "$OUT/logs/report.tmp"
-	grep '^Significant: \|^n/a: timings' "$OUT/logs/report.tmp" >"$OUT/logs/report.notes"
+	# The heading names the trace; the statistic (a paragraph up to the
+	# blank line) and the footnotes are said once, at the end.
+	sed '/^vmreport: trace /d; /^n\/a: timings/d; /^statistic: /,/^$/{/^$/!d}' "$OUT/logs/report.tmp"
+	sed -n '/^statistic: /,/^$/p; /^n\/a: timings/p' "$OUT/logs/report.tmp" >"$OUT/logs/report.notes"
 }
 
 {
@@ -218,18 +219,23 @@ report() { # NAME RESULTS... : the text report of one trace, kept in report.txt
 } | tee "$OUT/report.txt"
 [ -e "$OUT/logs/report.failed" ] && exit 1
 
-# HTML: the thread-churn trace with every column, and one page per trace.
-labels="host $(uname -r)"
-set -- "$R/pthread-host.json"
-for k in $SIM_PROFILES; do
-	set -- "$@" "$R/pthread-sim$k.json"
-	labels="$labels,sim:$k"
+# HTML: one page with a section per trace, the recorded programs first,
+# each with every column it has; and one page per trace.
+set --
+labels=
+for n in $ALL; do
+	set -- "$@" "$R/$n-host.json"
+	labels="$labels${labels:+,}host $(uname -r)"
+	for k in $SIM_PROFILES; do
+		set -- "$@" "$R/$n-sim$k.json"
+		labels="$labels,sim:$k"
+	done
+	if [ "$VM_OK" = 1 ] && [ -e "$R/$n-vm6.1.json" ] && [ -e "$R/$n-vm6.12.json" ]; then
+		set -- "$@" "$R/$n-vm6.1.json" "$R/$n-vm6.12.json"
+		labels="$labels,real-6.1,real-6.12"
+	fi
 done
-if [ "$VM_OK" = 1 ]; then
-	set -- "$@" "$R/pthread-vm6.1.json" "$R/pthread-vm6.12.json"
-	labels="$labels,real-6.1,real-6.12"
-fi
-run report "$BIN/vmreport" --explain --label "$labels" --format html -o "$OUT/report.html" "$@"
+run report "$BIN/vmreport" --by-trace --explain --label "$labels" --format html -o "$OUT/report.html" "$@"
 for n in $ALL; do
 	set -- "$R/$n-host.json"
 	for k in $SIM_PROFILES; do set -- "$@" "$R/$n-sim$k.json"; done
@@ -237,7 +243,7 @@ for n in $ALL; do
 done
 
 section "Done in $(($(date +%s) - started)) s"
-echo "report:     $OUT/report.html (thread churn, every column)"
+echo "report:     $OUT/report.html (every trace, the recorded programs first, every column)"
 echo "            $OUT/html/<trace>.html (one page per trace), $OUT/report.txt (the text above)"
 echo "results:    $R/<trace>-<host|sim6.1|sim6.8|vm6.1|vm6.12|vmhost>.json"
 echo "reproduce a row: the 'reproduce:' line under each column, e.g."

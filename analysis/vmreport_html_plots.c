@@ -1,0 +1,346 @@
+/* vmreport_html_plots.c - the SVG plots of a comparison: latency
+ * percentiles per system call (log scale), the VMA count over the run, and
+ * grouped bars of VMA checkpoints and merge outcomes.  Latencies are
+ * plotted only for columns that timed a real kernel: a simulator has no
+ * kernel timings and an emulated guest's are not comparable with anything.
+ * Every caption names the columns its plot shows. */
+#include <math.h>
+#include <string.h>
+
+#include "analysis/vmreport_format.h"
+#include "analysis/vmreport_html.h"
+
+#define PLOT_W 720
+#define LEFT 170     /* room for labels */
+#define RIGHT 30
+
+/* The caption's list of the columns shown, then of those left out,
+ * grouped by why. */
+static void columns_caption(FILE *f, const struct rep_table *t, bool (*shown)(const struct rep_table *, size_t),
+			    const char *(*why_not)(const struct rep_table *, size_t))
+{
+	fputs(" Columns shown:", f);
+	for (size_t i = 0, k = 0; i < t->nin; i++) {
+		if (!shown(t, i))
+			continue;
+		fprintf(f, "%s #%zu ", k++ ? "," : "", i + 1);
+		rep_html_esc(f, t->labels[i]);
+		if (t->cols[i].fidelity == REP_UNFAITHFUL)
+			fputs(" (its replay did not match its recording)", f);
+	}
+	fputs(".", f);
+	bool first = true;
+	for (size_t i = 0; i < t->nin; i++) {
+		const char *why = why_not(t, i);
+		bool earlier = false;
+		for (size_t j = 0; j < i && !earlier; j++)
+			earlier = !shown(t, j) && strcmp(why_not(t, j), why) == 0;
+		if (shown(t, i) || earlier)
+			continue;
+		fputs(first ? " Not shown:" : ";", f);
+		first = false;
+		for (size_t j = i, k = 0; j < t->nin; j++) {
+			if (shown(t, j) || strcmp(why_not(t, j), why))
+				continue;
+			fprintf(f, "%s #%zu ", k++ ? "," : "", j + 1);
+			rep_html_esc(f, t->labels[j]);
+		}
+		fprintf(f, " (%s)", why);
+	}
+	if (!first)
+		fputs(".", f);
+}
+
+/* ---- latency: box p50..p99, tick at p90, whiskers min..max, log x ---- */
+
+static const char *const pct_names[] = { "min", "p50", "p90", "p99", "max" };
+#define NPCT 5
+
+static bool real_timings(const struct rep_table *t, size_t i)
+{
+	return !t->in[i].sim && !rep_emulated(&t->in[i]);
+}
+
+static const char *no_timings(const struct rep_table *t, size_t i)
+{
+	return t->in[i].sim ? "simulator: no kernel timings" :
+	       "emulated guest: timings not comparable";
+}
+
+static bool latency_of(const struct rep_table *t, const char *sys, size_t i, double out[NPCT])
+{
+	char name[160];
+	if (!real_timings(t, i))
+		return false;
+	for (int k = 0; k < NPCT; k++) {
+		snprintf(name, sizeof(name), "vmreplay.%s.latency_ns.%s", sys, pct_names[k]);
+		const struct rep_metric *m = rep_metric_find(&t->in[i], name);
+		struct rep_summary s;
+		if (!m || !m->n)
+			return false;
+		rep_summarize(m->v, m->n, &s);
+		out[k] = s.mean > 0 ? s.mean : 1;	/* log scale */
+	}
+	return true;
+}
+
+static double xlog(double v, double lo, double hi)
+{
+	return LEFT + (PLOT_W - LEFT - RIGHT) * (log10(v) - lo) / (hi - lo);
+}
+
+static void latency_plot(FILE *f, const struct rep_table *t, const char *sys)
+{
+	double p[NPCT], lo = INFINITY, hi = -INFINITY;
+	size_t rows = 0;
+	for (size_t i = 0; i < t->nin; i++) {
+		if (!real_timings(t, i))
+			continue;
+		rows++;
+		if (!latency_of(t, sys, i, p))
+			continue;
+		lo = fmin(lo, log10(p[0]));
+		hi = fmax(hi, log10(p[4]));
+	}
+	if (!isfinite(lo))
+		return;
+	lo = floor(lo);
+	hi = fmax(ceil(hi), lo + 1);
+	int h = 30 + 30 * (int)rows + 30;
+	fprintf(f, "<figure class=\"latency\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" role=\"img\" aria-label=\"%s latency\">\n", PLOT_W, h, sys);
+	fprintf(f, "<text x=\"4\" y=\"16\" style=\"font-weight:600\">%s latency (ns, log scale)</text>\n", sys);
+	for (int d = (int)lo; d <= (int)hi; d++) {
+		double x = xlog(pow(10, d), lo, hi);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"26\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>"
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">1e%d</text>\n",
+			x, x, h - 24, x, h - 8, d);
+	}
+	for (size_t i = 0, row = 0; i < t->nin; i++) {
+		if (!real_timings(t, i))
+			continue;
+		int y = 40 + 30 * (int)row++;
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LEFT - 8, y + 4);
+		rep_html_esc(f, t->labels[i]);
+		fputs("</text>\n", f);
+		if (!latency_of(t, sys, i, p)) {
+			fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"dim\">not in these results</text>\n",
+				LEFT, y + 4);
+			continue;
+		}
+		double x[NPCT];
+		for (int k = 0; k < NPCT; k++)
+			x[k] = xlog(p[k], lo, hi);
+		const char *c = rep_html_colour(i);
+		fprintf(f, "<g stroke=\"%s\"><title>min %.0f, p50 %.0f, p90 %.0f, p99 %.0f, max %.0f ns</title>"
+			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
+			"<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\" fill-opacity=\"0.25\"/>"
+			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke-width=\"3\"/>"
+			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke-dasharray=\"2,2\"/>"
+			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/></g>\n",
+			c, p[0], p[1], p[2], p[3], p[4],
+			x[0], y, x[4], y, x[1], y - 8, fmax(x[3] - x[1], 1), c,
+			x[1], y - 8, x[1], y + 8, x[2], y - 8, x[2], y + 8,
+			x[0], y - 5, x[0], y + 5, x[4], y - 5, x[4], y + 5);
+	}
+	fputs("</svg><figcaption>Box: p50 (thick) to p99, dashed: p90, whiskers: min and max; "
+	      "means over the runs.", f);
+	columns_caption(f, t, real_timings, no_timings);
+	fputs("</figcaption></figure>\n", f);
+}
+
+static void latency_section(FILE *f, const struct rep_table *t)
+{
+	static const char suffix[] = ".latency_ns.p50";
+	bool any = false, real = false;
+	fputs("<h2>Latency per system call</h2>\n", f);
+	for (size_t i = 0; i < t->nin; i++)
+		real |= real_timings(t, i);
+	for (size_t r = 0; real && r < t->nrows; r++) {
+		const char *name = t->rows[r].name;
+		size_t n = strlen(name), sl = strlen(suffix);
+		if (strncmp(name, "vmreplay.", 9) || n <= 9 + sl || strcmp(name + n - sl, suffix))
+			continue;
+		char sys[64];
+		snprintf(sys, sizeof(sys), "%.*s", (int)(n - 9 - sl), name + 9);
+		latency_plot(f, t, sys);
+		any = true;
+	}
+	if (!real)
+		fputs("<p class=\"dim\">No column timed a real kernel (simulator or emulated guest): "
+		      "no latencies to plot.</p>\n", f);
+	else if (!any)
+		fputs("<p class=\"dim\">No latency percentiles in these results.</p>\n", f);
+}
+
+/* ---- VMA count over the run ---------------------------------------- */
+
+#define MAX_POINTS 800
+
+static bool has_events(const struct rep_table *t, size_t i)
+{
+	return t->in[i].has_events;
+}
+
+static const char *no_events(const struct rep_table *t, size_t i)
+{
+	(void)t;
+	(void)i;
+	return "no per-event results: vmreplay --per-event";
+}
+
+static void vma_line(FILE *f, const struct rep_results *r, size_t idx, double x0, double xs,
+		     double ylo, double ys, int ybase)
+{
+	size_t n = r->nevents, per = n > MAX_POINTS ? (n + MAX_POINTS - 1) / MAX_POINTS : 1;
+	fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", rep_html_colour(idx));
+	for (size_t k = 0; k < n; k += per) {	/* min and max of each bucket keep the spikes */
+		long long mn = -1, mx = -1;
+		for (size_t j = k; j < k + per && j < n; j++) {
+			long long v = r->events[j].vma_count;
+			if (v < 0)
+				continue;
+			if (mn < 0 || v < mn)
+				mn = v;
+			if (v > mx)
+				mx = v;
+		}
+		if (mn < 0)
+			continue;
+		double x = x0 + xs * (double)r->events[k].i;
+		fprintf(f, "%.1f,%.1f %.1f,%.1f ", x, ybase - ys * (mn - ylo), x, ybase - ys * (mx - ylo));
+	}
+	fputs("\"/>\n", f);
+}
+
+static void vma_over_run(FILE *f, const struct rep_table *t)
+{
+	double xmax = 1, ylo = INFINITY, yhi = -INFINITY;
+	for (size_t i = 0; i < t->nin; i++) {
+		const struct rep_results *r = &t->in[i];
+		for (size_t k = 0; k < r->nevents; k++) {
+			if (r->events[k].vma_count < 0)
+				continue;
+			xmax = fmax(xmax, (double)r->events[k].i);
+			ylo = fmin(ylo, (double)r->events[k].vma_count);
+			yhi = fmax(yhi, (double)r->events[k].vma_count);
+		}
+	}
+	if (!isfinite(ylo))
+		return;
+	if (yhi == ylo)
+		yhi = ylo + 1;
+	const int top = 30, ybase = top + 200;
+	int h = ybase + 36 + 16 * (int)((t->nin + 3) / 4);
+	double xs = (PLOT_W - 60 - RIGHT) / xmax, ys = 200 / (yhi - ylo);
+	fprintf(f, "<figure class=\"vma-run\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" role=\"img\" aria-label=\"VMA count over the run\">\n", PLOT_W, h);
+	fputs("<text x=\"4\" y=\"16\" style=\"font-weight:600\">VMAs after each event</text>\n", f);
+	fprintf(f, "<line x1=\"60\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>"
+		"<line x1=\"60\" y1=\"%d\" x2=\"60\" y2=\"%d\" stroke=\"#999\"/>\n",
+		ybase, PLOT_W - RIGHT, ybase, top, ybase);
+	fprintf(f, "<text x=\"54\" y=\"%d\" text-anchor=\"end\">%.0f</text>"
+		"<text x=\"54\" y=\"%d\" text-anchor=\"end\">%.0f</text>\n", ybase, ylo, top + 8, yhi);
+	fprintf(f, "<text x=\"60\" y=\"%d\">event 0</text><text x=\"%d\" y=\"%d\" "
+		"text-anchor=\"end\">event %.0f</text>\n", ybase + 16, PLOT_W - RIGHT, ybase + 16, xmax);
+	int ly = ybase + 36;
+	for (size_t i = 0; i < t->nin; i++) {
+		const struct rep_results *r = &t->in[i];
+		int lx = 60 + 160 * (int)(i % 4);
+		if (i && i % 4 == 0)
+			ly += 16;
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+			"<text x=\"%d\" y=\"%d\">", lx, ly - 9, rep_html_colour(i), lx + 14, ly);
+		rep_html_esc(f, t->labels[i]);
+		fputs(r->has_events ? "" : " (no per-event results)", f);
+		fputs("</text>\n", f);
+		if (r->has_events)
+			vma_line(f, r, i, 60, xs, ylo, ys, ybase);
+	}
+	fputs("</svg><figcaption>VMA count of the replayed address space after each event "
+	      "(<code>vmreplay --per-event</code>).", f);
+	columns_caption(f, t, has_events, no_events);
+	fputs("</figcaption></figure>\n", f);
+}
+
+static bool any_column(const struct rep_table *t, size_t i)
+{
+	(void)t;
+	(void)i;
+	return true;
+}
+
+static const char *never(const struct rep_table *t, size_t i)
+{
+	(void)t;
+	(void)i;
+	return "";
+}
+
+/* Horizontal grouped bars, one group per metric with PREFIX, one bar per
+ * input; the value is written at the end of each bar. */
+static void bars(FILE *f, const struct rep_table *t, const char *prefix, const char *title,
+		 const char *cls)
+{
+	size_t pl = strlen(prefix), groups = 0;
+	double vmax = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (strncmp(t->rows[r].name, prefix, pl))
+			continue;
+		groups++;
+		for (size_t i = 0; i < t->nin; i++)
+			if (t->rows[r].cells[i].state == REP_CELL_OK)
+				vmax = fmax(vmax, t->rows[r].cells[i].s.mean);
+	}
+	if (!groups)
+		return;
+	if (vmax <= 0)
+		vmax = 1;
+	const int bh = 12, gap = 10;
+	int gh = (int)t->nin * bh + gap, h = 30 + (int)groups * gh + 10;
+	double span = PLOT_W - LEFT - RIGHT - 60;
+	fprintf(f, "<figure class=\"%s\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" role=\"img\" aria-label=\"%s\">\n", cls, PLOT_W, h, title);
+	fprintf(f, "<text x=\"4\" y=\"16\" style=\"font-weight:600\">%s</text>\n", title);
+	int y = 30;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct rep_row *row = &t->rows[r];
+		if (strncmp(row->name, prefix, pl))
+			continue;
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LEFT - 8, y + gh / 2);
+		rep_html_esc(f, row->name + pl);
+		fputs("</text>\n", f);
+		for (size_t i = 0; i < t->nin; i++, y += bh) {
+			const struct rep_cell *c = &row->cells[i];
+			char v[48];
+			if (c->state != REP_CELL_OK) {
+				fprintf(f, "<text x=\"%d\" y=\"%d\" style=\"font-size:10px\">%s</text>\n",
+					LEFT + 2, y + bh - 2, rep_cell_placeholder(c));
+				continue;
+			}
+			double w = span * c->s.mean / vmax;
+			if (c->s.mean == floor(c->s.mean))
+				snprintf(v, sizeof(v), "%.0f", c->s.mean);
+			else
+				rep_fmt_value(v, sizeof(v), c->s.mean);
+			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>"
+				"<text x=\"%.1f\" y=\"%d\" style=\"font-size:10px\">%s</text>\n",
+				LEFT, y + 1, fmax(w, 0.5), bh - 2, rep_html_colour(i), LEFT + fmax(w, 0.5) + 4,
+				y + bh - 2, v);
+		}
+		y += gap;
+	}
+	fputs("</svg><figcaption>Means over the runs; colours as in the table of inputs.", f);
+	columns_caption(f, t, any_column, never);
+	fputs("</figcaption></figure>\n", f);
+}
+
+void rep_html_plots(FILE *f, const struct rep_table *t)
+{
+	latency_section(f, t);
+	fputs("<h2>VMA count over the run</h2>\n", f);
+	vma_over_run(f, t);
+	bars(f, t, "vmreplay.vma_count.", "VMA counts at the checkpoints", "vma-checkpoints");
+	fputs("<h2>Merge outcomes</h2>\n", f);
+	bars(f, t, "vmreplay.merge.", "Merge outcome of every operation, per input", "merge-bars");
+}
