@@ -1,6 +1,6 @@
 /* vmreport - compare vmreplay results files as LKP compares kernels.
  *
- *   vmreport [--all] [--ranges] [--explain[=N]] [--stacks[=TRACE] | --no-stacks]
+ *   vmreport [--all] [--ranges] [--explain[=N]] [--stacks[=TRACE] | --no-stacks] [--trace TRACE]
  *            [--format FMT] [-o FILE]
  *            [--label A,B,...] [--any-trace | --by-trace] BASE.json OTHER.json...
  *
@@ -60,6 +60,8 @@ static void usage(FILE *f)
 	      "      --stacks[=TRACE]  with --explain: each event's recorded call stack (the\n"
 	      "                        default when the trace has them), read from TRACE\n"
 	      "      --no-stacks       with --explain: no stacks, the trace is not read\n"
+	      "      --trace TRACE     the trace of the results, when the path they name is not\n"
+	      "                        here (results of vmreplay --vm name the guest's)\n"
 	      "  -f, --format FMT      text (default), markdown, json or html\n"
 	      "  -o, --output FILE     write there instead of standard output\n"
 	      "  -l, --label A,B,...   column labels (default: kernel release or sim:PROFILE)\n"
@@ -93,13 +95,14 @@ static int split_labels(struct args *a, const char *list)
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	enum { OPT_ANY_TRACE = 256, OPT_BY_TRACE, OPT_STACKS, OPT_NO_STACKS };
+	enum { OPT_ANY_TRACE = 256, OPT_BY_TRACE, OPT_STACKS, OPT_NO_STACKS, OPT_TRACE };
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "ranges", no_argument, NULL, 'r' },
 		{ "explain", optional_argument, NULL, 'e' },
 		{ "stacks", optional_argument, NULL, OPT_STACKS },
 		{ "no-stacks", no_argument, NULL, OPT_NO_STACKS },
+		{ "trace", required_argument, NULL, OPT_TRACE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "label", required_argument, NULL, 'l' },
@@ -126,6 +129,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->opt.stacks_trace = optarg;
 			break;
 		case OPT_NO_STACKS: a->opt.stacks = REP_STACKS_OFF; a->opt.stacks_trace = NULL; break;
+		case OPT_TRACE:
+			if (!optarg[0])
+				return usage_error("%s", "--trace=: expected a trace file");
+			a->opt.trace = optarg;
+			break;
 		case 'e':
 			if (!optarg) {
 				a->opt.explain = DEFAULT_EXPLAIN;

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/vmreport_stacks.h"
 #include "analysis/vmreport_stats.h"
 #include "vmt.h"
 
@@ -28,15 +27,11 @@ static long long extreme(const struct rep_results *r, const char *name, bool low
 	return best;
 }
 
-/* The kernel the trace was recorded on, from its header; "" when the
- * trace cannot be read (it only matters when a checkpoint differs). */
-static void recorded_kernel(const struct rep_results *r, char *out, size_t len)
+void rep_trace_kernel(const char *trace, char *out, size_t len)
 {
-	char buf[PATH_MAX];
-	const char *path = rep_stacks_trace_path(r, buf, sizeof(buf));
 	struct vmt_reader_prefs prefs = { .order = VMT_ORDER_FILE };
 	int err = 0;
-	struct vmt_reader *rd = path ? vmt_reader_open(path, &prefs, &err) : NULL;
+	struct vmt_reader *rd = vmt_reader_open(trace, &prefs, &err);
 	out[0] = 0;
 	if (!rd)
 		return;
@@ -61,23 +56,21 @@ static bool same_kernel(const struct rep_results *r, const char *recorded)
 							recorded[n] == '-');
 }
 
-void rep_check_fidelity(const struct rep_results *r, struct rep_column *c)
+void rep_check_fidelity(const struct rep_results *r, const char *recorded, struct rep_column *c)
 {
 	size_t at = 0;
 	const struct rep_metric *tot = rep_metric_find(r, "vmreplay.fidelity.checkpoints_total");
 	c->fidelity = REP_FAITHFUL;
-	c->recorded_kernel[0] = 0;
+	snprintf(c->recorded_kernel, sizeof(c->recorded_kernel), "%s", recorded ? recorded : "");
 	c->matched = extreme(r, "vmreplay.fidelity.checkpoints_matched", true, &at);
 	c->total = tot && at < tot->n ? (long long)tot->v[at] : -1;
 	c->mismatches = extreme(r, "vmreplay.fidelity.result_mismatches", false, NULL);
 	bool checkpoints_differ = c->matched >= 0 && c->total >= 0 && c->matched < c->total;
-	if (c->mismatches > 0) {
+	if (c->mismatches > 0)
 		c->fidelity = REP_UNFAITHFUL;
-	} else if (checkpoints_differ) {
-		recorded_kernel(r, c->recorded_kernel, sizeof(c->recorded_kernel));
+	else if (checkpoints_differ)
 		c->fidelity = c->recorded_kernel[0] && !same_kernel(r, c->recorded_kernel)
 			      ? REP_OTHER_LAYOUT : REP_UNFAITHFUL;
-	}
 }
 
 static double mean_of(const double *v, size_t n)

@@ -33,9 +33,13 @@ struct rep_column {
 	struct rep_drift drift;
 };
 
-/* The fidelity half of C from R's metrics (and the trace's header when a
- * checkpoint differs). */
-void rep_check_fidelity(const struct rep_results *r, struct rep_column *c);
+/* The fidelity half of C from R's metrics.  RECORDED: the kernel the trace
+ * was recorded on ("" or NULL: not known), which decides whether a
+ * checkpoint that differs, every call as recorded, is another kernel's
+ * layout or the replay's fault. */
+void rep_check_fidelity(const struct rep_results *r, const char *recorded, struct rep_column *c);
+/* The kernel (uname -r) TRACE's header names; "" when it cannot be read. */
+void rep_trace_kernel(const char *trace, char *out, size_t len);
 
 /* Drift in one column: the first and the last half of its runs compared as
  * two columns are (Welch, Benjamini-Hochberg over the metrics given), and

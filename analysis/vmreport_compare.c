@@ -3,10 +3,14 @@
  * statistic is stated in vmreport_stats.h and docs/reading-flags.md). */
 #include "analysis/vmreport_compare.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "analysis/vmreport_stacks.h"
 
 enum match { EXACT, PREFIX, SUFFIX, INFIX };
 
@@ -94,6 +98,23 @@ double rep_min_effect_pct(const struct rep_row *row)
 bool rep_emulated(const struct rep_results *r)
 {
 	return r->vm != NULL;
+}
+
+const char *rep_table_trace(const struct rep_table *t, char *buf, size_t len)
+{
+	const char *named = NULL, *opt = t->opt->trace;
+	const char *base = rep_trace_name(&t->in[0]);
+	const char *slash = opt ? strrchr(opt, '/') : NULL;
+	if (opt && (!base || strcmp(slash ? slash + 1 : opt, base) == 0))
+		return opt;
+	for (size_t i = 0; i < t->nin; i++) {
+		const char *p = rep_stacks_trace_path(&t->in[i], buf, len);
+		if (p && access(p, F_OK) == 0)
+			return p;
+		if (!named)
+			named = p;
+	}
+	return named;
 }
 
 static int make_labels(struct rep_table *t)
@@ -260,6 +281,26 @@ static int decide(struct rep_table *t)
 	return rc;
 }
 
+/* Every column's fidelity; the trace's header is read only when a
+ * checkpoint differs with every call as recorded. */
+static void check_fidelity(struct rep_table *t)
+{
+	char recorded[80] = "", buf[PATH_MAX];
+	bool looked = false;
+	for (size_t i = 0; i < t->nin; i++) {
+		rep_check_fidelity(&t->in[i], NULL, &t->cols[i]);
+		if (t->cols[i].fidelity != REP_UNFAITHFUL || t->cols[i].mismatches > 0)
+			continue;
+		if (!looked) {
+			const char *trace = rep_table_trace(t, buf, sizeof(buf));
+			if (trace)
+				rep_trace_kernel(trace, recorded, sizeof(recorded));
+			looked = true;
+		}
+		rep_check_fidelity(&t->in[i], recorded, &t->cols[i]);
+	}
+}
+
 /* Drift of each column with enough runs, over its tested kinds of metric. */
 static int check_drift(struct rep_table *t)
 {
@@ -348,11 +389,11 @@ int rep_table_build(struct rep_table *t, struct rep_results *in, size_t nin,
 		return -1;
 	for (size_t i = 0; i < nin; i++) {
 		t->any_vm |= rep_emulated(&in[i]);
-		rep_check_fidelity(&in[i], &t->cols[i]);
 		for (size_t m = 0; m < in[i].nmetrics; m++)
 			if (add_row(t, in[i].metrics[m].name, &cap))
 				goto nomem;
 	}
+	check_fidelity(t);
 	for (size_t r = 0; r < t->nrows; r++) {
 		struct rep_row *row = &t->rows[r];
 		for (size_t i = 0; i < nin; i++) {

@@ -79,6 +79,7 @@ struct rep_options {
 	int explain;               /* events to show per comparison; 0: no --explain */
 	enum rep_stacks_mode stacks;
 	const char *stacks_trace;  /* --stacks=TRACE: read stacks there, not from the trace named */
+	const char *trace;         /* --trace=TRACE: the trace of that name is there */
 	const char *const *labels;
 };
 
@@ -107,6 +108,11 @@ const char *rep_kind_name(enum rep_kind k);
 const char *rep_test_name(enum rep_test t);
 /* The minimum effect (% of the first column's mean) of a row's kind. */
 double rep_min_effect_pct(const struct rep_row *row);
+/* The trace the table's results were replayed from: --trace=TRACE when it
+ * has their trace's name, else the first an input names that exists (as
+ * given, or beside its results file), else the first named (for a note);
+ * NULL when none is named.  BUF may hold the answer. */
+const char *rep_table_trace(const struct rep_table *t, char *buf, size_t len);
 /* A side of the comparison ran in an emulated guest: its timings say nothing. */
 bool rep_emulated(const struct rep_results *r);
 

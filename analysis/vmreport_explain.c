@@ -114,21 +114,10 @@ static void explain_all_free(struct explain_all *a)
 	rep_stacks_free(&a->stacks);
 }
 
-/* The trace to read stacks from: --stacks=TRACE, else the first named by
- * an input that exists, else the base's name (for the note). */
+/* The trace to read stacks from: --stacks=TRACE, else the table's. */
 static const char *pick_trace(const struct rep_table *t, char *buf, size_t len)
 {
-	const char *named = NULL;
-	if (t->opt->stacks_trace)
-		return t->opt->stacks_trace;
-	for (size_t i = 0; i < t->nin; i++) {
-		const char *p = rep_stacks_trace_path(&t->in[i], buf, len);
-		if (p && access(p, F_OK) == 0)
-			return p;
-		if (!named)
-			named = p;
-	}
-	return named;
+	return t->opt->stacks_trace ? t->opt->stacks_trace : rep_table_trace(t, buf, len);
 }
 
 /* A trace that cannot be read costs one note and the stacks, never the report. */

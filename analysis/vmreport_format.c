@@ -87,7 +87,10 @@ void rep_fmt_folded(char *buf, size_t len, const struct rep_table *t)
 		else
 			snprintf(parts + at, sizeof(parts) - at, "%s%zu %s", at ? ", " : "", count[k], what[k]);
 	}
-	snprintf(buf, len, "%zu more row%s folded (%s)", n, n == 1 ? "" : "s", parts);
+	if (t->nshown)
+		snprintf(buf, len, "%zu more row%s folded (%s)", n, n == 1 ? "" : "s", parts);
+	else
+		snprintf(buf, len, "all %zu row%s folded (%s)", n, n == 1 ? "" : "s", parts);
 }
 
 static void fidelity_note(const struct rep_table *t, size_t i, char *buf, size_t len)

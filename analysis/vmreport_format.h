@@ -22,8 +22,8 @@ void rep_fmt_p(char *buf, size_t len, const struct rep_cell *c);
 void rep_fmt_flag(char *buf, size_t len, const struct rep_cell *c);
 /* The statistic of the report in one paragraph (no line breaks). */
 void rep_fmt_statistic(char *buf, size_t len, const struct rep_table *t);
-/* "24 more rows folded (17 the same in every column, 7 without a flag)";
- * only when some are. */
+/* "24 more rows folded (17 the same in every column, 7 without a flag)",
+ * or "all 24 rows folded (...)"; only when some are. */
 void rep_fmt_folded(char *buf, size_t len, const struct rep_table *t);
 /* Calls EMIT once per warning (WARNING true) or note about a column: its
  * fidelity and its drift, in column order, without a trailing newline. */

@@ -204,7 +204,8 @@ report() { # NAME RESULTS... : the text report of one trace, kept in report.txt
 			echo "--- $n"
 			# Guest timings are not comparable: leave them out; the
 			# command above reproduces every column.
-			report --label real-6.1,real-6.12,host "$R/$n-vm6.1.json" \
+			# --trace: the results name the guest's path of the trace
+			report --trace "$T/$n.lz4" --label real-6.1,real-6.12,host "$R/$n-vm6.1.json" \
 				"$R/$n-vm6.12.json" "$R/$n-vmhost.json" |
 				grep -v 'reproduce: \|ops_per_sec\|elapsed_ns\|events_per_sec\|clock_cost_ns'
 			echo

@@ -75,6 +75,7 @@ $GOOD|one results file: give a base and at least one to compare (vmreport --help
 $GOOD $GOOD -f|-f needs an argument (vmreport --help)
 --explain=x $GOOD $GOOD|--explain=x: expected a count from 1 to 100000 (vmreport --help)
 --stacks= $GOOD $GOOD|--stacks=: expected a trace file (vmreport --help)
+--trace= $GOOD $GOOD|--trace=: expected a trace file (vmreport --help)
 --label a,b,c $GOOD $GOOD|--label gives 3 labels for 2 results files
 LIST
 

@@ -78,6 +78,25 @@ edit base.json gone-base.json trace=no-such-trace.lz4
 grep -q '^  .*could not read the trace to tell whether it was recorded on another kernel' out
 ok $? "the trace cannot be read: the warning says so"
 
+# the trace is found where another column names it, or where --trace says
+# (results of vmreplay --vm name the guest's path of the trace)
+edit base.json guest.json trace=/trace/0/pthread.lz4 target=kernel kernel=6.1.0-57-cloud-amd64 \
+	vmreplay.fidelity.checkpoints_matched=4
+"$R" base.json guest.json >out
+grep -q '^note: column #2: 4/6 checkpoints matched, every call as recorded: its kernel (6.1.0-57-cloud-amd64)' out
+ok $? "a guest's path: the trace another column names tells the recording's kernel"
+mkdir sub && cp guest.json sub/ && edit base.json sub/guest-base.json trace=/trace/0/pthread.lz4
+"$R" sub/guest-base.json sub/guest.json >out
+grep -q '^warning: column #2: 4/6 checkpoints matched' out
+ok $? "no column names a trace that is here, none beside the results: a warning"
+"$R" --trace "$T/pthread.lz4" sub/guest-base.json sub/guest.json >out
+grep -q '^note: column #2: 4/6 checkpoints matched, every call as recorded' out
+ok $? "--trace TRACE: the trace is there"
+cp pthread.lz4 other-name.lz4
+"$R" --trace "$T/other-name.lz4" sub/guest-base.json sub/guest.json >out
+grep -q '^warning: column #2: 4/6 checkpoints matched' out
+ok $? "--trace of another name is not this table's trace"
+
 # a simulator profile of another kernel, every call as recorded
 edit base.json sim.json target=sim kernel=6.1 vmreplay.fidelity.checkpoints_matched=4 vmreplay.merge.split+=-1
 "$R" base.json sim.json >out 2>err
