@@ -1,7 +1,6 @@
 /* vmreport_checks.c - fidelity and drift of one column. */
 #include "analysis/vmreport_checks.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

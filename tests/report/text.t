@@ -41,6 +41,14 @@ is "$(grep -c 'vmreplay.mmap.latency_ns.p50' "$T/def")" 0 "default: unchanged la
 is "$(grep -c 'vmreplay.mmap.latency_ns.p50' "$T/all")" 1 "--all: shown"
 is "$(grep -c '^ .*vmreplay\.' "$T/all")" 36 "--all: every metric of the files"
 
+# rows the same in every column are folded into one counted line
+"$R" "$D/churn-sim-6.1.json" "$D/churn-sim-6.8.json" >"$T/def"
+is "$(grep -c '±  0%      +0.0% .*±  0%  vmreplay\.' "$T/def")" 0 "default: no row the same in every column"
+grep -q '^9 more rows folded (the same in every column); --all shows them\.$' "$T/def"
+ok $? "default: the folded rows counted in one line"
+"$R" --all "$D/churn-sim-6.1.json" "$D/churn-sim-6.8.json" >"$T/all"
+is "$(grep -c '±  0%      +0.0% .*±  0%  vmreplay\.' "$T/all")" 9 "--all: the rows the same in every column are shown"
+
 # --by-trace: one comparison per trace, each as if compared alone
 "$R" --by-trace "$D/brk-6.1.json" "$D/churn-sim-6.1.json" "$D/brk-6.8.json" "$D/other-trace.json" \
 	"$D/churn-sim-6.8.json" >"$T/by" 2>"$T/err"
