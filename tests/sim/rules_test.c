@@ -1,6 +1,6 @@
 /* rules_test - rules that this kernel cannot show, pinned per profile with
  * the example from the commit that introduced them or from the real 6.1 and
- * 6.12 kernels observed in QEMU (../shared/notes/kernel-vma.md), and the
+ * 6.12 kernels observed in QEMU (docs/kernel-observed.md), and the
  * rule names the simulator reports. */
 #include <errno.h>
 #include <string.h>
@@ -61,7 +61,7 @@ static int has_rule(const char *needle)
 	return res.rule && strstr(res.rule, needle);
 }
 
-/* T1 efa7df3e3bb5 (6.7), T5 d4148aeab412 (6.12): the notes' observed table */
+/* T1 efa7df3e3bb5 (6.7), T5 d4148aeab412 (6.12): docs/kernel-observed.md */
 static void test_thp_alignment_of_anonymous_maps(void)
 {
 	static const struct { const char *v; uint64_t len; int aligned; } cases[] = {
@@ -107,7 +107,7 @@ static void test_thp_alignment_not_with_hint(void)
 	}
 }
 
-/* the notes' observed table: a free hint is used on every release */
+/* docs/kernel-observed.md: a free hint is used on every release */
 static void test_free_hint_is_used(void)
 {
 	const char *vs[] = { "6.1", "6.12", "6.18" };
@@ -139,7 +139,7 @@ static void test_thread_stack_8m_plus_4k(void)
 	}
 }
 
-/* the notes' observed table: plain anon + adjacent MAP_STACK, then another
+/* docs/kernel-observed.md: plain anon + adjacent MAP_STACK, then another
  * plain one after it: 6.1 1 VMA, 1 VMA; 6.12 2, 3 (T4) */
 static void test_stack_next_to_plain_anonymous(void)
 {
@@ -183,8 +183,9 @@ static void test_brk_in_fork_child(void)
 }
 
 /* copy_vma: an unfaulted source takes the pgoff of its new place and merges
- * there; a faulted one keeps its pgoff.  (The notes' 6.18 "does not merge"
- * row was not reproduced here: its source had merged into a faulted VMA.) */
+ * there; a faulted one keeps its pgoff.  (The 6.18 "does not merge" of a
+ * first probe, docs/kernel-observed.md, was not reproduced here: its source
+ * had merged into a faulted VMA.) */
 static void test_mremap_unfaulted_moves_merge(void)
 {
 	const char *vs[] = { "6.1", "6.12", "6.18" };
@@ -225,7 +226,7 @@ static void test_unfaulted_target_faulted_source(void)
 	}
 }
 
-/* the notes' observed table: mprotect of a middle third, then restored */
+/* docs/kernel-observed.md: mprotect of a middle third, then restored */
 static void test_mprotect_middle_and_back(void)
 {
 	struct sim_mm *mm = mk("6.1");

@@ -5,7 +5,7 @@
  *
  * Prints one summary line; with --json writes the kernel release, the size
  * of TRACE as the guest saw it, and a probe of the placement change the
- * notes observed (2 MiB anonymous mmaps PMD-aligned from 6.7) and the THP
+ * docs/kernel-observed.md lists (2 MiB anonymous mmaps PMD-aligned from 6.7) and the THP
  * mode; --bytes adds
  * N bytes of a known pattern to the JSON to exercise a large transfer.
  * A TRACE whose file name starts with "crash" makes it abort. */

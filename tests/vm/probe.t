@@ -1,5 +1,5 @@
 #!/bin/sh
-# The table of ../shared/notes/kernel-vma.md, reproduced on the real kernels
+# The table of docs/kernel-observed.md, reproduced on the real kernels
 # through a trace (vm-seqgen probe) replayed by vmreplay with kernel
 # placement, in one command for real 6.1, real 6.12 and the host:
 #  - hint-less 2/4 MiB anonymous mmaps PMD-aligned: 6.1 no, 6.12 yes (seen

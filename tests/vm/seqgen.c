@@ -2,7 +2,7 @@
  * the differential test of the simulator against real kernels.
  *
  *   vm-seqgen SEED OPS OUT.trace   write the trace, list the operations on stdout
- *   vm-seqgen probe OUT.trace      the probe of the notes' observed table
+ *   vm-seqgen probe OUT.trace      the probe of docs/kernel-observed.md's table
  *   vm-seqgen list OPS.txt OUT.trace   the operations of a listing (as printed
  *                                  above, e.g. a reduced sequence) as a trace
  *
@@ -100,7 +100,7 @@ static void next_op(struct gen *g, struct vmt_event *ev, char *line, size_t len)
 	}
 }
 
-/* The behaviours kernel-vma.md observed on 6.1 and 6.12, seen through
+/* The behaviours docs/kernel-observed.md lists for 6.1 and 6.12, seen through
  * outcomes: hint-less anonymous mmaps alternating between 8 MiB + 4 KiB
  * (never aligned) and 2 or 4 MiB.  6.1 places each right below the previous
  * one, so all merge.  From 6.7 the 2/4 MiB ones start on a 2 MiB boundary,
