@@ -20,11 +20,14 @@ PROVE_FLAGS ?=
 
 # Tests are executables named *.t: shell scripts under tests/, compiled
 # programs under $(BUILD)/tests.  VMREC_BUILD tells them where the build is.
-# `make check` first installs what is missing (as root), then builds and
-# runs the tests in a second make so nothing compiles before the packages
-# are there.  `make test` skips the install step.
+# `make check` first installs what is missing (as root), then builds with
+# -Werror (WERROR=1 unless given) and runs the tests in a second make, so
+# nothing compiles before the packages are there.  `make test` skips the
+# install step and builds as plain `make` does.
+CHECK_WERROR = $(if $(WERROR),$(WERROR),1)
+
 check: deps
-	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory WERROR=$(CHECK_WERROR) test
 
 test: all $(TEST_BINS)
 	VMREC_BUILD=$(abspath $(BUILD)) VMREC_SRC=$(CURDIR) \
@@ -42,7 +45,7 @@ bench: all $(BENCH_BINS)
 	  VMREC_BUILD=$(abspath $(BUILD)) VMREC_SRC=$(CURDIR) $$s; done
 
 asan: deps
-	@$(MAKE) --no-print-directory BUILD=build-asan \
+	@$(MAKE) --no-print-directory BUILD=build-asan WERROR=$(CHECK_WERROR) \
 	  SANITIZE='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' test
 
 deps:

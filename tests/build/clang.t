@@ -7,8 +7,8 @@ command -v clang >/dev/null 2>&1 || skip_all "clang is not installed"
 
 # a make of its own, not a child of the make that runs the tests (nor of
 # make asan's: its SANITIZE reaches here through the environment)
-unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
-make -s -j2 -C "$S" BUILD="$T/clang" CC=clang programs >"$T/out" 2>&1
+unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE WERROR
+make -s -j2 -C "$S" BUILD="$T/clang" CC=clang WERROR=1 programs >"$T/out" 2>&1
 ok $? "clang builds every program with -Wall -Wextra -Werror"
 is "$(grep -c 'warning:' "$T/out")" 0 "and prints no warning"
 [ -x "$T/clang/bin/vmreplay" ] && [ -x "$T/clang/lib/libvmrec.so" ] && [ -x "$T/clang/tests/shim/tracecalls" ]
