@@ -22,8 +22,12 @@ VMREC_CFLAGS := -std=gnu11 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) \
                 -fPIC -D_GNU_SOURCE -I. -Itraces $(CFLAGS) $(SANITIZE)
 VMREC_LDFLAGS := $(LDFLAGS) $(SANITIZE)
 
-# Debian packages: building, running and testing.  Tests that need heavy
-# extras (qemu, chromium) install them themselves through `make deps-extra`.
-DEPS_PACKAGES := gcc libc6-dev clang make perl strace lz4 liblz4-dev libunwind-dev \
+# Debian packages (mk/deps.sh; `make deps` installs the first two lists).
+# Needed to build and test: make check stops without them.  Optional: the
+# tests that use them skip and say why.  Extra: heavy, installed by the
+# tests that need them (as root; `make deps-extra`).  VMREC_NO_INSTALL=1
+# installs nothing anywhere (chroot and distribution builds).
+DEPS_PACKAGES := gcc libc6-dev make perl lz4 liblz4-dev libunwind-dev \
                  libjemalloc-dev libdw-dev libelf-dev python3 binutils
+DEPS_OPTIONAL := clang strace
 DEPS_EXTRA    := qemu-system-x86 chromium

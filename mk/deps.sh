@@ -1,19 +1,39 @@
 #!/bin/sh
-# Install the Debian packages named as arguments that are not installed yet.
-# As root: apt-get install them.  Otherwise: print the exact command.
-missing=
+# deps.sh PACKAGE... [--optional PACKAGE...] - install the named Debian
+# packages that are not installed yet.  As root: apt-get install them.
+# Not root, or VMREC_NO_INSTALL=1 (chroot and distribution builds: install
+# nothing): print what is missing.  Exit 1 if a package before --optional
+# is still missing; those after it only make their tests skip.
+case ${VMREC_NO_INSTALL:-0} in 0) no_install= ;; *) no_install=$VMREC_NO_INSTALL ;; esac
+# not Debian: the build and the tests say what they miss
+if [ -n "$no_install" ] && ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "deps: VMREC_NO_INSTALL=$no_install and no dpkg-query: not checking $*" >&2
+	exit 0
+fi
+need= want= optional=0
 for p in "$@"; do
+	[ "$p" = --optional ] && { optional=1; continue; }
 	s=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
-	case $s in *"ok installed"*) ;; *) missing="$missing $p" ;; esac
+	case $s in
+	*"ok installed"*) ;;
+	*) if [ $optional = 1 ]; then want="$want $p"; else need="$need $p"; fi ;;
+	esac
 done
+missing=$need$want
 [ -z "$missing" ] && exit 0
-if [ "$(id -u)" = 0 ]; then
+status=0
+[ -n "$need" ] && status=1
+if [ -n "$no_install" ]; then
+	echo "deps: VMREC_NO_INSTALL=$no_install: not installing$missing" >&2
+elif [ "$(id -u)" = 0 ]; then
 	echo "deps: installing$missing" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
-		{ echo "deps: apt-get install$missing failed" >&2; exit 1; }
+	apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends $missing >/dev/null &&
+		exit 0
+	echo "deps: apt-get install$missing failed" >&2
 else
 	echo "deps: missing packages; run as root:" >&2
 	echo "  apt-get install$missing" >&2
-	exit 1
 fi
+[ -n "$want" ] && echo "deps: without$want, the tests that need them skip" >&2
+exit $status

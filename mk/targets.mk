@@ -49,7 +49,7 @@ asan: deps
 	  SANITIZE='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' test
 
 deps:
-	@sh mk/deps.sh $(DEPS_PACKAGES)
+	@sh mk/deps.sh $(DEPS_PACKAGES) --optional $(DEPS_OPTIONAL)
 
 deps-extra:
 	@sh mk/deps.sh $(DEPS_EXTRA)
