@@ -143,7 +143,7 @@ elif ! command -v qemu-system-x86_64 >/dev/null &&
 	vm_unavailable "qemu-system-x86 cannot be installed: $(tail -n 1 "$OUT/logs/vm.log" | sed "s/^ *//")"
 elif ! { ls "$store"/6.1.*/vmlinuz && ls "$store"/6.12.*/vmlinuz; } >/dev/null 2>&1 &&
 	! make -C "$S" --no-print-directory BUILD="$B" kernels >>"$OUT/logs/vm.log" 2>&1; then
-	vm_unavailable "the Debian 6.1/6.12 kernels cannot be fetched: $(grep '^kernels: ' "$OUT/logs/vm.log" | tail -n 1)"
+	vm_unavailable "the Debian 6.1/6.12 kernels cannot be fetched: $(grep '^vmrec-kernels: ' "$OUT/logs/vm.log" | tail -n 1)"
 else
 	# shellcheck disable=SC2086
 	set -- $VM_NAMES

@@ -1,5 +1,6 @@
 # replay/vm/: replay inside real kernels booted under QEMU (`vmreplay --vm`),
-# and `make kernels`, the local store of Debian's cloud kernels.
+# and the kernel store of Debian's cloud kernels: `vmrec-kernels` (installed
+# with the tools) and `make kernels` fill it.
 #
 # The guest runs two static programs from its initramfs: vmrec-vminit (its
 # /init) and vmreplay-static (the same objects as vmreplay, linked
@@ -18,9 +19,17 @@ BINS      += $(VM_GUEST_INIT) $(VMREPLAY_STATIC)
 TEST_BINS += $(VM_FAKE_REPLAY)
 endif
 
-# Releases `make kernels` fetches (prefixes of Debian's cloud kernel names).
+# Releases `make kernels` fetches (prefixes of Debian's cloud kernel names),
+# into the store build/bin/vmreplay reads.
 VM_KERNEL_SERIES ?= 6.1 6.12
-VM_KERNEL_STORE  := $(BUILD)/kernels
+VM_KERNEL_STORE  := $(if $(VMREC_KERNELS),$(VMREC_KERNELS),$(BUILD)/kernels)
+VM_KERNELS_TOOL  := $(BUILD)/bin/vmrec-kernels
+BINS += $(VM_KERNELS_TOOL)
+
+$(VM_KERNELS_TOOL): replay/vm/fetch-kernels.sh
+	@mkdir -p $(@D)
+	cp $< $@
+	chmod 755 $@
 
 $(VM_GUEST_INIT): $(call objs,replay/vm/guest/vminit.c replay/vm/vm_frame.c)
 	@mkdir -p $(@D)
@@ -43,7 +52,7 @@ $(VM_FAKE_REPLAY): $(OBJ)/tests/vm/fake_replay.o
 
 .PHONY: kernels
 kernels:
-	sh replay/vm/fetch-kernels.sh $(VM_KERNEL_STORE) $(VM_KERNEL_SERIES)
+	sh replay/vm/fetch-kernels.sh --store $(VM_KERNEL_STORE) $(VM_KERNEL_SERIES)
 
 # Unit tests of this module link its objects.
 VM_UNIT_TESTS := $(patsubst tests/vm/%_test.c,$(BUILD)/tests/vm/%.t,$(wildcard tests/vm/*_test.c))

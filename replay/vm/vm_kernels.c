@@ -27,14 +27,20 @@ const char *vm_exe_dir(void)
 	return dir;
 }
 
+/* The parent of the directory vmreplay is in: build/ or PREFIX/ (vmrec-kernels
+ * computes the same). */
 const char *vm_kernel_store(void)
 {
 	static char store[PATH_MAX + 16];
 	const char *env = getenv("VMREC_KERNELS");
+	const char *dir = vm_exe_dir(), *slash = strrchr(dir, '/');
 
 	if (env && *env)
 		return env;
-	snprintf(store, sizeof store, "%s/../kernels", vm_exe_dir());
+	if (!slash || !strcmp(dir, "."))
+		snprintf(store, sizeof store, "%s/../kernels", dir);
+	else
+		snprintf(store, sizeof store, "%.*s/kernels", (int)(slash - dir), dir);
 	return store;
 }
 
@@ -82,9 +88,11 @@ int vm_kernel_resolve(const char *spec, char *path, size_t len, char *err,
 	if (d)
 		closedir(d);
 	if (!best[0]) {
+		/* the one installed beside us fills our store */
+		snprintf(candidate, sizeof candidate, "%s/vmrec-kernels", vm_exe_dir());
 		snprintf(err, errlen, "kernel '%s': not a file and no release %s* in the "
-		         "kernel store %s (run `make kernels`, or see docs/vm.md)",
-		         spec, spec, store);
+		         "kernel store %s (fetch it with: %s %s)", spec, spec, store,
+		         access(candidate, X_OK) ? "vmrec-kernels" : candidate, spec);
 		return -1;
 	}
 	snprintf(path, len, "%s/%s/vmlinuz", store, best);

@@ -1,6 +1,6 @@
 /* vm_kernels.h - where the guest kernels are: a path, or a release looked up
- * in the kernel store (build/kernels/<release>/vmlinuz, filled by `make
- * kernels`). */
+ * in the kernel store (build/kernels/<release>/vmlinuz, filled by
+ * vmrec-kernels or `make kernels`). */
 #ifndef VMREC_VM_KERNELS_H
 #define VMREC_VM_KERNELS_H
 
@@ -9,7 +9,8 @@
 /* The directory this program was run from (for its helper programs). */
 const char *vm_exe_dir(void);
 
-/* $VMREC_KERNELS, else <exe dir>/../kernels. */
+/* $VMREC_KERNELS, else kernels/ beside the exe dir (build/kernels,
+ * PREFIX/kernels): the store vmrec-kernels fills. */
 const char *vm_kernel_store(void);
 
 /* KERNEL spec -> path of a vmlinuz: a path (anything with a '/', or an

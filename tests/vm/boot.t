@@ -48,7 +48,7 @@ is "$(head -n 1 "$T/err")" "vmreplay --vm: $VMREC_KERNELS/$K612/vmlinuz: the gue
 
 # bad arguments: no boot
 run --vm 4.19 "$T/trace"
-is "$(cat "$T/err")" "vmreplay --vm: kernel '4.19': not a file and no release 4.19* in the kernel store $VMREC_KERNELS (run \`make kernels\`, or see docs/vm.md)" "unknown release"
+is "$(cat "$T/err")" "vmreplay --vm: kernel '4.19': not a file and no release 4.19* in the kernel store $VMREC_KERNELS (fetch it with: vmrec-kernels 4.19)" "unknown release"
 run --vm 6.1 "$T/missing"
 is "$(cat "$T/err")" "vmreplay --vm: $T/missing: No such file or directory" "missing trace"
 run --vm 6.1 --vm-timeout soon "$T/trace"

@@ -53,8 +53,8 @@ int main(void)
 	is_int(vm_kernel_resolve("5.10", path, sizeof path, err, sizeof err), -1,
 	       "a release not in the store");
 	snprintf(want, sizeof want, "kernel '5.10': not a file and no release 5.10* in the "
-	         "kernel store %s (run `make kernels`, or see docs/vm.md)", store);
-	is_str(err, want, "its message");
+	         "kernel store %s (fetch it with: vmrec-kernels 5.10)", store);
+	is_str(err, want, "its message names the command that fetches it");
 
 	snprintf(want, sizeof want, "%s/6.10.3/vmlinuz", store);
 	is_int(vm_kernel_resolve(want, path, sizeof path, err, sizeof err), 0, "a path");

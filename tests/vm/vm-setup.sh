@@ -13,7 +13,7 @@ export VMREC_KERNELS=${VMREC_KERNELS:-$B/kernels}
 newest() { ls "$VMREC_KERNELS" 2>/dev/null | grep -E "^$(echo "$1" | sed 's/\./\\./g')[.+-]" | sort -V | tail -n 1; }
 K61=$(newest 6.1) K612=$(newest 6.12)
 if [ -z "$K61" ] || [ -z "$K612" ]; then
-	sh "$S/replay/vm/fetch-kernels.sh" "$VMREC_KERNELS" 6.1 6.12 >"$T/kernels.log" 2>&1 ||
+	sh "$S/replay/vm/fetch-kernels.sh" --store "$VMREC_KERNELS" 6.1 6.12 >"$T/kernels.log" 2>&1 ||
 		skip_all "Debian's 6.1/6.12 cloud kernels cannot be had: $(tail -n 1 "$T/kernels.log")"
 	K61=$(newest 6.1) K612=$(newest 6.12)
 fi
