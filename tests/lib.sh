@@ -1,7 +1,7 @@
 # tests/lib.sh - TAP helpers for shell tests.  Source it:
 #   . "$(dirname "$0")/../lib.sh"
-# then ok/is/skip_all/done_testing.  $B is the build dir, $S the source dir,
-# $T a private temporary directory removed at exit.
+# then ok/is/need_built/skip_all/done_testing.  $B is the build dir, $S
+# the source dir, $T a private temporary directory removed at exit.
 
 S=${VMREC_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 B=${VMREC_BUILD:-$S/build}
@@ -28,7 +28,21 @@ is_file() {
 # skip REASON : one test that could not run here, counted as skipped
 skip() { _n=$((_n + 1)); echo "ok $_n # skip $*"; }
 diag() { echo "# $*"; }
+# skip_all REASON : nothing here can run (a missing external tool, a
+# sanitizer build) - never for a missing build product: see need_built
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+# fail_all REASON : the test cannot go on; one failure, the plan, exit 1
+fail_all() { ok 1 "$*"; echo "1..$_n"; exit 1; }
+# need_built FILE... : build products this test runs; one missing is a
+# failure, not a skip (a build that forgot them must not pass)
+need_built() {
+	for _f; do
+		case $_f in
+		*.a | *.so | *.so.*) [ -f "$_f" ] ;;
+		*) [ -f "$_f" ] && [ -x "$_f" ] ;;
+		esac || fail_all "$_f is not built (make all tests, or make check)"
+	done
+}
 # carries_asan PROGRAM : it was built with AddressSanitizer (make asan)
 carries_asan() { ldd "$1" 2>/dev/null | grep -q libasan; }
 done_testing() { echo "1..$_n"; [ "$_failed" -eq 0 ]; }

@@ -3,7 +3,7 @@
 # prints and writes, the traces and results it leaves, and its failure line.
 . "$(dirname "$0")/../lib.sh"
 
-[ -x "$B/bin/vmrec" ] || skip_all "no build in $B"
+need_built "$B/bin/vmrec" "$B/bin/vmtrace" "$B/bin/vmreplay" "$B/bin/vmreport"
 out=$T/demo
 VMREC_DEMO_QUICK=1 VMREC_DEMO_OUT=$out VMREC_BUILD=$B VMREC_SRC=$S \
 	sh "$S/mk/demo.sh" >"$T/stdout" 2>"$T/stderr"

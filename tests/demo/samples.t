@@ -4,7 +4,7 @@
 # was recorded on and on this kernel with every checkpoint matched.
 . "$(dirname "$0")/../lib.sh"
 
-[ -x "$B/bin/vmreplay" ] || skip_all "no build in $B"
+need_built "$B/bin/vmreplay" "$B/bin/vmtrace"
 dir=$S/traces/samples
 n=0
 for t in "$dir"/*.lz4; do

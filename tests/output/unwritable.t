@@ -2,8 +2,7 @@
 # Every tool that writes a file refuses an unwritable output with a one-line
 # error naming the file and a non-zero exit, and writes nothing else.
 . "$(dirname "$0")/../lib.sh"
-[ -x "$B/bin/vmreplay" ] && [ -x "$B/bin/vmtrace" ] && [ -x "$B/bin/vmreport" ] ||
-	skip_all "tools not built in $B"
+need_built "$B/bin/vmreplay" "$B/bin/vmtrace" "$B/bin/vmreport"
 BAD=$T/missing-dir/out
 SAMPLE=$S/traces/samples/python3-import-json.lz4
 

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/replay-lib.sh"
 REC=$B/bin/vmrec
-[ -x "$REC" ] && [ -f "$B/lib/libvmrec.so" ] || skip_all "vmrec not built"
+need_built "$REC" "$B/lib/libvmrec.so"
 
 # replay_strict NAME CMD... : record CMD, replay it --strict
 replay_strict() {
@@ -21,7 +21,7 @@ replay_strict() {
 
 for p in fork_threads file_maps spawn_exec threads_malloc errno_kept; do
 	prog=$B/tests/shim/progs/$p
-	[ -x "$prog" ] || continue
+	[ -x "$prog" ] || { ok 1 "$p: $prog is built"; continue; }
 	# a sanitized program refuses any library preloaded before its runtime
 	if ldd "$prog" 2>/dev/null | grep -q 'libasan'; then
 		skip "$p: built with AddressSanitizer, cannot be recorded"

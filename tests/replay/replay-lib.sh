@@ -4,7 +4,7 @@ V=$B/bin/vmreplay
 PYTHON=/usr/bin/python3
 [ -x "$PYTHON" ] || PYTHON=$(command -v python3)
 MK=$B/tests/replay/progs/mktrace
-[ -x "$V" ] && [ -x "$MK" ] || skip_all "vmreplay or mktrace not built"
+need_built "$V" "$MK"
 
 # mk NAME < SCRIPT : write $T/NAME.vmt from a mktrace script
 mk() { "$MK" "$T/$1.vmt" || echo "# mktrace failed for $1"; }

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/replay-lib.sh"
 REC=$B/bin/vmrec
 PROG=$B/tests/replay/progs/shm_lock
-[ -x "$REC" ] && [ -f "$B/lib/libvmrec.so" ] && [ -x "$PROG" ] || skip_all "vmrec or shm_lock not built"
+need_built "$REC" "$B/lib/libvmrec.so" "$PROG"
 if ldd "$PROG" 2>/dev/null | grep -q libasan; then
 	skip_all "shm_lock built with AddressSanitizer, cannot be recorded"
 fi

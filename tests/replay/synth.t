@@ -5,7 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/replay-lib.sh"
 VT=$B/bin/vmtrace
-[ -x "$VT" ] || skip_all "vmtrace not built"
+need_built "$VT"
 for n in brk_test page_test brk1; do
 	if ! "$VT" synth $n --iterations 50 -o "$T/$n.vmt" >/dev/null 2>&1; then
 		"$VT" synth $n -o "$T/$n.vmt" >/dev/null 2>&1 || { ok 1 "vmtrace synth $n"; continue; }

@@ -4,13 +4,11 @@
 # wrong trace costs one note, never the report.
 . "$(dirname "$0")/../lib.sh"
 R=$B/bin/vmreport V=$B/bin/vmtrace
-for p in vmrec vmreplay vmreport vmtrace; do
-	[ -x "$B/bin/$p" ] || skip_all "$p not built"
-done
+need_built "$B/bin/vmrec" "$B/bin/vmreplay" "$B/bin/vmreport" "$B/bin/vmtrace"
 # Compiled here, not in progs/: frames must not be inlined or tail calls,
 # and a sanitizer build's runtime would refuse the recorder's preload.
 ${CC:-cc} -O1 -g -fno-inline -fno-optimize-sibling-calls -o "$T/stackmap" \
-	"$S/tests/report/src/stackmap.c" || skip_all "cannot compile stackmap.c"
+	"$S/tests/report/src/stackmap.c" || fail_all "cannot compile stackmap.c"
 "$B/bin/vmrec" --stacks=16 -o "$T/sm.vmt" -- "$T/stackmap" 2>"$T/err" ||
 	skip_all "vmrec --stacks cannot record here: $(head -1 "$T/err")"
 mkdir "$T/res"

@@ -4,8 +4,8 @@
 # exit checkpoint has the VMAs a strict replay of the trace reproduces.
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
+need_built "$B/bin/vmreplay" "$B/bin/vmrec"
 [ -e /usr/lib/x86_64-linux-gnu/libunwind.so.8 ] || skip_all "libunwind not installed"
-[ -x "$B/bin/vmreplay" ] || skip_all "vmreplay not built"
 carries_asan "$P/splits" && skip_all "test programs built with AddressSanitizer: a strict replay cannot rebuild their shadow mappings"
 
 for prog in splits checkpoint_req threads_malloc; do

@@ -4,7 +4,7 @@
 LIB=$B/lib/libvmrec.so
 P=$B/tests/shim/progs
 TC=$B/tests/shim/tracecalls
-[ -f "$LIB" ] && [ -x "$TC" ] || skip_all "libvmrec.so or tracecalls not built"
+need_built "$LIB" "$TC"
 
 STRACE_CALLS=brk,mmap,munmap,mremap,mprotect,pkey_mprotect,madvise,mlock,mlock2,munlock,mlockall,munlockall,shmat,shmdt,clone,clone3,fork,vfork,execve,execveat,exit,exit_group
 

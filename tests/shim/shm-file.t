@@ -5,7 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/shim.sh"
 PROG=$B/tests/replay/progs/shm_lock
-[ -x "$PROG" ] || skip_all "shm_lock not built"
+need_built "$PROG"
 "$PROG" >"$T/native" 2>&1
 [ $? -eq 77 ] && skip_all "SysV shared memory unavailable here ($(cat "$T/native"))"
 

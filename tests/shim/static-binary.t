@@ -4,6 +4,8 @@
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
 prog=$B/tests/shim/static_hello
+need_built "$prog" "$B/bin/vmrec"
+# built dynamic when there is no static libc (shim/module.mk)
 file "$prog" 2>/dev/null | grep -q 'statically linked' || skip_all "no static libc to build with"
 
 out=$("$B/bin/vmrec" -o "$T/a.lz4" -- "$prog" 2>"$T/err"); st=$?

@@ -3,7 +3,7 @@
 # (every event's process announced, sequence numbers unique, ...).
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
-[ -x "$B/bin/vmtrace" ] || skip_all "vmtrace not built"
+need_built "$B/bin/vmtrace"
 
 for p in spawn_exec fork_threads threads_malloc dlopen_loop; do
 	record "$T/$p.lz4" "$P/$p" >/dev/null

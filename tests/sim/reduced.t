@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 replay=$B/bin/vmreplay
-[ -x "$B/tests/vm/vm-seqgen" ] || skip_all "vm-seqgen not built"
+need_built "$replay" "$B/tests/vm/vm-seqgen"
 
 # NAME "OUTCOME DELTA" seen on real 6.1 for the last call, then the ops
 seq_s1='split +0

@@ -3,19 +3,18 @@
 # into $T/cp.vmt.  Compiled by the test itself because it links libvmt.a
 # and a shared library, which the generic progs/ rule does not build.
 : "${CC:=cc}"
-[ -x "$B/bin/vmtrace" ] || skip_all "vmtrace not built"
-[ -f "$B/lib/libvmt.a" ] || skip_all "libvmt.a not built"
+need_built "$B/bin/vmtrace" "$B/lib/libvmt.a"
 mkdir -p "$T/bin"
 CPFLAGS="-g -O1 -fno-omit-frame-pointer -fno-inline -D_GNU_SOURCE -I$S/traces"
 $CC $CPFLAGS -shared -fPIC -o "$T/bin/libplugin.so" "$S/tests/symbols/src/plugin.c" ||
-	skip_all "cannot compile the test plugin"
+	fail_all "cannot compile the test plugin"
 # A sanitizer's runtime would add calls of its own: under `make asan` the
 # program gets an unsanitized copy of the trace library instead.
 VMT_LIB=$B/lib/libvmt.a
 nm "$VMT_LIB" 2>/dev/null | grep -q __asan_init && VMT_LIB=$(ls "$S"/traces/*.c)
 $CC $CPFLAGS -o "$T/bin/callpaths" "$S/tests/symbols/src/callpaths.c" \
 	"$S/tests/symbols/src/selfrec.c" $VMT_LIB -llz4 -lpthread -ldl ||
-	skip_all "cannot compile the test program"
+	fail_all "cannot compile the test program"
 # The recorder's own stacks once it records them with module records (then
 # main's frame symbolises); until then the program records itself.
 if [ -x "$B/bin/vmrec" ] &&

@@ -1,7 +1,7 @@
 #!/bin/sh
 # vmtrace top: bad arguments and bad files give one line and a non-zero exit.
 . "$(dirname "$0")/../lib.sh"
-[ -x "$B/bin/vmtrace" ] || skip_all "vmtrace not built"
+need_built "$B/bin/vmtrace"
 V=$B/bin/vmtrace
 
 # fails STATUS NAME CMD...: exits STATUS with exactly one line on stderr

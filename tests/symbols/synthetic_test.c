@@ -234,9 +234,9 @@ int main(void)
 	const char *b = getenv("VMREC_BUILD");
 
 	snprintf(want, sizeof(want), "%s/bin/vmtrace", b ? b : "build");
-	if (access(want, X_OK) != 0) {
-		printf("1..0 # SKIP %s not built\n", want);
-		return 0;
+	if (access(want, X_OK) != 0) {   /* a missing build product fails */
+		ok(0, "%s is built", want);
+		return done_testing();
 	}
 	if (n < 0)
 		return 1;

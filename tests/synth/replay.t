@@ -5,7 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 V=$B/bin/vmtrace
 R=$B/bin/vmreplay
-[ -x "$R" ] || skip_all "vmreplay not built"
+need_built "$V" "$R"
 for w in "brk_test" "page_test" "brk1" "brk2" "brk2 --mode thread" "mmap1" "mmap1 --mode thread" \
 	"mmap2" "pthread" "fork"; do
 	set -- $w

@@ -5,7 +5,7 @@
 # skipped, the rest read, and the end says what was skipped.
 . "$(dirname "$0")/../lib.sh"
 GEN=$B/tests/trace/progs/trace_gen READ=$B/tests/trace/progs/trace_read
-[ -x "$GEN" ] && [ -x "$READ" ] || skip_all "trace test programs not built"
+need_built "$GEN" "$READ"
 cd "$T"
 
 # read FILE [-f]: "STATUS|STDOUT|STDERR"

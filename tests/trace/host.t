@@ -2,7 +2,7 @@
 # vmt_host_probe reports what uname, /proc and /sys say on this machine.
 . "$(dirname "$0")/../lib.sh"
 P=$B/tests/trace/progs/host_probe
-[ -x "$P" ] || skip_all "$P not built"
+need_built "$P"
 "$P" >"$T/out"; ok $? "host_probe runs"
 field() { sed -n "s/^$1=//p" "$T/out"; }
 is "$(field kernel)" "$(uname -r)" "kernel release"

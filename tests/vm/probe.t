@@ -9,7 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/vm/vm-setup.sh"
 
-"$B/tests/vm/vm-seqgen" probe "$T/probe.trace" >/dev/null || skip_all "vm-seqgen cannot write traces"
+"$B/tests/vm/vm-seqgen" probe "$T/probe.trace" >/dev/null || fail_all "vm-seqgen cannot write traces"
 "$B/bin/vmreplay" --vm 6.1,6.12,host -q --placement kernel --per-event --json "$T/p.json" \
 	"$T/probe.trace" >"$T/out" 2>&1
 ok $? "probe replayed on 6.1, 6.12 and the host"

@@ -1,8 +1,10 @@
 # vm-setup.sh - sourced by the tests that boot guests: make sure qemu and the
 # kernel store are there (installing / fetching them as root), or skip the
 # whole test with the reason.  Sets K61 and K612 to the store's releases.
-[ -x "$B/bin/vmreplay-static" ] && [ -x "$B/bin/vmrec-vminit" ] ||
-	skip_all "no static guest programs in $B (sanitized builds have none)"
+# sanitizers cannot link statically: a sanitized build has no guest programs
+need_built "$B/bin/vmreplay"
+carries_asan "$B/bin/vmreplay" && skip_all "a sanitized build has no static guest programs"
+need_built "$B/bin/vmreplay-static" "$B/bin/vmrec-vminit"
 command -v qemu-system-x86_64 >/dev/null 2>&1 ||
 	sh "$S/mk/deps.sh" qemu-system-x86 >"$T/deps.log" 2>&1 ||
 	skip_all "qemu-system-x86 is not installed and cannot be: $(tail -n 1 "$T/deps.log")"

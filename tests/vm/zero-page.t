@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/vm/vm-setup.sh"
 
-"$B/tests/replay/progs/mktrace" "$T/z1.vmt" <<'EOF2' || skip_all "mktrace cannot write traces"
+"$B/tests/replay/progs/mktrace" "$T/z1.vmt" <<'EOF2' || fail_all "mktrace cannot write traces"
 process 100 1 0
 map 100
 end

@@ -6,8 +6,8 @@
 . "$(dirname "$0")/../lib.sh"
 V=$B/bin/vmtrace
 P=$B/tests/vmtrace/progs/memcalls
+need_built "$V" "$P"
 command -v strace >/dev/null || skip_all "strace is not installed"
-[ -x "$P" ] || skip_all "$P not built"
 # LeakSanitizer cannot run under ptrace (make asan builds the program too)
 ASAN_OPTIONS=detect_leaks=0 strace -f -ttt -T -e trace=%memory,%process -o "$T/log" "$P" 2>"$T/err" ||
 	skip_all "strace cannot trace here: $(head -1 "$T/err")"
