@@ -1,4 +1,5 @@
 /* vmtrace - inspect, validate, convert and synthesize vmrec traces. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "analysis/vmtrace.h"
@@ -32,6 +33,19 @@ struct vmt_reader *vmtrace_open(const char *path, int order)
 	if (!r)
 		fprintf(stderr, "vmtrace: %s\n", vmt_reader_open_error());
 	return r;
+}
+
+struct vmt_writer *vmtrace_create(const char *path)
+{
+	int err;
+	struct vmt_writer *w = vmt_writer_open(path, NULL, &err);
+
+	/* VMT_EIO/VMT_ENOSPC from vmt_writer_open are its open(2) failing,
+	 * and errno is still open's: name it, not the library's class */
+	if (!w)
+		fprintf(stderr, "vmtrace: %s: %s\n", path,
+		        err == VMT_ENOMEM ? vmt_strerror(err) : strerror(errno));
+	return w;
 }
 
 int main(int argc, char **argv)

@@ -16,4 +16,8 @@ int vmtrace_top_main(int argc, char **argv);     /* analysis/vmtrace_top.c */
  * ("vmtrace: t.lz4: not a vmrec trace (bad magic)") and return NULL. */
 struct vmt_reader *vmtrace_open(const char *path, int order);
 
+/* Create TRACE for writing or print why not ("vmtrace: /x/t.lz4: No such
+ * file or directory") and return NULL. */
+struct vmt_writer *vmtrace_create(const char *path);
+
 #endif

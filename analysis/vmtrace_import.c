@@ -412,12 +412,8 @@ int vmtrace_import_strace_main(int argc, char **argv)
 	int status = 1;
 	if (read_log(&im, learn_tasks) < 0 || read_log(&im, first_time) < 0)
 		goto out;
-	int err;
-	im.w = vmt_writer_open(out, NULL, &err);
-	if (!im.w) {
-		fprintf(stderr, "vmtrace: %s: %s\n", out, vmt_strerror(err));
+	if (!(im.w = vmtrace_create(out)))
 		goto out;
-	}
 	struct vmt_record hdr = { .type = VMT_REC_HEADER };
 	hdr.u.header.version = VMT_FORMAT_VERSION;
 	hdr.u.header.start_realtime_ns = im.first_ns;

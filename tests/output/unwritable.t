@@ -1,12 +1,14 @@
 #!/bin/sh
 # Every tool that writes a file refuses an unwritable output with a one-line
-# error naming the file and a non-zero exit, and writes nothing else.
+# error naming the file and the system's reason, a non-zero exit, and writes
+# nothing else.
 . "$(dirname "$0")/../lib.sh"
 need_built "$B/bin/vmreplay" "$B/bin/vmtrace" "$B/bin/vmreport"
 BAD=$T/missing-dir/out
 SAMPLE=$S/traces/samples/python3-import-json.lz4
 
-# expect_refusal NAME CMD... : non-zero exit, exactly one stderr line naming $BAD
+# expect_refusal NAME CMD... : non-zero exit, exactly one stderr line naming
+# $BAD and why (its directory does not exist)
 expect_refusal() {
 	name=$1
 	shift
@@ -17,6 +19,8 @@ expect_refusal() {
 	is "$(wc -l <"$T/stderr" | tr -d ' ')" 1 "$name: one line on stderr"
 	grep -q "missing-dir/out" "$T/stderr"
 	ok $? "$name: the message names the file: $(cat "$T/stderr")"
+	grep -q "No such file or directory" "$T/stderr"
+	ok $? "$name: and the reason"
 }
 
 expect_refusal "vmreplay --json" "$B/bin/vmreplay" -q --json "$BAD" "$SAMPLE"

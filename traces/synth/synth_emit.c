@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "analysis/vmtrace.h"
 #include "traces/synth/synth.h"
 
 #define MAP_FIXED     0x10u
@@ -47,17 +48,13 @@ static int put(struct synth *s, const struct vmt_record *rec)
 
 int synth_begin(struct synth *s, const struct synth_opts *o, const char *cmdline)
 {
-	int err;
 	s->out = o->out;
 	s->seed_state = o->seed;
 	s->seq = 0;
 	s->now_ns = 2400000000000ull;   /* 40 minutes of uptime */
 	s->next_pid = 4242 + (int32_t)(o->seed % 20000);
-	s->w = vmt_writer_open(o->out, NULL, &err);
-	if (!s->w) {
-		fprintf(stderr, "vmtrace: %s: %s\n", o->out, vmt_strerror(err));
+	if (!(s->w = vmtrace_create(o->out)))
 		return -1;
-	}
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	struct vmt_record rec = { .type = VMT_REC_HEADER };
