@@ -1,7 +1,8 @@
 /* vmtrace_top.c - `vmtrace top`: which call sites made the VMA calls.
  *
  * One pass over the trace sums each (pid, stack) - events, latency, ranges
- * still mapped at the end, events whose replay outcome was "new" - then each
+ * still mapped at the end, events whose replay outcome was "new" (from
+ * --results, else from a replay in the simulator afterwards) - then each
  * distinct stack is symbolised once and folded to its call site:
  *   the attribution frame is the innermost frame in a known module other
  *   than libc, the dynamic loader and libvmrec; when there is none (the
@@ -19,6 +20,7 @@
 #include "analysis/vmtrace.h"
 #include "analysis/vmtrace_top_live.h"
 #include "analysis/vmtrace_top_results.h"
+#include "analysis/vmtrace_top_sim.h"
 
 enum top_by { BY_EVENTS, BY_VMAS, BY_LATENCY, BY_NEW };
 
@@ -79,6 +81,12 @@ struct top {
 	struct stack *stacks;
 	uint32_t nstack, cap_stack;
 	uint64_t nevents;
+	/* for the simulator's outcomes, known only after the pass: the site
+	 * of each event (NULL with --results, or when new is not shown) */
+	uint32_t *ev_site;
+	uint64_t cap_ev;
+	int have_news;          /* the new column has numbers */
+	char new_note[640];     /* where they come from, or why there are none */
 };
 
 static uint64_t pair_key(int32_t pid, uint32_t id)
@@ -186,6 +194,16 @@ static int add_event(struct top *t, const struct vmt_event *ev)
 	s->t.events++;
 	s->t.latency_ns += ev->latency_ns;
 	s->t.news += outcome_set_has(&t->news, t->nevents);
+	if (t->ev_site) {
+		if (t->nevents == t->cap_ev) {
+			uint32_t *p = realloc(t->ev_site, 2 * t->cap_ev * sizeof(*p));
+			if (!p)
+				return -1;
+			t->ev_site = p;
+			t->cap_ev *= 2;
+		}
+		t->ev_site[t->nevents] = i - 1;
+	}
 	t->nevents++;
 	return live_event(t->live, ev, i - 1);
 }
@@ -439,8 +457,8 @@ out:
 static void print_rows(const struct top *t, const struct row *rows, uint32_t n)
 {
 	if (!t->o.folded)
-		printf("%8s %6s %12s %6s  %s\n", "events", "vmas", "latency_us", "new",
-		       "call site");
+		printf("# new: %s\n%8s %6s %12s %6s  %s\n", t->new_note, "events", "vmas",
+		       "latency_us", "new", "call site");
 	for (uint32_t i = 0; i < n; i++) {
 		const struct totals *x = &rows[i].t;
 		char news[24] = "-";
@@ -451,7 +469,7 @@ static void print_rows(const struct top *t, const struct row *rows, uint32_t n)
 			printf("%s %" PRIu64 "\n", rows[i].key, metric(t, x));
 			continue;
 		}
-		if (t->o.results)
+		if (t->have_news)
 			snprintf(news, sizeof(news), "%" PRIu64, x->news);
 		printf("%8" PRIu64 " %6" PRIu64 " %12.1f %6s  %s\n", x->events, x->vmas,
 		       (double)x->latency_ns / 1000.0, news, rows[i].key);
@@ -518,10 +536,30 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 	if (optind + 1 != argc)
 		return -1;
 	o->trace = argv[optind];
-	if (o->by == BY_NEW && !o->results) {
-		fprintf(stderr, "vmtrace top: --by outcome=new needs --results R.json (vmreplay --per-event)\n");
-		return 1;
+	return 0;
+}
+
+/* Without --results: the outcomes of a replay in the simulator, charged to
+ * the sites of the events.  0, or -1 with why in err. */
+static int sim_news(struct top *t, char *err, size_t errlen)
+{
+	struct outcome_set set;
+
+	if (t->nevents > TOP_SIM_MAX_EVENTS)
+		snprintf(err, errlen, "not replayed in the simulator: %" PRIu64 " events, "
+		         "over %u", t->nevents, TOP_SIM_MAX_EVENTS);
+	if (t->nevents > TOP_SIM_MAX_EVENTS ||
+	    top_sim_outcomes(t->o.trace, "new", &set, err, errlen) < 0) {
+		snprintf(t->new_note, sizeof(t->new_note), "- (%s; give --results R.json "
+		         "from vmreplay --per-event)", err);
+		return -1;
 	}
+	for (uint64_t e = 0; e < t->nevents; e++)
+		t->sites[t->ev_site[e]].t.news += outcome_set_has(&set, e);
+	outcome_set_free(&set);
+	snprintf(t->new_note, sizeof(t->new_note), "merged with nothing, replayed in the "
+	         "simulator's host profile (--results R.json: another replay's)");
+	t->have_news = 1;
 	return 0;
 }
 
@@ -543,13 +581,28 @@ int vmtrace_top_main(int argc, char **argv)
 	default:
 		return usage(stderr);
 	}
-	if (t.o.results && outcome_set_load(&t.news, t.o.results, "new", err, sizeof(err)) < 0) {
-		fprintf(stderr, "vmtrace top: %s\n", err);
-		return 1;
+	if (t.o.results) {
+		if (outcome_set_load(&t.news, t.o.results, "new", err, sizeof(err)) < 0) {
+			fprintf(stderr, "vmtrace top: %s\n", err);
+			return 1;
+		}
+		t.have_news = 1;
+		snprintf(t.new_note, sizeof(t.new_note), "merged with nothing in %s",
+		         t.o.results);
+	} else if (!t.o.folded || t.o.by == BY_NEW) {
+		if (!(t.ev_site = malloc((t.cap_ev = 1024) * sizeof(*t.ev_site)))) {
+			fprintf(stderr, "vmtrace: out of memory\n");
+			return 1;
+		}
 	}
 	if (!(t.sym = sym_new(t.o.trace)))
 		fprintf(stderr, "vmtrace: out of memory\n");
 	else if (read_trace(&t) == 0) {
+		if (t.ev_site && sim_news(&t, err, sizeof(err)) < 0 && t.o.by == BY_NEW) {
+			fprintf(stderr, "vmtrace top: --by outcome=new: %s; give --results R.json "
+			        "(vmreplay --per-event)\n", err);
+			goto out;
+		}
 		if (t.nstack == 0 && t.nevents)
 			fprintf(stderr, "vmtrace: note: %s has no stacks (record with vmrec --stacks)\n",
 				t.o.trace);
@@ -558,6 +611,7 @@ int vmtrace_top_main(int argc, char **argv)
 			status = fflush(stdout) ? 1 : 0;
 		}
 	}
+out:
 	for (uint32_t i = 0; rows && i < nrow; i++)
 		free(rows[i].key);
 	free(rows);
@@ -565,6 +619,7 @@ int vmtrace_top_main(int argc, char **argv)
 		free(t.stacks[i].ips);
 	free(t.stacks);
 	free(t.sites);
+	free(t.ev_site);
 	free(t.site_idx.keys);
 	free(t.site_idx.vals);
 	free(t.stack_idx.keys);

@@ -15,7 +15,6 @@ fails() {
 fails 2 "no trace" "$V" top
 fails 2 "--by with an unknown key" "$V" top --by colour t.vmt
 fails 2 "--depth 0" "$V" top --depth 0 t.vmt
-fails 2 "--by outcome=new without --results" "$V" top --by outcome=new t.vmt
 fails 1 "a trace that does not exist" "$V" top "$T/nope.vmt"
 printf 'not a trace at all\n' >"$T/junk.vmt"
 fails 1 "a file that is not a trace" "$V" top "$T/junk.vmt"
