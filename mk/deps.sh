@@ -7,7 +7,7 @@
 case ${VMREC_NO_INSTALL:-0} in 0) no_install= ;; *) no_install=$VMREC_NO_INSTALL ;; esac
 # not Debian: the build and the tests say what they miss
 if [ -n "$no_install" ] && ! command -v dpkg-query >/dev/null 2>&1; then
-	echo "deps: VMREC_NO_INSTALL=$no_install and no dpkg-query: not checking $*" >&2
+	echo "deps: VMREC_NO_INSTALL=$no_install and no dpkg-query: not checking the packages" >&2
 	exit 0
 fi
 need= want= optional=0
