@@ -45,4 +45,6 @@ need_built() {
 }
 # carries_asan PROGRAM : it was built with AddressSanitizer (make asan)
 carries_asan() { ldd "$1" 2>/dev/null | grep -q libasan; }
+# carries_sanitizer PROGRAM : built with any sanitizer runtime (SANITIZE=...)
+carries_sanitizer() { ldd "$1" 2>/dev/null | grep -Eq 'lib(asan|ubsan|tsan|lsan)'; }
 done_testing() { echo "1..$_n"; [ "$_failed" -eq 0 ]; }

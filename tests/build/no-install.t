@@ -36,7 +36,7 @@ grep -q "VMREC_NO_INSTALL=1" "$T/err"; ok $? "fetch-kernels.sh: and says why: $(
 [ ! -e "$T/store" ]; ok $? "fetch-kernels.sh: creates no store"
 
 # a QEMU test with an empty kernel store skips (vm-setup.sh)
-if carries_asan "$B/bin/vmreplay"; then
+if carries_sanitizer "$B/bin/vmreplay"; then
 	skip "vm-setup.sh: a sanitized build has no guest programs"
 else
 	printf '. "%s/tests/lib.sh"\n. "%s/tests/vm/vm-setup.sh"\necho reached\n' "$S" "$S" >"$T/vm.t"

@@ -3,7 +3,7 @@
 # whole test with the reason.  Sets K61 and K612 to the store's releases.
 # sanitizers cannot link statically: a sanitized build has no guest programs
 need_built "$B/bin/vmreplay"
-carries_asan "$B/bin/vmreplay" && skip_all "a sanitized build has no static guest programs"
+carries_sanitizer "$B/bin/vmreplay" && skip_all "a sanitized build has no static guest programs"
 need_built "$B/bin/vmreplay-static" "$B/bin/vmrec-vminit"
 command -v qemu-system-x86_64 >/dev/null 2>&1 ||
 	sh "$S/mk/deps.sh" qemu-system-x86 >"$T/deps.log" 2>&1 ||
