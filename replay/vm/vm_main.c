@@ -91,12 +91,15 @@ static const char *opt_value(char **argv, int argc, int *i, const char *name,
 
 static int add_kernels(struct vm_opts *o, const char *list)
 {
-	char *copy = strdup(list), *save = NULL;
+	for (const char *p = list; *p; p += *p == ',') {
+		size_t n = strcspn(p, ",");
 
-	for (char *k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
-		if (o->nkernels == MAX_KERNELS)
-			return -1;
-		o->kernels[o->nkernels++] = k;
+		if (n) {
+			if (o->nkernels == MAX_KERNELS || !(o->kernels[o->nkernels] = strndup(p, n)))
+				return -1;
+			o->nkernels++;
+		}
+		p += n;
 	}
 	return 0;
 }
@@ -390,19 +393,20 @@ int vm_replay_main(int argc, char **argv)
 	int worst = 0;
 
 	int rc = parse(argc, argv, &o);
-	if (rc)
-		return rc;
-	for (int k = 0; k < o.nkernels; k++) {
+	for (int k = 0; !rc && k < o.nkernels; k++) {
 		int many = o.nkernels > 1;
 		if (many) {
 			printf("# kernel %s%s\n", o.kernels[k],
 			       strcmp(o.kernels[k], "host") ? " (qemu-tcg)" : "");
 			fflush(stdout);
 		}
-		rc = strcmp(o.kernels[k], "host") ? run_guest(&o, o.kernels[k], many)
-		                                  : run_host(&o, many);
-		if (rc && !worst)
-			worst = rc;
+		int st = strcmp(o.kernels[k], "host") ? run_guest(&o, o.kernels[k], many)
+		                                      : run_host(&o, many);
+		if (st && !worst)
+			worst = st;
 	}
-	return worst;
+	for (int k = 0; k < o.nkernels; k++)
+		free(o.kernels[k]);
+	free(o.fwd);
+	return rc ? rc : worst;
 }

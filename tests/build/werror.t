@@ -23,12 +23,13 @@ make -s -C "$S" BUILD="$T/b" CC="$T/cc" WERROR=1 "$OBJ" >"$T/out" 2>&1
 [ $? -ne 0 ] && [ ! -f "$OBJ" ]
 ok $? "make WERROR=1: the warning is an error"
 
-# what make check and make asan run (dry run: their sub-make prints its commands)
+# what make check and make asan run (dry run: their sub-make prints its
+# commands; -B: as if nothing were built, since make asan's build-asan/ may be)
 for target in check asan; do
-	make -n -C "$S" BUILD="$T/c" "$target" 2>&1 | grep ' -c traces/vmt_error\.c' >"$T/cmd"
+	make -n -B -C "$S" BUILD="$T/c" "$target" 2>&1 | grep ' -c traces/vmt_error\.c' >"$T/cmd"
 	grep -q -- ' -Werror ' "$T/cmd"
 	ok $? "make $target compiles with -Werror"
-	make -n -C "$S" BUILD="$T/c" WERROR=0 "$target" 2>&1 | grep ' -c traces/vmt_error\.c' >"$T/cmd"
+	make -n -B -C "$S" BUILD="$T/c" WERROR=0 "$target" 2>&1 | grep ' -c traces/vmt_error\.c' >"$T/cmd"
 	[ -s "$T/cmd" ] && ! grep -q -- '-Werror' "$T/cmd"
 	ok $? "make $target WERROR=0 does not"
 done
