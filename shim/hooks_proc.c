@@ -119,6 +119,22 @@ HIDDEN void shim_clone_enter(uint64_t flags, uint64_t stack, uint64_t ptid, uint
 
 HIDDEN long shim_set_errno(long r) { return shim_errno_ret(r); }
 
+/* A task-creating hook's parent side, where the event is written: it calls
+ * fn with the syscall's result (not a jump), so the hook's own frame stays
+ * on the stack and stacks.c can show it as the libc wrapper it replaced.
+ * Its unwind rule (rsp is the entry's again here) lets libunwind step past
+ * it to the wrapper's caller. */
+#define PARENT_TAIL(fn) \
+	"	.cfi_startproc\n" \
+	"	mov %rax,%rdi\n" \
+	"	sub $8,%rsp\n" \
+	"	.cfi_adjust_cfa_offset 8\n" \
+	"	call " fn "\n" \
+	"	add $8,%rsp\n" \
+	"	.cfi_adjust_cfa_offset -8\n" \
+	"	ret\n" \
+	"	.cfi_endproc\n"
+
 __asm__(
 	".text\n"
 	".globl shim_hook_vfork\n.hidden shim_hook_vfork\n.type shim_hook_vfork,@function\n"
@@ -132,8 +148,7 @@ __asm__(
 	"	push %rdi\n"
 	"	test %rax,%rax\n"
 	"	jz 1f\n"
-	"	mov %rax,%rdi\n"
-	"	jmp shim_vfork_parent\n"
+	PARENT_TAIL("shim_vfork_parent")
 	"1:	mov shim_vfork_child@gottpoff(%rip),%rax\n"
 	"	movl $1,%fs:(%rax)\n"
 	"	xor %eax,%eax\n"
@@ -163,8 +178,7 @@ __asm__(
 	"	syscall\n"
 	"	test %rax,%rax\n"
 	"	jz 1f\n"
-	"	mov %rax,%rdi\n"
-	"	jmp shim_clone_parent\n"
+	PARENT_TAIL("shim_clone_parent")
 	"1:	xor %ebp,%ebp\n"
 	"	and $-16,%rsp\n"
 	"	push %rdx\n"
@@ -213,8 +227,7 @@ __asm__(
 	"	syscall\n"
 	"	test %rax,%rax\n"
 	"	jz 1f\n"
-	"	mov %rax,%rdi\n"
-	"	jmp shim_clone_parent\n"
+	PARENT_TAIL("shim_clone_parent")
 	"1:	xor %ebp,%ebp\n"
 	"	xor %esi,%esi\n"         /* no parent_tid: the child asks */
 	"	call shim_clone_child\n"  /* rdi still holds the flags */

@@ -188,11 +188,24 @@ static uint32_t syscall_end(const unsigned char *p, size_t len)
 	return 0;
 }
 
+/* A clone wrapper's child calls the thread's function through a register
+ * (`ff d0`..`ff d7`) a few instructions after its syscall (glibc's clone.S
+ * and clone3.S); the offset just past that call, 0 if there is none. */
+static uint32_t call_end(const unsigned char *p, uint32_t sys_end)
+{
+	if (!sys_end)
+		return 0;
+	for (uint32_t i = sys_end; i + 1 < sys_end + 32; i++)
+		if (p[i] == 0xff && p[i + 1] >= 0xd0 && p[i + 1] <= 0xd7)
+			return i + 2;
+	return 0;
+}
+
 /* Hooks are small: an address further than this past the nearest hook's
  * entry is in some other function. */
 #define HOOK_MAX_SIZE 2048
 
-uint64_t patch_wrapper_ip(const struct patch_site *sites, size_t n, uint64_t hook_ip)
+static const struct patch_site *hook_of(const struct patch_site *sites, size_t n, uint64_t hook_ip)
 {
 	const struct patch_site *best = NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -201,7 +214,19 @@ uint64_t patch_wrapper_ip(const struct patch_site *sites, size_t n, uint64_t hoo
 		    (!best || h > (uint64_t)(uintptr_t)best->hook))
 			best = &sites[i];
 	}
-	return best ? best->at + best->sys_end : 0;
+	return best;
+}
+
+uint64_t patch_wrapper_ip(const struct patch_site *sites, size_t n, uint64_t hook_ip)
+{
+	const struct patch_site *s = hook_of(sites, n, hook_ip);
+	return s ? s->at + s->sys_end : 0;
+}
+
+uint64_t patch_wrapper_return_ip(const struct patch_site *sites, size_t n, uint64_t hook_ip)
+{
+	const struct patch_site *s = hook_of(sites, n, hook_ip);
+	return s && s->call_end ? s->at + s->call_end : 0;
 }
 
 int patch_sites(struct patch_site *sites, size_t n)
@@ -233,6 +258,7 @@ int patch_sites(struct patch_site *sites, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (at[i]) {
 			sites[i].sys_end = syscall_end(at[i], matched[i]);
+			sites[i].call_end = call_end(at[i], sites[i].sys_end);
 			write_jump(at[i], sites[i].hook);
 			sites[i].at = (uint64_t)(uintptr_t)at[i];
 			sites[i].done = 1;

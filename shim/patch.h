@@ -13,6 +13,7 @@ struct patch_site {
 	int done;
 	uint64_t at;            /* patched: the wrapper's entry in libc */
 	uint32_t sys_end;       /* offset just past its syscall instruction, 0: unknown */
+	uint32_t call_end;      /* just past the child's `call *%reg` after it, 0: none */
 };
 
 /* Patch every site; a site whose bytes differ is left alone, counted and
@@ -22,6 +23,10 @@ int patch_sites(struct patch_site *sites, size_t n);
  * would have been in libc's wrapper (its syscall instruction, as strace -k
  * shows it); 0 when the address is in no hook. */
 uint64_t patch_wrapper_ip(const struct patch_site *sites, size_t n, uint64_t hook_ip);
+/* For a return address inside a clone hook found as a thread's outermost
+ * frame (the hook called the thread's function), the same return address
+ * in libc's wrapper (its child's `call *%reg`); 0 when there is none. */
+uint64_t patch_wrapper_return_ip(const struct patch_site *sites, size_t n, uint64_t hook_ip);
 /* libc's own definition of an exported symbol (no allocation). */
 void *patch_libc_symbol(const char *name);
 /* Whether addr is in libc's text (known once patching has looked). */

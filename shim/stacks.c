@@ -214,7 +214,10 @@ static struct step *step_slot(uint64_t ip, uint64_t sp)
 
 /* The recorder's leading frames are dropped but the outermost of them, the
  * hook that replaced libc's entry: it stands where strace -k shows the
- * libc wrapper.  *n < 0 while only recorder frames were seen. */
+ * libc wrapper.  *n < 0 while only recorder frames were seen.  A recorder
+ * frame past the program's is a new thread's first, the clone hook that
+ * called the thread's function: it stands where libc's clone would, or
+ * goes. */
 static void keep(uint64_t *ips, int *n, uint64_t ip)
 {
 	int self = ip >= self_lo && ip < self_hi;
@@ -223,6 +226,8 @@ static void keep(uint64_t *ips, int *n, uint64_t ip)
 		*n = -1;
 		return;
 	}
+	if (self && !(ip = patch_wrapper_return_ip(shim_sites, shim_nsites, ip)))
+		return;
 	if (*n < 0)
 		*n = 1;
 	ips[(*n)++] = ip;

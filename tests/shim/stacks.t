@@ -42,4 +42,16 @@ fi
 	awk '/^[0-9].*PROT_READ[|]PROT_EXEC.*MAP_FIXED/ { getline; print; exit }' >"$T/ld"
 grep -qE '^ > /[^ ]*/ld-linux-x86-64\.so\.2\(__mmap\+0x[0-9a-f]+\)' "$T/ld"
 ok $? "a trapped loader mmap's top frame is ld.so's own mmap, not the trap handler"
+# threads: pthread_create's clone3 has its top frame in libc's __clone3
+# (the hook that replaced it is called, not jumped to, from its parent
+# side), and a thread's stack ends where glibc's does, in __clone3's child
+# (the hook that called the thread's function stands there), never in
+# the recorder
+"$B/bin/vmrec" -o "$T/t.lz4" --stacks=16 -- "$P/threads_malloc" >/dev/null
+"$B/bin/vmtrace" dump -k "$T/t.lz4" 2>/dev/null >"$T/tk"
+is "$(grep -c '^ > .*libvmrec\.so' "$T/tk")" 0 "a threaded program's stacks show no recorder frame"
+awk '/^[0-9]+ +clone3\(/ { getline; sub(/\+0x.*/, ""); sub(/^ > [^ ]*\//, ""); print }' "$T/tk" | sort -u >"$T/ctop"
+is "$(cat "$T/ctop")" "libc.so.6(__clone3" "clone3's top frame is libc's __clone3"
+awk '/start_thread/ { getline; sub(/\+0x.*/, ""); sub(/^ > [^ ]*\//, ""); print }' "$T/tk" | sort -u >"$T/outer"
+is "$(cat "$T/outer")" "libc.so.6(__clone3" "a thread's outermost frame is __clone3's child, as natively"
 done_testing
