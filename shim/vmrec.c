@@ -97,7 +97,12 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--") == 0) { i++; break; }
-		if (strcmp(a, "-o") == 0 && i + 1 < argc) out = argv[++i];
+		if (strcmp(a, "-o") == 0 && i + 1 >= argc) {
+			fprintf(stderr, "vmrec: option -o needs a file name\n");
+			usage(stderr);
+			return 2;
+		}
+		if (strcmp(a, "-o") == 0) out = argv[++i];
 		else if (strncmp(a, "-o", 2) == 0 && a[2]) out = a + 2;
 		else if (strcmp(a, "--stacks") == 0) stacks = "16";
 		else if (strncmp(a, "--stacks=", 9) == 0) stacks = a + 9;

@@ -10,6 +10,8 @@ ok $([ -s "$T/sh.vmrec.lz4" ]; echo $?) "default trace name PROGRAM.vmrec.lz4"
 "$V" -o "$T/k.lz4" -- sh -c 'kill -SEGV $$' 2>/dev/null; is "$?" 139 "killed by a signal: 128 + N"
 "$V" --bogus -- true 2>"$T/err"; is "$?" 2 "unknown option: status 2"
 is "$(head -1 "$T/err")" "vmrec: unknown option --bogus" "unknown option: named"
+"$V" -o 2>"$T/err"; is "$?" 2 "-o without its argument: status 2"
+is "$(head -1 "$T/err")" "vmrec: option -o needs a file name" "-o without its argument: said so"
 "$V" -o "$T/no/such/t.lz4" -- true 2>"$T/err"; is "$?" 2 "unwritable output: status 2"
 is "$(cat "$T/err")" "vmrec: $T/no/such/t.lz4: No such file or directory" "unwritable output: named"
 "$V" -o "$T/tree.lz4" -- sh -c 'sh -c true; true' >/dev/null
