@@ -1,4 +1,4 @@
-# Pattern rules: every .c under the tree compiles to $(BUILD)/obj/<path>.o
+# Pattern rules: every .c (and .S) under the tree compiles to $(BUILD)/obj/<path>.o
 # with dependency files, so modules only list sources.
 
 OBJ := $(BUILD)/obj
@@ -7,7 +7,12 @@ $(OBJ)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(VMREC_CFLAGS) $(EXTRA_CFLAGS_$(dir $<)) -MMD -MP -c $< -o $@
 
-# $(call objs,a.c b.c) -> their object files
-objs = $(patsubst %.c,$(OBJ)/%.o,$(1))
+# Assembly (.S, through the C preprocessor) the same way.
+$(OBJ)/%.o: %.S
+	@mkdir -p $(@D)
+	$(CC) $(VMREC_CFLAGS) $(EXTRA_CFLAGS_$(dir $<)) -MMD -MP -c $< -o $@
+
+# $(call objs,a.c b.S) -> their object files
+objs = $(patsubst %.S,$(OBJ)/%.o,$(patsubst %.c,$(OBJ)/%.o,$(1)))
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -2,7 +2,7 @@
 # Only what the program may call is exported (vmrec_checkpoint); the hooks
 # and the recorder's state are hidden so nothing in the program binds to them.
 
-SHIM_LIB_SRCS := $(filter-out shim/vmrec.c,$(wildcard shim/*.c))
+SHIM_LIB_SRCS := $(filter-out shim/vmrec.c,$(wildcard shim/*.c)) shim/arch_x86_64.S
 EXTRA_CFLAGS_shim/ := -fvisibility=hidden
 
 LIBS += $(BUILD)/lib/libvmrec.so

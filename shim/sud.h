@@ -4,11 +4,12 @@
 #ifndef SHIM_SUD_H
 #define SHIM_SUD_H
 
-#include "raw.h"
-#include "record.h"
-
 #define SUD_ALLOW 0
 #define SUD_BLOCK 1
+
+#ifndef __ASSEMBLER__   /* arch_x86_64.S takes only the two values above */
+#include "raw.h"
+#include "record.h"
 
 extern int sud_enabled;
 /* Per-thread dispatch selector byte (SUD_ALLOW / SUD_BLOCK). */
@@ -34,4 +35,5 @@ static inline void sud_leave(uint8_t prev)
 	shim_sud_selector = prev;
 }
 
+#endif /* __ASSEMBLER__ */
 #endif
