@@ -1,11 +1,11 @@
 # analysis/: vmtrace (inspect, convert, validate, synthesize, attribute) and
 # vmreport.  Files are picked up by name:
-#   analysis/vmtrace*.c  analysis/sysfmt*.c  analysis/symbolize*.c  traces/synth/*.c -> vmtrace
+#   analysis/vmtrace*.c  analysis/sysfmt*.c  analysis/symbolize*.c  analysis/synth/*.c -> vmtrace
 #   analysis/vmreport*.c analysis/json*.c                                 -> vmreport
 
 SYSFMT_OBJS   := $(call objs,$(wildcard analysis/sysfmt*.c))
 SYMBOLIZE_OBJS := $(call objs,$(wildcard analysis/symbolize*.c))
-SYNTH_OBJS    := $(call objs,$(wildcard traces/synth/*.c))
+SYNTH_OBJS    := $(call objs,$(wildcard analysis/synth/*.c))
 JSON_OBJS     := $(call objs,$(wildcard analysis/json*.c))
 VMTRACE_OBJS  := $(call objs,$(wildcard analysis/vmtrace*.c)) $(SYSFMT_OBJS) \
                  $(SYMBOLIZE_OBJS) $(SYNTH_OBJS)

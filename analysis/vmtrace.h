@@ -9,7 +9,7 @@ int vmtrace_dump_main(int argc, char **argv);
 int vmtrace_stats_main(int argc, char **argv);
 int vmtrace_check_main(int argc, char **argv);
 int vmtrace_import_strace_main(int argc, char **argv);
-int vmtrace_synth_main(int argc, char **argv);   /* traces/synth/ */
+int vmtrace_synth_main(int argc, char **argv);   /* analysis/synth/ */
 int vmtrace_top_main(int argc, char **argv);     /* analysis/vmtrace_top.c */
 
 /* Open TRACE for reading or print the library's one-line error

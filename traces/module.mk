@@ -1,5 +1,5 @@
 # traces/: the trace format library (libvmt.a, linked into every tool and
-# into libvmrec.so) and the workload synthesizers.
+# into libvmrec.so).
 
 LIBVMT_SRCS := $(wildcard traces/*.c)
 LIBVMT      := $(BUILD)/lib/libvmt.a

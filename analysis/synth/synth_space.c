@@ -5,7 +5,7 @@
  * 6.18's PMD alignment of anonymous lengths that are PMD multiples. */
 #include <stdlib.h>
 #include <string.h>
-#include "traces/synth/synth.h"
+#include "analysis/synth/synth.h"
 
 static int reserve(struct synth_space *s, size_t n)
 {

@@ -9,7 +9,7 @@
  * The first fork is preceded by a residency record of the whole GiB (all
  * pages resident; nothing in the loop changes that).  Latency of fork: 7 ms, measured here for 1 GiB of
  * touched 4 KiB pages. */
-#include "traces/synth/synth.h"
+#include "analysis/synth/synth.h"
 
 #define GIB (1ull << 30)
 #define PROT_RW 0x3u

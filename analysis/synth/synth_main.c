@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/vmtrace.h"
-#include "traces/synth/synth.h"
+#include "analysis/synth/synth.h"
 
 static const struct synth_workload workloads[] = {
 	{ "brk_test", "AIM9 brk_test: sbrk(-64K) + 16 x sbrk(4K), 1000 rounds", synth_brk_test },

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include "analysis/vmtrace.h"
-#include "traces/synth/synth.h"
+#include "analysis/synth/synth.h"
 
 #define MAP_FIXED     0x10u
 #define MAP_ANONYMOUS 0x20u

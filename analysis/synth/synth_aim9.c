@@ -11,7 +11,7 @@
  * reach the kernel.  page_test's touches are residency records (16 pages,
  * all resident) just before every shrink after the first.  Latency: a
  * constant 1400 ns per brk (measured native on this host: ~1.4 us). */
-#include "traces/synth/synth.h"
+#include "analysis/synth/synth.h"
 
 #define LAT_BRK   1400
 #define THINK_NS  60       /* the loop around sbrk */

@@ -14,7 +14,7 @@
  * --tasks threads per round (default 16), --iterations rounds (default
  * 10).  Each live thread adds two VMAs: the guard and the stack. */
 #include <stdlib.h>
-#include "traces/synth/synth.h"
+#include "analysis/synth/synth.h"
 
 int synth_pthread(struct synth *s, const struct synth_opts *o)
 {

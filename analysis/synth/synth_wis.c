@@ -12,7 +12,7 @@
  * interleaved one call at a time, so in thread mode mappings of different
  * threads coexist.  --iterations loops per task (default 1000). */
 #include <stdio.h>
-#include "traces/synth/synth.h"
+#include "analysis/synth/synth.h"
 
 #define MEMSIZE (128ull << 20)
 #define MAP_PRIVATE 0x02u

@@ -1,7 +1,7 @@
 /* synth_tasks.c - threads and fork children with the calls, flags and
  * addresses glibc 2.36 produces (taken from strace of pthread_create,
  * pthread_join and fork on this host). */
-#include "traces/synth/synth.h"
+#include "analysis/synth/synth.h"
 
 #define PROT_NONE  0x0u
 #define PROT_RW    0x3u
