@@ -261,11 +261,6 @@ const uint8_t *sysfmt_arg_kinds(int sys)
 	return calls[sys].args;
 }
 
-int sysfmt_result_hex(int sys)
-{
-	return sys > VMT_SYS_NONE && sys < VMT_SYS_COUNT && calls[sys].result == R_HEX;
-}
-
 /* A string as strace quotes it: C escapes for these, octal for the rest of
  * the unprintable bytes (three digits only before an octal digit). */
 static const struct { char c, name; } c_escapes[] = {

@@ -43,8 +43,6 @@ enum sysfmt_arg {
 /* The six argument kinds of sys (SYSFMT_END-terminated), or NULL for the
  * calls printed by code of their own (mremap, clone, clone3). */
 const uint8_t *sysfmt_arg_kinds(int sys);
-/* 1 when strace prints the call's result in hex (brk, mmap, mremap, shmat). */
-int sysfmt_result_hex(int sys);
 
 /* A value-name table: flags (OR-ed bits) or an enumeration. */
 struct sysfmt_name {
