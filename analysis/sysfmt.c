@@ -226,33 +226,16 @@ static void fmt_clone3(struct out *o, const struct vmt_event *ev)
 	put(o, ", %d", SYSFMT_CLONE3_SIZE);
 }
 
+#define fmt_NONE NULL
+#define UNPAREN(...) __VA_ARGS__
 static const struct call_fmt calls[VMT_SYS_COUNT] = {
-	[VMT_SYS_BRK]           = { { SYSFMT_ADDR }, R_HEX, NULL },
-	[VMT_SYS_MMAP]          = { { SYSFMT_ADDR, SYSFMT_ULEN, SYSFMT_PROT, SYSFMT_MAPFLAGS, SYSFMT_INT, SYSFMT_HEX }, R_HEX, NULL },
-	[VMT_SYS_MUNMAP]        = { { SYSFMT_ADDR, SYSFMT_ULEN }, R_DEC, NULL },
-	[VMT_SYS_MREMAP]        = { { 0 }, R_HEX, fmt_mremap },
-	[VMT_SYS_MPROTECT]      = { { SYSFMT_ADDR, SYSFMT_ULEN, SYSFMT_PROT }, R_DEC, NULL },
-	[VMT_SYS_PKEY_MPROTECT] = { { SYSFMT_ADDR, SYSFMT_ULEN, SYSFMT_PROT, SYSFMT_INT }, R_DEC, NULL },
-	[VMT_SYS_MADVISE]       = { { SYSFMT_ADDR, SYSFMT_ULEN, SYSFMT_MADV }, R_DEC, NULL },
-	[VMT_SYS_MLOCK]         = { { SYSFMT_ADDR, SYSFMT_ULEN }, R_DEC, NULL },
-	[VMT_SYS_MLOCK2]        = { { SYSFMT_ADDR, SYSFMT_ULEN, SYSFMT_MLOCK }, R_DEC, NULL },
-	[VMT_SYS_MUNLOCK]       = { { SYSFMT_ADDR, SYSFMT_ULEN }, R_DEC, NULL },
-	[VMT_SYS_MLOCKALL]      = { { SYSFMT_MCL }, R_DEC, NULL },
-	[VMT_SYS_MUNLOCKALL]    = { { 0 }, R_DEC, NULL },
-	[VMT_SYS_MSEAL]         = { { SYSFMT_ADDR, SYSFMT_ULEN, SYSFMT_HEX }, R_DEC, NULL },
-	[VMT_SYS_SHMAT]         = { { SYSFMT_INT, SYSFMT_ADDR, SYSFMT_SHMFLG }, R_HEX, NULL },
-	[VMT_SYS_SHMDT]         = { { SYSFMT_ADDR }, R_DEC, NULL },
-	[VMT_SYS_FORK]          = { { 0 }, R_DEC, NULL },
-	[VMT_SYS_VFORK]         = { { 0 }, R_DEC, NULL },
-	[VMT_SYS_CLONE]         = { { 0 }, R_DEC, fmt_clone },
-	[VMT_SYS_CLONE3]        = { { 0 }, R_DEC, fmt_clone3 },
-	/* events keep no strings: execve's arguments are addresses, but for
-	 * the file name its FILE record may give (sysfmt_args_file) */
-	[VMT_SYS_EXECVE]        = { { SYSFMT_ADDR, SYSFMT_ADDR, SYSFMT_ADDR }, R_DEC, NULL },
-	[VMT_SYS_EXECVEAT]      = { { SYSFMT_DIRFD, SYSFMT_ADDR, SYSFMT_ADDR, SYSFMT_ADDR, SYSFMT_ATFLAGS }, R_DEC, NULL },
-	[VMT_SYS_EXIT]          = { { SYSFMT_INT }, R_DEC, NULL },
-	[VMT_SYS_EXIT_GROUP]    = { { SYSFMT_INT }, R_DEC, NULL },
+#define SYSCALL(id, name, nr, nargs, predict, args, result, custom) \
+	[VMT_SYS_##id] = { { UNPAREN args }, R_##result, fmt_##custom },
+#include "vmt_syscalls.def"
+#undef SYSCALL
 };
+#undef UNPAREN
+#undef fmt_NONE
 
 const uint8_t *sysfmt_arg_kinds(int sys)
 {

@@ -15,6 +15,7 @@ static const struct {
 	{ "import-strace", vmtrace_import_strace_main, "import-strace LOG -o TRACE         convert strace -f -ttt -T output" },
 	{ "synth", vmtrace_synth_main, "synth NAME [OPTIONS] -o TRACE      write a benchmark's calls as a trace" },
 	{ "top", vmtrace_top_main, "top [OPTIONS] TRACE                 where the VMA calls come from" },
+	{ "syscalls", vmtrace_syscalls_main, "syscalls                           the system calls vmrec records" },
 };
 
 static void usage(FILE *f)

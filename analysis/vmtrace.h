@@ -11,6 +11,7 @@ int vmtrace_check_main(int argc, char **argv);
 int vmtrace_import_strace_main(int argc, char **argv);
 int vmtrace_synth_main(int argc, char **argv);   /* analysis/synth/ */
 int vmtrace_top_main(int argc, char **argv);     /* analysis/vmtrace_top.c */
+int vmtrace_syscalls_main(int argc, char **argv);
 
 /* Open TRACE for reading or print the library's one-line error
  * ("vmtrace: t.lz4: not a vmrec trace (bad magic)") and return NULL. */

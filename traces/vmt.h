@@ -40,32 +40,13 @@ enum vmt_error {
 const char *vmt_strerror(int err);
 
 /* ---- system calls -------------------------------------------------- */
-/* Stable numbering: these values are stored in traces.  Append only. */
+/* Stable numbering: these values are stored in traces.  One row each in
+ * vmt_syscalls.def, append only. */
 enum vmt_sys {
 	VMT_SYS_NONE = 0,
-	VMT_SYS_BRK,
-	VMT_SYS_MMAP,
-	VMT_SYS_MUNMAP,
-	VMT_SYS_MREMAP,
-	VMT_SYS_MPROTECT,
-	VMT_SYS_PKEY_MPROTECT,
-	VMT_SYS_MADVISE,
-	VMT_SYS_MLOCK,
-	VMT_SYS_MLOCK2,
-	VMT_SYS_MUNLOCK,
-	VMT_SYS_MLOCKALL,
-	VMT_SYS_MUNLOCKALL,
-	VMT_SYS_MSEAL,
-	VMT_SYS_SHMAT,
-	VMT_SYS_SHMDT,
-	VMT_SYS_FORK,
-	VMT_SYS_VFORK,
-	VMT_SYS_CLONE,
-	VMT_SYS_CLONE3,
-	VMT_SYS_EXECVE,
-	VMT_SYS_EXECVEAT,
-	VMT_SYS_EXIT,
-	VMT_SYS_EXIT_GROUP,
+#define SYSCALL(id, ...) VMT_SYS_##id,
+#include "vmt_syscalls.def"
+#undef SYSCALL
 	VMT_SYS_COUNT
 };
 const char *vmt_sys_name(int sys);          /* "mmap"; NULL if unknown */

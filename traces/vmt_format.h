@@ -154,14 +154,9 @@ static inline uint64_t vmt_predict_arg(const struct vmt_slot *s, int sys, int i)
 /* How the result of a successful call is predicted, per system call. */
 enum { VMT_RES_SLOT, VMT_RES_ARG0, VMT_RES_MMAP, VMT_RES_ZERO };
 static const uint8_t vmt_result_rule[VMT_SYS_COUNT] = {
-	[VMT_SYS_BRK] = VMT_RES_ARG0, [VMT_SYS_MREMAP] = VMT_RES_ARG0,
-	[VMT_SYS_MMAP] = VMT_RES_MMAP,
-	[VMT_SYS_MUNMAP] = VMT_RES_ZERO, [VMT_SYS_MPROTECT] = VMT_RES_ZERO,
-	[VMT_SYS_PKEY_MPROTECT] = VMT_RES_ZERO, [VMT_SYS_MADVISE] = VMT_RES_ZERO,
-	[VMT_SYS_MLOCK] = VMT_RES_ZERO, [VMT_SYS_MLOCK2] = VMT_RES_ZERO,
-	[VMT_SYS_MUNLOCK] = VMT_RES_ZERO, [VMT_SYS_MLOCKALL] = VMT_RES_ZERO,
-	[VMT_SYS_MUNLOCKALL] = VMT_RES_ZERO, [VMT_SYS_MSEAL] = VMT_RES_ZERO,
-	[VMT_SYS_SHMDT] = VMT_RES_ZERO,
+#define SYSCALL(id, name, nr, nargs, predict, ...) [VMT_SYS_##id] = VMT_RES_##predict,
+#include "vmt_syscalls.def"
+#undef SYSCALL
 };
 
 static inline int64_t vmt_predict_result(const struct vmt_slot *s, int sys,

@@ -1,5 +1,6 @@
-/* vmt_sys.c - the system calls vmrec records: stable trace numbering,
- * x86-64 numbers, names as strace prints them, argument counts. */
+/* vmt_sys.c - lookups in the table of system calls (vmt_syscalls.def):
+ * trace numbering, x86-64 numbers, names as strace prints them, argument
+ * counts. */
 #include <string.h>
 #include "vmt.h"
 
@@ -10,30 +11,10 @@ struct sys_info {
 };
 
 static const struct sys_info sys_table[VMT_SYS_COUNT] = {
-	[VMT_SYS_NONE]          = { NULL, -1, 0 },
-	[VMT_SYS_BRK]           = { "brk", 12, 1 },
-	[VMT_SYS_MMAP]          = { "mmap", 9, 6 },
-	[VMT_SYS_MUNMAP]        = { "munmap", 11, 2 },
-	[VMT_SYS_MREMAP]        = { "mremap", 25, 5 },
-	[VMT_SYS_MPROTECT]      = { "mprotect", 10, 3 },
-	[VMT_SYS_PKEY_MPROTECT] = { "pkey_mprotect", 329, 4 },
-	[VMT_SYS_MADVISE]       = { "madvise", 28, 3 },
-	[VMT_SYS_MLOCK]         = { "mlock", 149, 2 },
-	[VMT_SYS_MLOCK2]        = { "mlock2", 325, 3 },
-	[VMT_SYS_MUNLOCK]       = { "munlock", 150, 2 },
-	[VMT_SYS_MLOCKALL]      = { "mlockall", 151, 1 },
-	[VMT_SYS_MUNLOCKALL]    = { "munlockall", 152, 0 },
-	[VMT_SYS_MSEAL]         = { "mseal", 462, 3 },
-	[VMT_SYS_SHMAT]         = { "shmat", 30, 3 },
-	[VMT_SYS_SHMDT]         = { "shmdt", 67, 1 },
-	[VMT_SYS_FORK]          = { "fork", 57, 0 },
-	[VMT_SYS_VFORK]         = { "vfork", 58, 0 },
-	[VMT_SYS_CLONE]         = { "clone", 56, 5 },
-	[VMT_SYS_CLONE3]        = { "clone3", 435, 2 },
-	[VMT_SYS_EXECVE]        = { "execve", 59, 3 },
-	[VMT_SYS_EXECVEAT]      = { "execveat", 322, 5 },
-	[VMT_SYS_EXIT]          = { "exit", 60, 1 },
-	[VMT_SYS_EXIT_GROUP]    = { "exit_group", 231, 1 },
+	[VMT_SYS_NONE] = { NULL, -1, 0 },
+#define SYSCALL(id, name, nr, nargs, ...) [VMT_SYS_##id] = { #name, nr, nargs },
+#include "vmt_syscalls.def"
+#undef SYSCALL
 };
 
 static int known(int sys)

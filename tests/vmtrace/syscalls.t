@@ -1,0 +1,30 @@
+#!/bin/sh
+# vmtrace syscalls prints the one table of system calls
+# (traces/vmt_syscalls.def): ids in order from 1, names unique, and every
+# x86-64 number the kernel's own header gives for that name.
+. "$(dirname "$0")/../lib.sh"
+need_built "$B/bin/vmtrace"
+"$B/bin/vmtrace" syscalls >"$T/table"
+is "$?" 0 "vmtrace syscalls runs"
+is "$(head -1 "$T/table")" "# id name nr nargs predict result format args" "a header names the columns"
+grep -v '^#' "$T/table" >"$T/rows"
+is "$(awk '$1 != NR { print; exit }' "$T/rows")" "" "ids are 1, 2, 3, ... in table order"
+is "$(awk '{ print $2 }' "$T/rows" | sort | uniq -d)" "" "no name twice"
+ok "$([ "$(wc -l <"$T/rows")" -ge 23 ]; echo $?)" "at least the 23 calls of format version 1"
+H=/usr/include/x86_64-linux-gnu/asm/unistd_64.h
+if [ -r "$H" ]; then
+	bad=
+	while read -r id name nr rest; do
+		k=$(awk -v n="__NR_$name" '$1 == "#define" && $2 == n { print $3 }' "$H")
+		# the kernel headers of Debian 12 predate mseal (462, Linux 6.10)
+		[ -z "$k" ] && [ "$name" = mseal ] && k=462
+		[ "$k" = "$nr" ] || bad="$bad $name($nr, header ${k:-none})"
+	done <"$T/rows"
+	is "${bad# }" "" "every number is the kernel header's __NR_ for that name"
+else
+	ok 1 "no $H (linux-libc-dev) to check the numbers against"
+fi
+"$B/bin/vmtrace" syscalls extra 2>"$T/err"
+is "$?" 2 "an argument is refused"
+is "$(cat "$T/err")" "usage: vmtrace syscalls" "with the usage line"
+done_testing
