@@ -88,19 +88,6 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-uint64_t lat_clock_cost(void)
-{
-	enum { N = 1001 };
-	static uint64_t d[N];
-	for (int i = 0; i < N; i++) {
-		uint64_t a = lat_now();
-		uint64_t b = lat_now();
-		d[i] = b - a;
-	}
-	qsort(d, N, sizeof(d[0]), cmp_u64);
-	return d[N / 2];
-}
-
 int lat_use_tsc;
 uint64_t lat_tick_mult;
 

@@ -39,8 +39,6 @@ uint64_t lat_tick_cost(void);
 
 /* Now, in ns (CLOCK_MONOTONIC). */
 uint64_t lat_now(void);
-/* The cost of one lat_now() as seen between two calls (median of many). */
-uint64_t lat_clock_cost(void);
 
 static inline uint64_t lat_tick(void)
 {
