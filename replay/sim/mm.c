@@ -55,6 +55,12 @@ void sim_rule_force(struct sim_mm *mm, const char *fmt, ...)
 	va_end(ap);
 }
 
+int64_t sim_fail_by(struct sim_mm *mm, int err, const char *why, int rule)
+{
+	sim_rule_force(mm, "%s (%s %s)", why, sim_rules[rule].tag, sim_rules[rule].commit);
+	return -err;
+}
+
 static bool is_special_name(const char *name)
 {
 	static const char *const names[] = { "[vdso]", "[vvar]", "[vvar_vclock]", "[vsyscall]", "[uprobes]" };
@@ -179,7 +185,7 @@ struct sim_mm *sim_mm_new(const struct sim_profile *p, const struct vmt_map *map
 	{
 		char c[64];
 		sim_rule_cite(R_B1_BRK_EXPAND, c, sizeof c);
-		snprintf(mm->brk_msg[0], sizeof mm->brk_msg[0], "brk expanded the heap VMA (%s B1)", c);
+		snprintf(mm->brk_msg[0], sizeof mm->brk_msg[0], "brk expanded the heap VMA (%s)", c);
 		snprintf(mm->brk_msg[1], sizeof mm->brk_msg[1], "brk shrink unmaps the released pages");
 	}
 	return mm;

@@ -11,6 +11,7 @@
 #define VMREC_SIM_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "vmt.h"
 #include "replay/outcome.h"
@@ -27,6 +28,16 @@ const char *sim_profile_name(const struct sim_profile *p);  /* "6.12" */
  * from its release, comma-separated tags ("Z1"); "" for other profiles. */
 const char *sim_profile_probed(const struct sim_profile *p);
 const char *sim_profile_names(void);
+/* The release profiles in order, oldest first (not `host`): i from 0 to
+ * sim_profile_count() - 1; NULL past the end. */
+size_t sim_profile_count(void);
+const struct sim_profile *sim_profile_at(size_t i);
+/* vmreplay --list-rules: one line per rule, tab-separated: tag, releases,
+ * commit, "probed" (host asks this kernel) or "-", what it says. */
+void sim_list_rules(FILE *f);
+/* vmreplay --list-profiles: one line per profile, tab-separated: name, the
+ * release it stands for, the tags of its rules; `host` last. */
+void sim_list_profiles(FILE *f);
 
 /* A new address space laid out as `map` (the recorded initial memory map;
  * may be NULL for an empty one), with the host limits of the recording

@@ -23,49 +23,38 @@ static inline uint64_t sim_prot_flags(uint64_t prot)
 }
 
 /* ---- profiles (profiles.c) ---- */
+/* A release as one comparable number: 6.12.117 = SIM_KV(6, 12, 117). */
+#define SIM_KV(major, minor, sub) ((major) * 1000000 + (minor) * 1000 + (sub))
+#define SIM_KV_MAJOR(kv) ((kv) / 1000000)
+#define SIM_KV_MINOR(kv) ((kv) / 1000 % 1000)
+#define SIM_KV_SUB(kv)   ((kv) % 1000)
+
 enum sim_rule_id {
-	R_B1_BRK_EXPAND,     /* brk expands only the VMA ending at the old break */
-	R_T1_THP_ALIGN,      /* anonymous mmaps >= PMD placed PMD-aligned */
-	R_T3_THP_TOPDOWN,    /* aligned search keeps top-down order */
-	R_T4_STACK_NOHUGE,   /* MAP_STACK sets VM_NOHUGEPAGE */
-	R_X1_MSEAL,          /* mseal(2), VM_SEALED */
-	R_M1_MERGE_REWRITE,  /* vma_merge_struct */
-	R_T5_THP_MULTIPLE,   /* only PMD-multiple lengths are aligned */
-	R_T6_THP_NO_HINT,    /* no alignment with an address hint */
-	R_X3_GUARD_REGIONS,  /* MADV_GUARD_INSTALL/REMOVE */
-	R_M4_ANON_MERGE,     /* unfaulted/faulted anon merges allowed */
-	R_A1_RO_UNACCOUNT,   /* mprotect read-only drops VM_ACCOUNT of unfaulted anon */
-	R_Z1_RO_POPULATE,    /* populating read-only anon maps the zero page: no anon_vma */
-	R_D1_DONTUNMAP_APART,/* MREMAP_DONTUNMAP keeps an unfaulted source apart from its copy */
-	R_A2_DONTUNMAP_UNACCT,/* MREMAP_DONTUNMAP clears VM_ACCOUNT of the old VMA (6.16, 6.17) */
-	R_X6_DROPPABLE,      /* MAP_DROPPABLE */
+#define SIM_RULE(tag, name, ...) R_##tag##_##name,
+#include "replay/sim/rules.def"
+#undef SIM_RULE
 	R_COUNT
 };
 
-/* A stable release that took a rule before its mainline release did. */
-struct sim_backport { int major, minor, sub; };
-
 struct sim_rule {
-	int id;
 	const char *tag;      /* "T4" */
 	const char *commit;   /* "c4608d1bf7c6" */
-	int major, minor;     /* first release */
-	const char *what;
+	int from;             /* SIM_KV: the first release with it */
+	int until;            /* the first release without it again; 0: none */
 	bool by_probe;        /* `host` takes it only when its probe sees the kernel do it */
-	int until_major, until_minor;        /* first release without it again; 0: none */
-	struct sim_backport backports[2];    /* { 0 }: none */
+	int backports[2];     /* SIM_KV of stable releases that took it early; 0: none */
+	const char *what;
 };
 extern const struct sim_rule sim_rules[R_COUNT];
 
 struct sim_profile {
-	const char *name;
-	int major, minor;
+	const char *name;     /* "6.12" */
+	int kv;               /* the release it stands for: SIM_KV(6, 12, 117) */
 	bool probes;          /* host: by_probe rules follow `probed`, not the release */
 	uint32_t probed;      /* 1 << rule: by_probe rules this kernel showed (host) */
-	int sub;              /* the stable release it stands for (backports); 0: .0 */
 };
 bool sim_has(const struct sim_profile *p, int rule);
-/* "6.8 c4608d1bf7c6" for a rule */
+/* "6.8 c4608d1bf7c6 T4" for a rule (", host probes it" added for by_probe) */
 const char *sim_rule_cite(int rule, char *buf, size_t n);
 /* the by_probe rules the running kernel shows (host_probe.c), 1 << rule */
 uint32_t sim_host_probe(void);
@@ -152,6 +141,8 @@ static inline int64_t sim_fail(struct sim_mm *mm, int err, const char *why)
 	sim_rule_fixed(mm, why);
 	return -err;
 }
+/* The same for a refusal that a rule of rules.def makes: "why (X1 8be7258aad44)". */
+int64_t sim_fail_by(struct sim_mm *mm, int err, const char *why, int rule);
 /* the process-lifetime copy of a rule text (intern.c) */
 const char *sim_intern(const char *text);
 
