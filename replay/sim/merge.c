@@ -131,7 +131,7 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 		take_anon(prev, nr->anon_vma, nr->fork_child);
 		take_anon(prev, next->anon_vma, next->fork_child);
 		tree_erase(&mm->tree, next);
-		vma_free(next);
+		vma_free(mm, next);
 		tree_changed(&mm->tree, prev);
 		sim_rule(mm, "merged with prev and next");
 		mm->how = *how = VR_MERGE_BOTH;
@@ -236,7 +236,7 @@ int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *chang
 	while (v && v->start < end) {
 		struct sim_vma *nx = tree_next(&mm->tree, v);
 		tree_erase(&mm->tree, v);
-		vma_free(v);
+		vma_free(mm, v);
 		v = nx;
 		*changed = true;
 	}
@@ -283,8 +283,8 @@ struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start,
 		take_anon(prev, next->anon_vma, next->fork_child);
 		tree_erase(&mm->tree, v);
 		tree_erase(&mm->tree, next);
-		vma_free(v);
-		vma_free(next);
+		vma_free(mm, v);
+		vma_free(mm, next);
 		tree_changed(&mm->tree, prev);
 		sim_rule(mm, "merged with prev and next");
 		return prev;
@@ -294,7 +294,7 @@ struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start,
 		prev->end = end;
 		if (end == v->end) {
 			tree_erase(&mm->tree, v);
-			vma_free(v);
+			vma_free(mm, v);
 		} else {
 			v->pgoff += (end - v->start) / SIM_PAGE;
 			v->start = end;
@@ -309,7 +309,7 @@ struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start,
 		/* v leaves (or shrinks) first: the tree is keyed by start */
 		if (start == v->start) {
 			tree_erase(&mm->tree, v);
-			vma_free(v);
+			vma_free(mm, v);
 		} else {
 			v->end = start;
 			tree_changed(&mm->tree, v);

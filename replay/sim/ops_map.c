@@ -145,6 +145,11 @@ static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *
 	if (!why) {
 		prev->end = newbrk;
 		tree_end_changed(&mm->tree, prev);
+		if (mm->brk_prealloc) {
+			mm->tree.preallocs++;
+			mm->tree.nodes += mm->tree.prealloc_nodes;
+		}
+		mm->cost.mt_walk += mm->brk_rewalks;
 		mm->grown = prev;
 		mm->how = VR_EXPAND_PREV;
 		sim_rule_fixed(mm, mm->brk_msg[0]);
@@ -189,6 +194,7 @@ int64_t sim_do_brk(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 			return (int64_t)mm->brk;
 		if ((e = sim_unmap_range(mm, newbrk, oldbrk, changed)))
 			return (int64_t)mm->brk;
+		mm->cost.tlb_flush++;
 		mm->brk = brk;
 		sim_rule_fixed(mm, mm->brk_msg[1]);
 		return (int64_t)brk;

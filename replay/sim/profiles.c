@@ -23,8 +23,12 @@ const struct sim_rule sim_rules[R_COUNT] = {
  * the host the release rules were checked on (6.18.44). */
 static const struct sim_profile profiles[] = {
 	{ .name = "6.1",  .kv = SIM_KV(6, 1, 192) },
+	{ .name = "6.3",  .kv = SIM_KV(6, 3, 0) },
+	{ .name = "6.4",  .kv = SIM_KV(6, 4, 0) },
 	{ .name = "6.6",  .kv = SIM_KV(6, 6, 0) },
+	{ .name = "6.7",  .kv = SIM_KV(6, 7, 0) },
 	{ .name = "6.8",  .kv = SIM_KV(6, 8, 0) },
+	{ .name = "6.11", .kv = SIM_KV(6, 11, 0) },
 	{ .name = "6.12", .kv = SIM_KV(6, 12, 117) },
 	{ .name = "6.13", .kv = SIM_KV(6, 13, 0) },
 	{ .name = "6.16", .kv = SIM_KV(6, 16, 0) },

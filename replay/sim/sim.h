@@ -85,6 +85,37 @@ size_t sim_vmas_around(const struct sim_mm *mm, uint64_t lo, uint64_t hi,
 size_t sim_vmas_intersecting(const struct sim_mm *mm, uint64_t lo, uint64_t hi,
                              struct sim_vma_view *out, size_t max);
 
+/* The modelled kernel cost: the work the profile's release does for the
+ * calls applied so far, in the kernel's own units (docs/kernel-profiles.md,
+ * "Modelled cost", says what each counts and which commit changed it).
+ * Deterministic: the same trace, profile and THP mode give the same counts.
+ * A driver reports them as vmreplay.model.<name>. */
+#define SIM_COSTS(X) \
+	X(vma_alloc, "VMA structures allocated (vm_area_alloc, vm_area_dup)") \
+	X(vma_free, "VMA structures freed") \
+	X(mt_walk, "maple tree walks: the call's lookup plus re-walks of prev/next") \
+	X(mt_store, "maple tree stores") \
+	X(mt_prealloc, "maple node preallocations (mas_preallocate, vma_iter_prealloc)") \
+	X(mt_nodes, "maple nodes preallocated: 1 + 3 x tree height each") \
+	X(anon_vma, "anon_vma_prepare on a first write fault (allocated or shared)") \
+	X(zero_4k, "4 KiB pages zeroed at first touch") \
+	X(zero_2m, "2 MiB pages zeroed at first touch (THP-eligible, aligned block)") \
+	X(tlb_flush, "TLB-flush ranges (unmap, protection change, DONTNEED/FREE, move)")
+struct sim_cost {
+#define SIM_COST_FIELD(name, what) uint64_t name;
+	SIM_COSTS(SIM_COST_FIELD)
+#undef SIM_COST_FIELD
+};
+/* since sim_mm_new (the initial map is free) or, for a fork child, since
+ * the fork (which it pays for: the copied VMAs) */
+void sim_mm_cost(const struct sim_mm *mm, struct sim_cost *out);
+/* transparent_hugepage/enabled for the zeroing cost: SIM_THP_HOST (the
+ * default) reads this machine's once per process. */
+enum sim_thp { SIM_THP_HOST, SIM_THP_ALWAYS, SIM_THP_MADVISE, SIM_THP_NEVER };
+void sim_mm_set_thp(struct sim_mm *mm, int mode);
+/* "always", "madvise", "never", "host": the mode, or -1 */
+int sim_thp_parse(const char *word);
+
 /* Additions (replay/sim/): what a recorded map cannot say. */
 /* The program break: start_brk and the current break (brk(0)'s answer).
  * Default: the [heap] VMA of the map, else 0 (brk then only fails). */

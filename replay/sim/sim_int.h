@@ -80,7 +80,17 @@ struct sim_tree {
 	struct sim_vma *root;
 	size_t count;
 	uint32_t seed;
+	/* the modelled cost of changing it (cost.c): every insert, erase and
+	 * change is a maple store; all but tree_end_changed preallocate */
+	uint64_t stores, preallocs, nodes;
+	uint32_t prealloc_nodes;   /* sim_prealloc_nodes(count), kept by insert/erase */
 };
+/* worst-case nodes of one preallocation: 1 + 3 x height, the height of a
+ * maple tree of 2n + 1 ranges (VMAs and gaps) at about 8 per node */
+static inline uint64_t sim_prealloc_nodes(size_t n)
+{
+	return 1 + 3 * (uint64_t)((64 - __builtin_clzll(2 * (unsigned long long)n + 1) + 2) / 3);
+}
 
 uint64_t sim_start_gap(const struct sim_vma *v);
 void tree_insert(struct sim_tree *t, struct sim_vma *v);
@@ -122,11 +132,23 @@ struct sim_mm {
 	/* the last two fixed texts and their interned copies (a brk loop
 	 * alternates between two) */
 	struct { const char *src, *kept; } kept[2];
-	char brk_msg[2][96];         /* the brk rule texts, formatted once */
+	char brk_msg[2][192];        /* the brk rule texts, formatted once */
+	struct sim_cost cost;        /* but the tree's stores (cost.c) */
+	int thp;                     /* enum sim_thp, never SIM_THP_HOST */
+	/* what a brk expansion costs in this release (sim_mm_new): C1
+	 * preallocates; M1 without M2 walks to prev and next again */
+	bool brk_prealloc;
+	uint8_t brk_rewalks;
 };
+/* cost.c: first-touch zeroing of the resident pages of [lo, hi) of v
+ * (bits from `base`, page i at base + i pages) */
+void sim_cost_touch(struct sim_mm *mm, const struct sim_vma *v, uint64_t lo, uint64_t hi,
+                    uint64_t base, const uint8_t *bits);
+/* a fresh count from here on (after building a space) */
+void sim_cost_reset(struct sim_mm *mm);
 
 struct sim_vma *vma_new(struct sim_mm *mm);
-void vma_free(struct sim_vma *v);
+void vma_free(struct sim_mm *mm, struct sim_vma *v);
 static inline uint64_t vma_pages(const struct sim_vma *v) { return (v->end - v->start) / SIM_PAGE; }
 static inline bool vma_is_anon(const struct sim_vma *v) { return v->file_id == 0 && !v->special; }
 
