@@ -14,6 +14,37 @@ void sim_mm_cost(const struct sim_mm *mm, struct sim_cost *out)
 	out->mt_nodes = mm->tree.nodes;
 }
 
+static const char *const cost_names[SIM_COST_COUNT] = {
+#define SIM_COST_NAME(name, what) #name,
+	SIM_COSTS(SIM_COST_NAME)
+#undef SIM_COST_NAME
+};
+static const char *const cost_whats[SIM_COST_COUNT] = {
+#define SIM_COST_WHAT(name, what) what,
+	SIM_COSTS(SIM_COST_WHAT)
+#undef SIM_COST_WHAT
+};
+
+const char *sim_cost_name(int i)
+{
+	return i >= 0 && i < SIM_COST_COUNT ? cost_names[i] : NULL;
+}
+
+const char *sim_cost_what(int i)
+{
+	return i >= 0 && i < SIM_COST_COUNT ? cost_whats[i] : NULL;
+}
+
+uint64_t sim_cost_value(const struct sim_cost *c, int i)
+{
+	switch (i) {
+#define SIM_COST_CASE(name, what) case SIM_COST_##name: return c->name;
+	SIM_COSTS(SIM_COST_CASE)
+#undef SIM_COST_CASE
+	}
+	return 0;
+}
+
 void sim_cost_reset(struct sim_mm *mm)
 {
 	memset(&mm->cost, 0, sizeof mm->cost);

@@ -106,6 +106,17 @@ struct sim_cost {
 	SIM_COSTS(SIM_COST_FIELD)
 #undef SIM_COST_FIELD
 };
+/* The counts by index, for a driver that reports every one as
+ * vmreplay.model.<name>: i from 0 to SIM_COST_COUNT - 1. */
+enum {
+#define SIM_COST_INDEX(name, what) SIM_COST_##name,
+	SIM_COSTS(SIM_COST_INDEX)
+#undef SIM_COST_INDEX
+	SIM_COST_COUNT
+};
+const char *sim_cost_name(int i);     /* "mt_walk"; NULL out of range */
+const char *sim_cost_what(int i);     /* its one-line description */
+uint64_t sim_cost_value(const struct sim_cost *c, int i);
 /* since sim_mm_new (the initial map is free) or, for a fork child, since
  * the fork (which it pays for: the copied VMAs) */
 void sim_mm_cost(const struct sim_mm *mm, struct sim_cost *out);

@@ -190,6 +190,27 @@ static void test_brk(const char *dir, const char *name)
 	ok(has(r[4].brk_rule, "M2") && !has(r[2].brk_rule, "M1"), "6.13 names M2, 6.11 neither: %s", r[4].brk_rule);
 }
 
+/* a driver can report every count by index, each under its own name */
+static void test_cost_names(void)
+{
+	struct sim_cost c;
+	int distinct = 1;
+
+	memset(&c, 0, sizeof c);
+	c.mt_walk = 7;
+	c.zero_2m = 3;
+	is_int(SIM_COST_COUNT, sizeof c / sizeof(uint64_t), "one index per count");
+	for (int i = 0; i < SIM_COST_COUNT; i++)
+		for (int j = 0; j < i; j++)
+			distinct &= strcmp(sim_cost_name(i), sim_cost_name(j)) != 0;
+	ok(distinct, "names distinct");
+	is_str(sim_cost_name(SIM_COST_mt_walk), "mt_walk", "name by index");
+	is_int(sim_cost_value(&c, SIM_COST_mt_walk), 7, "value by index");
+	is_int(sim_cost_value(&c, SIM_COST_zero_2m), 3, "value by index, another");
+	ok(sim_cost_name(SIM_COST_COUNT) == NULL && sim_cost_what(-1) == NULL, "nothing out of range");
+	ok(sim_cost_what(SIM_COST_tlb_flush) && *sim_cost_what(SIM_COST_tlb_flush), "each has a description");
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/vmrec-cost.XXXXXX";
@@ -197,6 +218,7 @@ int main(void)
 
 	if (!mkdtemp(dir))
 		return ok(0, "temporary directory"), done_testing();
+	test_cost_names();
 	test_thread_stacks(dir);
 	test_brk(dir, "brk_test");
 	test_brk(dir, "page_test");
