@@ -99,6 +99,17 @@ static bool thp_eligible(const struct sim_mm *mm, const struct sim_vma *v)
 	return mm->thp == SIM_THP_ALWAYS || (mm->thp == SIM_THP_MADVISE && (v->flags & VM_HUGEPAGE));
 }
 
+uint64_t sim_cost_fork_entries(const struct sim_mm *mm, const struct sim_vma *v)
+{
+	uint64_t b0 = (v->start + SIM_PMD - 1) & ~(SIM_PMD - 1), b1 = v->end & ~(SIM_PMD - 1);
+
+	if (!v->anon_vma || (v->flags & VM_WIPEONFORK))
+		return 0;
+	if (!thp_eligible(mm, v) || b0 >= b1)
+		return vma_pages(v);
+	return vma_pages(v) - (b1 - b0) / SIM_PAGE + (b1 - b0) / SIM_PMD;
+}
+
 static bool resident(const uint8_t *bits, uint64_t i)
 {
 	return bits[i / 8] & (1u << (i % 8));

@@ -264,6 +264,7 @@ struct sim_mm *sim_mm_fork(const struct sim_mm *parent)
 		}
 		*v = *pv;
 		v->flags &= ~VM_LOCKED_MASK;
+		mm->cost.pte_copy += sim_cost_fork_entries(mm, pv);
 		if (pv->anon_vma && !(pv->flags & VM_WIPEONFORK)) {
 			/* anon_vma_fork: a fresh anon_vma chained to the parent's */
 			v->anon_vma = mm->next_anon_vma++;

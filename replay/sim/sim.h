@@ -100,7 +100,8 @@ size_t sim_vmas_intersecting(const struct sim_mm *mm, uint64_t lo, uint64_t hi,
 	X(anon_vma, "anon_vma_prepare on a first write fault (allocated or shared)") \
 	X(zero_4k, "4 KiB pages zeroed at first touch") \
 	X(zero_2m, "2 MiB pages zeroed at first touch (THP-eligible, aligned block)") \
-	X(tlb_flush, "TLB-flush ranges (unmap, protection change, DONTNEED/FREE, move)")
+	X(tlb_flush, "TLB-flush ranges (unmap, protection change, DONTNEED/FREE, move)") \
+	X(pte_copy, "page-table entries a fork copies (a PMD per THP-eligible 2 MiB block)")
 struct sim_cost {
 #define SIM_COST_FIELD(name, what) uint64_t name;
 	SIM_COSTS(SIM_COST_FIELD)

@@ -144,6 +144,10 @@ struct sim_mm {
  * (bits from `base`, page i at base + i pages) */
 void sim_cost_touch(struct sim_mm *mm, const struct sim_vma *v, uint64_t lo, uint64_t hi,
                     uint64_t base, const uint8_t *bits);
+/* the page-table entries fork copies for v (copy_page_range): none without
+ * an anon_vma, else every page taken as present, a THP-eligible aligned
+ * 2 MiB block as one PMD */
+uint64_t sim_cost_fork_entries(const struct sim_mm *mm, const struct sim_vma *v);
 /* a fresh count from here on (after building a space) */
 void sim_cost_reset(struct sim_mm *mm);
 

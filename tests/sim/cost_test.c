@@ -4,6 +4,7 @@
  * with.  The trace is fed to the simulator as vmreplay's driver would with
  * --placement kernel: mappings the program let the kernel place are placed
  * by the profile, and later calls follow them there. */
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,8 @@ struct placed { uint64_t rec, sim, len; bool stack; };
 
 struct run {
 	struct sim_cost cost;
-	unsigned stacks, brk_expands;
+	unsigned stacks, brk_expands, forks;
+	uint64_t fork_ptes;       /* the fork children's pte_copy */
 	char stack_rule[256], brk_rule[256];
 };
 
@@ -101,6 +103,16 @@ static int replay(const char *path, const char *profile, int thp, unsigned stack
 						touch_top(mm, &pl[i], stack_pages);
 						break;
 					}
+			if ((ev.sys == VMT_SYS_CLONE && !(ev.args[0] & CLONE_VM)) || ev.sys == VMT_SYS_FORK) {
+				struct sim_mm *child = sim_mm_fork(mm);
+				struct sim_cost cc;
+				if (child) {
+					sim_mm_cost(child, &cc);
+					out->fork_ptes += cc.pte_copy;
+					out->forks++;
+					sim_mm_free(child);
+				}
+			}
 			sim_apply(mm, &ev, NULL, &res);
 			if (ev.sys == VMT_SYS_MMAP && !(ev.args[3] & MAP_FIXED) && ev.err == 0 && npl < 256) {
 				forget(pl, &npl, (uint64_t)ev.result, (uint64_t)res.ret, ev.args[1]);
@@ -190,6 +202,28 @@ static void test_brk(const char *dir, const char *name)
 	ok(has(r[4].brk_rule, "M2") && !has(r[2].brk_rule, "M1"), "6.13 names M2, 6.11 neither: %s", r[4].brk_rule);
 }
 
+/* The fork micro-benchmark: 1 GiB populated, then forks.  Each fork copies
+ * a page-table entry per page, or one PMD per 2 MiB block where THP backs
+ * the memory (THP always; the mapping is PMD-aligned from 6.7, T1). */
+static void test_fork(const char *dir)
+{
+	char path[512];
+	struct run n, a;
+
+	snprintf(path, sizeof path, "%s/fork.vmt", dir);
+	if (!ok(synth("fork", "--iterations 2", path) == 0, "vmtrace synth fork"))
+		return;
+	if (!ok(replay(path, "6.8", SIM_THP_NEVER, 0, &n) == 0 && replay(path, "6.8", SIM_THP_ALWAYS, 0, &a) == 0,
+	        "replayed under 6.8, THP never and always"))
+		return;
+	is_int(n.forks, 2, "two forks");
+	is_int(n.cost.zero_4k - a.cost.zero_4k, 262144, "THP never zeroes the GiB in 4 KiB pages...");
+	is_int(a.cost.zero_2m, 512, "... always in 512 pages of 2 MiB");
+	ok(n.fork_ptes >= 2 * 262144, "never: each fork copies at least 262144 PTEs (%llu)",
+	   (unsigned long long)n.fork_ptes);
+	is_int(n.fork_ptes - a.fork_ptes, 2 * (262144 - 512), "always: 512 PMDs instead, per fork");
+}
+
 /* a driver can report every count by index, each under its own name */
 static void test_cost_names(void)
 {
@@ -221,6 +255,7 @@ int main(void)
 	test_cost_names();
 	test_thread_stacks(dir);
 	test_brk(dir, "brk_test");
+	test_fork(dir);
 	test_brk(dir, "page_test");
 	{
 		struct run r;
