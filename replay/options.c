@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay/options.h"
+#include "replay/sim/sim.h"
 
 static const char usage[] =
 "usage: vmreplay [options] TRACE\n"
@@ -11,6 +12,8 @@ static const char usage[] =
 "  --threads             replay each recorded thread in its own thread\n"
 "  --target kernel|sim   replay on this kernel (default) or in the simulator\n"
 "  --kernel VERSION      the simulator's kernel profile (6.1, 6.12, host, ...)\n"
+"  --list-profiles       print the simulator's kernel profiles and exit\n"
+"  --list-rules          print the simulator's kernel rules and exit\n"
 "  --repeat N            independent runs (one metric value per run)\n"
 "  --loop N              replay the trace N times per run\n"
 "  --duration SECONDS    loop the trace for this long per run\n"
@@ -36,7 +39,7 @@ static int positive(const char *opt, const char *arg, int *out)
 int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 {
 	enum { O_PLACEMENT = 256, O_REAL, O_THREADS, O_TARGET, O_KERNEL, O_REPEAT, O_LOOP,
-	       O_DURATION, O_JSON, O_PER_EVENT, O_NO_OUTCOMES, O_STRICT, O_HELP };
+	       O_DURATION, O_JSON, O_PER_EVENT, O_NO_OUTCOMES, O_STRICT, O_HELP, O_LIST_PROFILES, O_LIST_RULES };
 	static const struct option longopts[] = {
 		{ "placement", required_argument, 0, O_PLACEMENT },
 		{ "real-files", no_argument, 0, O_REAL },
@@ -52,6 +55,8 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 		{ "strict", no_argument, 0, O_STRICT },
 		{ "quiet", no_argument, 0, 'q' },
 		{ "help", no_argument, 0, O_HELP },
+		{ "list-profiles", no_argument, 0, O_LIST_PROFILES },
+		{ "list-rules", no_argument, 0, O_LIST_RULES },
 		{ 0, 0, 0, 0 }
 	};
 	memset(o, 0, sizeof(*o));
@@ -101,6 +106,8 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 		case O_STRICT: o->strict = 1; break;
 		case 'q': o->quiet = 1; break;
 		case O_HELP: fputs(usage, stdout); return 1;
+		case O_LIST_PROFILES: sim_list_profiles(stdout); return 1;
+		case O_LIST_RULES: sim_list_rules(stdout); return 1;
 		default:
 			fprintf(stderr, "vmreplay: unknown option %s\n%s", argv[optind - 1], usage);
 			return -1;

@@ -86,6 +86,24 @@ static struct effect effect_of(int shape, const uint64_t *a, uint64_t cur_brk)
 	return (struct effect){ SIM_FX_NONE, 0, 0 };
 }
 
+/* The call zaps or changes page-table entries of a range, which ends in
+ * one TLB-flush range (the model's unit; not whether any page was there). */
+static bool flushes(int sys, const uint64_t *a, int64_t r, bool changed)
+{
+	if (r < 0 && r > -4096)
+		return false;
+	switch (sys) {
+	case VMT_SYS_MUNMAP: case VMT_SYS_SHMDT: case VMT_SYS_MPROTECT: case VMT_SYS_PKEY_MPROTECT:
+		return changed;
+	/* a brk shrink counts its own (sim_do_brk) */
+	case VMT_SYS_MREMAP:
+		return (uint64_t)r != a[0] || PAGE_ALIGN(a[2]) < PAGE_ALIGN(a[1]);
+	case VMT_SYS_MADVISE:
+		return a[2] == MADV_DONTNEED || a[2] == MADV_DONTNEED_LOCKED || a[2] == MADV_FREE;
+	}
+	return false;
+}
+
 /* the rule text of this call, valid for the life of the process */
 static const char *kept_rule(struct sim_mm *mm)
 {
@@ -170,6 +188,9 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 		sim_snap_around(mm, fx.lo, fx.hi, &before);
 	if (ops[sys].fn) {
 		r = ops[sys].fn(mm, &c, &changed);
+		mm->cost.mt_walk++;   /* the call's own lookup of its range */
+		if (flushes(sys, c.a, r, changed))
+			mm->cost.tlb_flush++;
 	} else {
 		r = 0;
 		sim_rule(mm, "%s", ops[sys].note);

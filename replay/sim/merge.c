@@ -62,11 +62,11 @@ static const char *why_not(const struct sim_mm *mm, const struct sim_vma *tgt, c
 	if (!anon_ok(mm, tgt, s)) {
 		bool m4 = sim_has(mm->prof, R_M4_ANON_MERGE);
 		if (m4)
-			snprintf(buf, n, "anon_vma incompatible (fork child; %s M4)",
+			snprintf(buf, n, "anon_vma incompatible (fork child; %s)",
 			         sim_rule_cite(R_M4_ANON_MERGE, c, sizeof c));
 		else if (!tgt->anon_vma || !s->anon_vma)
 			snprintf(buf, n, "anon_vma incompatible (unfaulted next to faulted or fork child; "
-			         "allowed from %s M4)", sim_rule_cite(R_M4_ANON_MERGE, c, sizeof c));
+			         "allowed from %s)", sim_rule_cite(R_M4_ANON_MERGE, c, sizeof c));
 		else
 			snprintf(buf, n, "anon_vma differs");
 		return buf;
@@ -119,7 +119,7 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 	 * prev first: then next is dropped) */
 	if (prev && next && !wp && !wn && !both_anon_ok(prev, next)) {
 		if (nr->next_first) {
-			snprintf(bp, sizeof bp, "anon_vma differs from next's, tried first (mmap_region before %s M1)",
+			snprintf(bp, sizeof bp, "anon_vma differs from next's, tried first (mmap_region before %s)",
 			         sim_rule_cite(R_M1_MERGE_REWRITE, c, sizeof c));
 			wp = bp;
 		} else {
@@ -131,7 +131,7 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 		take_anon(prev, nr->anon_vma, nr->fork_child);
 		take_anon(prev, next->anon_vma, next->fork_child);
 		tree_erase(&mm->tree, next);
-		vma_free(next);
+		vma_free(mm, next);
 		tree_changed(&mm->tree, prev);
 		sim_rule(mm, "merged with prev and next");
 		mm->how = *how = VR_MERGE_BOTH;
@@ -236,13 +236,13 @@ int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *chang
 	while (v && v->start < end) {
 		struct sim_vma *nx = tree_next(&mm->tree, v);
 		tree_erase(&mm->tree, v);
-		vma_free(v);
+		vma_free(mm, v);
 		v = nx;
 		*changed = true;
 	}
 	return 0;
 sealed:
-	sim_rule(mm, "sealed VMA in the range (%s X1)", sim_rule_cite(R_X1_MSEAL, cite, sizeof cite));
+	sim_rule(mm, "sealed VMA in the range (%s)", sim_rule_cite(R_X1_MSEAL, cite, sizeof cite));
 	return -EPERM;
 }
 
@@ -283,8 +283,8 @@ struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start,
 		take_anon(prev, next->anon_vma, next->fork_child);
 		tree_erase(&mm->tree, v);
 		tree_erase(&mm->tree, next);
-		vma_free(v);
-		vma_free(next);
+		vma_free(mm, v);
+		vma_free(mm, next);
 		tree_changed(&mm->tree, prev);
 		sim_rule(mm, "merged with prev and next");
 		return prev;
@@ -294,7 +294,7 @@ struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start,
 		prev->end = end;
 		if (end == v->end) {
 			tree_erase(&mm->tree, v);
-			vma_free(v);
+			vma_free(mm, v);
 		} else {
 			v->pgoff += (end - v->start) / SIM_PAGE;
 			v->start = end;
@@ -309,7 +309,7 @@ struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start,
 		/* v leaves (or shrinks) first: the tree is keyed by start */
 		if (start == v->start) {
 			tree_erase(&mm->tree, v);
-			vma_free(v);
+			vma_free(mm, v);
 		} else {
 			v->end = start;
 			tree_changed(&mm->tree, v);

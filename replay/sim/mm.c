@@ -9,12 +9,13 @@
 struct sim_vma *vma_new(struct sim_mm *mm)
 {
 	struct sim_vma *v = calloc(1, sizeof *v);
-	(void)mm;
+	mm->cost.vma_alloc++;
 	return v;
 }
 
-void vma_free(struct sim_vma *v)
+void vma_free(struct sim_mm *mm, struct sim_vma *v)
 {
+	mm->cost.vma_free++;
 	free(v);
 }
 
@@ -53,6 +54,12 @@ void sim_rule_force(struct sim_mm *mm, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(mm->rule, sizeof mm->rule, fmt, ap);
 	va_end(ap);
+}
+
+int64_t sim_fail_by(struct sim_mm *mm, int err, const char *why, int rule)
+{
+	sim_rule_force(mm, "%s (%s %s)", why, sim_rules[rule].tag, sim_rules[rule].commit);
+	return -err;
 }
 
 static bool is_special_name(const char *name)
@@ -177,11 +184,26 @@ struct sim_mm *sim_mm_new(const struct sim_profile *p, const struct vmt_map *map
 	}
 	mm->mmap_base = derive_mmap_base(mm, stack_start);
 	{
-		char c[64];
+		char c[64], c1[64] = "", m[64] = "";
 		sim_rule_cite(R_B1_BRK_EXPAND, c, sizeof c);
-		snprintf(mm->brk_msg[0], sizeof mm->brk_msg[0], "brk expanded the heap VMA (%s B1)", c);
+		/* what the expansion costs in this release (ops_map.c brk_grow) */
+		mm->brk_prealloc = sim_has(p, R_C1_BRK_PREALLOC);
+		mm->brk_rewalks = sim_has(p, R_M1_MERGE_REWRITE) && !sim_has(p, R_M2_EXPAND_ONLY) ? 2 : 0;
+		if (sim_has(p, R_C1_BRK_PREALLOC))
+			snprintf(c1, sizeof c1, "; preallocates (%s)", sim_rule_cite(R_C1_BRK_PREALLOC, m, sizeof m));
+		if (sim_has(p, R_M2_EXPAND_ONLY))
+			sim_rule_cite(R_M2_EXPAND_ONLY, m, sizeof m);
+		else if (sim_has(p, R_M1_MERGE_REWRITE))
+			sim_rule_cite(R_M1_MERGE_REWRITE, m, sizeof m);
+		else
+			m[0] = 0;
+		snprintf(mm->brk_msg[0], sizeof mm->brk_msg[0], "brk expanded the heap VMA (%s)%s%s%s%s", c, c1,
+		         *m ? (sim_has(p, R_M2_EXPAND_ONLY) ? "; expand-only, no re-walk (" : "; re-walks prev and next (") : "",
+		         m, *m ? ")" : "");
 		snprintf(mm->brk_msg[1], sizeof mm->brk_msg[1], "brk shrink unmaps the released pages");
 	}
+	sim_mm_set_thp(mm, SIM_THP_HOST);
+	sim_cost_reset(mm);
 	return mm;
 }
 
@@ -227,6 +249,7 @@ struct sim_mm *sim_mm_fork(const struct sim_mm *parent)
 	*mm = *parent;
 	mm->grown = NULL;   /* the parent's VMAs are not the child's */
 	memset(&mm->tree, 0, sizeof mm->tree);
+	memset(&mm->cost, 0, sizeof mm->cost);   /* the child pays for the copy */
 	mm->tree.seed = parent->tree.seed ^ 0x5bd1e995u;
 	mm->def_flags = parent->def_flags & VM_NOHUGEPAGE;
 	for (size_t i = 0; i < parent->tree.count; i++) {
@@ -241,6 +264,7 @@ struct sim_mm *sim_mm_fork(const struct sim_mm *parent)
 		}
 		*v = *pv;
 		v->flags &= ~VM_LOCKED_MASK;
+		mm->cost.pte_copy += sim_cost_fork_entries(mm, pv);
 		if (pv->anon_vma && !(pv->flags & VM_WIPEONFORK)) {
 			/* anon_vma_fork: a fresh anon_vma chained to the parent's */
 			v->anon_vma = mm->next_anon_vma++;
@@ -283,6 +307,7 @@ void sim_fault(struct sim_mm *mm, struct sim_vma *v)
 
 	if (v->anon_vma)
 		return;
+	mm->cost.anon_vma++;
 	if (n && n->anon_vma && !n->fork_child && anon_compatible(v, n))
 		v->anon_vma = n->anon_vma;
 	else if (p && p->anon_vma && !p->fork_child && anon_compatible(p, v))
@@ -383,6 +408,7 @@ void sim_touch(struct sim_mm *mm, const struct vmt_residency *res)
 			sim_fault(mm, v);
 		/* skip the rest of this VMA (its end is page-aligned) */
 		uint64_t past = (v->end - base) / SIM_PAGE;
+		sim_cost_touch(mm, v, a, past < n ? v->end : base + n * SIM_PAGE, base, res->bits);
 		if (past > i + 1)
 			i = past - 1;
 	}

@@ -34,7 +34,7 @@ fuzz-sim: $(BUILD)/fuzz/fuzz_sim
 	$(BUILD)/fuzz/fuzz_sim -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
 	  -timeout=5 -artifact_prefix=$(BUILD)/fuzz/sim- $(BUILD)/fuzz/sim-corpus tests/sim/fuzz/corpus
 
-$(BUILD)/fuzz/fuzz_sim: tests/sim/fuzz/fuzz_sim.c $(LIBVMSIM_SRCS) $(LIBVMT_SRCS) $(wildcard replay/sim/*.h traces/*.h)
+$(BUILD)/fuzz/fuzz_sim: tests/sim/fuzz/fuzz_sim.c $(LIBVMSIM_SRCS) $(LIBVMT_SRCS) $(wildcard replay/sim/*.h replay/sim/*.def traces/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=gnu11 -g -O1 -D_GNU_SOURCE -I. -Itraces \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

@@ -38,7 +38,7 @@ int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 	case MAP_PRIVATE: shared = false; break;
 	case SIM_MAP_DROPPABLE:
 		if (!anon || !sim_has(mm->prof, R_X6_DROPPABLE))
-			return sim_fail(mm, EINVAL, "mmap: MAP_DROPPABLE is for anonymous memory, from 6.11 (X6 9651fcedf7b9)");
+			return sim_fail_by(mm, EINVAL, "mmap: MAP_DROPPABLE is for anonymous memory, from 6.11", R_X6_DROPPABLE);
 		if (flags & (MAP_LOCKED | MAP_HUGETLB | MAP_GROWSDOWN))
 			return sim_fail(mm, EINVAL, "mmap: MAP_DROPPABLE with MAP_LOCKED, MAP_HUGETLB or MAP_GROWSDOWN");
 		shared = false;
@@ -61,7 +61,7 @@ int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 		vf |= VM_LOCKED;
 	if ((flags & MAP_STACK) && sim_has(mm->prof, R_T4_STACK_NOHUGE)) {
 		vf |= VM_NOHUGEPAGE;
-		sim_rule(mm, "MAP_STACK sets VM_NOHUGEPAGE (%s T4)",
+		sim_rule(mm, "MAP_STACK sets VM_NOHUGEPAGE (%s)",
 		         sim_rule_cite(R_T4_STACK_NOHUGE, cite, sizeof cite));
 	}
 	if (shared)
@@ -145,6 +145,11 @@ static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *
 	if (!why) {
 		prev->end = newbrk;
 		tree_end_changed(&mm->tree, prev);
+		if (mm->brk_prealloc) {
+			mm->tree.preallocs++;
+			mm->tree.nodes += mm->tree.prealloc_nodes;
+		}
+		mm->cost.mt_walk += mm->brk_rewalks;
 		mm->grown = prev;
 		mm->how = VR_EXPAND_PREV;
 		sim_rule_fixed(mm, mm->brk_msg[0]);
@@ -159,7 +164,7 @@ static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *
 	tree_insert(&mm->tree, v);
 	mm->grown = v;
 	mm->how = VR_NEW;
-	sim_rule(mm, "brk made a new VMA: %s (%s B1)", why, sim_rule_cite(R_B1_BRK_EXPAND, cite, sizeof cite));
+	sim_rule(mm, "brk made a new VMA: %s (%s)", why, sim_rule_cite(R_B1_BRK_EXPAND, cite, sizeof cite));
 }
 
 int64_t sim_do_brk(struct sim_mm *mm, const struct sim_call *c, bool *changed)
@@ -189,6 +194,7 @@ int64_t sim_do_brk(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 			return (int64_t)mm->brk;
 		if ((e = sim_unmap_range(mm, newbrk, oldbrk, changed)))
 			return (int64_t)mm->brk;
+		mm->cost.tlb_flush++;
 		mm->brk = brk;
 		sim_rule_fixed(mm, mm->brk_msg[1]);
 		return (int64_t)brk;

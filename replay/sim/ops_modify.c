@@ -73,7 +73,7 @@ static int64_t do_mprotect(struct sim_mm *mm, uint64_t start, uint64_t len, uint
 		if (!v || v->start > tmp)
 			return sim_fail(mm, ENOMEM, "mprotect: a hole in the range");
 		if (v->flags & VM_SEALED)
-			return sim_fail(mm, EPERM, "mprotect: sealed VMA (X1 8be7258aad44)");
+			return sim_fail_by(mm, EPERM, "mprotect: sealed VMA", R_X1_MSEAL);
 		old = v->flags;
 		nf = sim_prot_flags(prot) | (old & ~VM_ACCESS_FLAGS);
 		if ((nf & ~(nf >> 4)) & VM_ACCESS_FLAGS)
@@ -163,12 +163,12 @@ static const struct advice *find_advice(struct sim_mm *mm, int adv)
 
 static int advice_check(const struct advice *a, const struct sim_vma *v);
 
-/* per-VMA refusal of an advice, 0 if fine; *why names it */
+/* per-VMA refusal of an advice, 0 if fine; *why names it (mseal's -EPERM:
+ * the caller cites X1) */
 static int advice_refused(const struct advice *a, const struct sim_vma *v, const char **why)
 {
 	int e = advice_check(a, v);
 	static const char *const text[] = {
-		[EPERM] = "madvise: discarding sealed read-only anonymous memory (X1 8be7258aad44)",
 		[EINVAL] = "madvise: advice not allowed on this VMA (madvise_behavior_valid / vma checks)",
 	};
 	*why = e && -e < (int)(sizeof text / sizeof *text) ? text[-e] : NULL;
@@ -257,7 +257,9 @@ int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *change
 				break;
 		}
 		if ((err = advice_refused(a, v, &why)))
-			return sim_fail(mm, -err, why);
+			return err == -EPERM
+			       ? sim_fail_by(mm, EPERM, "madvise: discarding sealed read-only anonymous memory", R_X1_MSEAL)
+			       : sim_fail(mm, -err, why);
 		e = v->end < end ? v->end : end;
 		if (a->flags && !(v = apply(mm, v, start, e, advice_flags(a, v), &err, changed)))
 			return err;
@@ -383,7 +385,7 @@ int64_t sim_do_mseal(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 
 	*changed = false;
 	if (!sim_has(mm->prof, R_X1_MSEAL))
-		return sim_fail(mm, ENOSYS, "mseal(2) does not exist before 6.10 (X1 8be7258aad44)");
+		return sim_fail_by(mm, ENOSYS, "mseal(2) does not exist before 6.10", R_X1_MSEAL);
 	if (c->a[2] || (start & (SIM_PAGE - 1)))
 		return sim_fail(mm, EINVAL, "mseal: flags not 0 or address not page-aligned");
 	if (len < c->a[1])

@@ -42,7 +42,7 @@ static void dontunmap_done(struct sim_mm *mm, struct sim_vma *o, const struct re
 	o->flags &= ~VM_LOCKED_MASK;
 	if (sim_has(mm->prof, R_A2_DONTUNMAP_UNACCT)) {
 		o->flags &= ~VM_ACCOUNT;
-		sim_rule(mm, "the old VMA loses VM_ACCOUNT (%s A2)", sim_rule_cite(R_A2_DONTUNMAP_UNACCT, c, sizeof c));
+		sim_rule(mm, "the old VMA loses VM_ACCOUNT (%s)", sim_rule_cite(R_A2_DONTUNMAP_UNACCT, c, sizeof c));
 	}
 	if (merged_self || o->start != r->addr || o->end != r->addr + r->old_len)
 		return;
@@ -96,7 +96,7 @@ static int64_t move(struct sim_mm *mm, struct sim_vma *v, const struct remap *r,
 		 * merge rewrite (M1) only the source itself is left out */
 		nr.apart = v;
 		nr.alone = !sim_has(mm->prof, R_M1_MERGE_REWRITE) && (dst == v->end || v->start == nr.end);
-		snprintf(why, sizeof why, "%s (%s D1)", nr.alone ? "next to the kept source: no merge tried"
+		snprintf(why, sizeof why, "%s (%s)", nr.alone ? "next to the kept source: no merge tried"
 		         : "the kept source itself", sim_rule_cite(R_D1_DONTUNMAP_APART, c, sizeof c));
 		nr.apart_why = why;
 	}
@@ -184,7 +184,7 @@ int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 	if (!v || v->start > r.addr)
 		return sim_fail(mm, EFAULT, "mremap: no VMA at the old address");
 	if (v->flags & VM_SEALED)
-		return sim_fail(mm, EPERM, "mremap: sealed VMA (X1 8be7258aad44)");
+		return sim_fail_by(mm, EPERM, "mremap: sealed VMA", R_X1_MSEAL);
 	if (r.flags & (MREMAP_FIXED | MREMAP_DONTUNMAP))
 		return remap_to(mm, &r, changed);
 	if (r.old_len >= r.new_len) {

@@ -53,12 +53,12 @@ static bool thp_applies(struct sim_mm *mm, const struct sim_place *pl)
 	if (pl->file || pl->shared || !sim_has(mm->prof, R_T1_THP_ALIGN) || pl->len < SIM_PMD)
 		return false;
 	if (sim_has(mm->prof, R_T5_THP_MULTIPLE) && pl->len % SIM_PMD) {
-		sim_rule(mm, "not PMD-aligned: length not a multiple of 2 MiB (%s T5)",
+		sim_rule(mm, "not PMD-aligned: length not a multiple of 2 MiB (%s)",
 		         sim_rule_cite(R_T5_THP_MULTIPLE, c, sizeof c));
 		return false;
 	}
 	if (sim_has(mm->prof, R_T6_THP_NO_HINT) && pl->addr) {
-		sim_rule(mm, "not PMD-aligned: address hint given (%s T6)",
+		sim_rule(mm, "not PMD-aligned: address hint given (%s)",
 		         sim_rule_cite(R_T6_THP_NO_HINT, c, sizeof c));
 		return false;
 	}
@@ -91,7 +91,7 @@ int64_t sim_get_unmapped_area(struct sim_mm *mm, const struct sim_place *pl)
 			if (addr == pl->addr)
 				sim_rule(mm, "placed at the free hint");
 			else
-				sim_rule(mm, "placed PMD-aligned (%s T1)",
+				sim_rule(mm, "placed PMD-aligned (%s)",
 				         sim_rule_cite(R_T1_THP_ALIGN, c, sizeof c));
 			return (int64_t)addr;
 		}

@@ -1,7 +1,7 @@
-/* profiles.c - the rules that differ between kernel releases, each stated
- * once beside the commit that introduced it.  A profile is a release: a
- * rule applies from its first release on.  docs/kernel-profiles.md says
- * how sure we are of each. */
+/* profiles.c - the kernel releases the simulator models.  The rules come
+ * from rules.def (one row each); a profile is a release, and a rule applies
+ * from its first release on.  docs/kernel-profiles.md says how sure we are
+ * of each and how to add a release. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,59 +9,37 @@
 #include "replay/sim/sim_int.h"
 
 const struct sim_rule sim_rules[R_COUNT] = {
-	[R_B1_BRK_EXPAND]    = { R_B1_BRK_EXPAND, "B1", "6c28ca6485dd", 6, 1,
-		"brk expands only a heap VMA that ends at the old break and can merge after; never the next VMA", false, 0, 0, { { 0 } } },
-	[R_T1_THP_ALIGN]     = { R_T1_THP_ALIGN, "T1", "efa7df3e3bb5", 6, 7,
-		"anonymous mmaps of at least PMD size are placed PMD-aligned", false, 0, 0, { { 0 } } },
-	[R_T3_THP_TOPDOWN]   = { R_T3_THP_TOPDOWN, "T3", "96204e15310c", 6, 8,
-		"PMD-aligned search keeps top-down order (already aligned: top of the padded gap)", false, 0, 0, { { 0 } } },
-	[R_T4_STACK_NOHUGE]  = { R_T4_STACK_NOHUGE, "T4", "c4608d1bf7c6", 6, 8,
-		"MAP_STACK sets VM_NOHUGEPAGE", false, 0, 0, { { 0 } } },
-	[R_X1_MSEAL]         = { R_X1_MSEAL, "X1", "8be7258aad44", 6, 10,
-		"mseal(2): VM_SEALED, part of flag equality", false, 0, 0, { { 0 } } },
-	[R_M1_MERGE_REWRITE] = { R_M1_MERGE_REWRITE, "M1", "cacded5e42b9", 6, 12,
-		"merge rewrite (vma_merge_struct); same outcomes for VMAs without vm_ops", false, 0, 0, { { 0 } } },
-	[R_T5_THP_MULTIPLE]  = { R_T5_THP_MULTIPLE, "T5", "d4148aeab412", 6, 12,
-		"only lengths that are a multiple of PMD size are aligned", false, 0, 0, { { 0 } } },
-	[R_T6_THP_NO_HINT]   = { R_T6_THP_NO_HINT, "T6", "249608ee4713", 6, 13,
-		"no PMD alignment when an address hint is given", false, 0, 0, { { 0 } } },
-	[R_X3_GUARD_REGIONS] = { R_X3_GUARD_REGIONS, "X3", "662df3e5c376", 6, 13,
-		"MADV_GUARD_INSTALL/REMOVE (page-table markers, no VMA change)", false, 0, 0, { { 0 } } },
-	[R_M4_ANON_MERGE]    = { R_M4_ANON_MERGE, "M4", "879bca0a2c4f", 6, 16,
-		"unfaulted VMA may merge with a faulted one unless the faulted one is a fork child", false, 0, 0, { { 0 } } },
-	[R_A1_RO_UNACCOUNT]  = { R_A1_RO_UNACCOUNT, "A1", "mprotect_fixup", 6, 6,
-		"mprotect to read-only drops VM_ACCOUNT of an unfaulted anonymous VMA", false, 0, 0, { { 0 } } },
-	/* Mainline since 2.6.32 (seen on real 6.1.0-57 and 6.12.117 too), yet
-	 * one 6.18.44 build (-fc-v782) gave populated read-only memory an
-	 * anon_vma: every release has it, `host` asks the running kernel. */
-	[R_Z1_RO_POPULATE]   = { R_Z1_RO_POPULATE, "Z1", "a13ea5b75964", 2, 6,
-		"populating read-only private anonymous memory maps the zero page: no anon_vma "
-		"(only a PMD fault in a VM_HUGEPAGE range prepares one)", true, 0, 0, { { 0 } } },
-	/* Fixed in 2026 (in linux-next at 7.3-rc5) and taken by the stable
-	 * releases the 6.1 and 6.12 profiles stand for (Debian's 6.1.192 and
-	 * 6.12.117); the host's 6.18.44 still self-merges, so `host` probes. */
-	[R_D1_DONTUNMAP_APART] = { R_D1_DONTUNMAP_APART, "D1", "stable 6.1.191/6.12.114", 7, 3,
-		"MREMAP_DONTUNMAP: an unfaulted source is not merged with its own copy, a locked "
-		"source is split first, a wholly moved source gets pgoff = start", true,
-		0, 0, { { 6, 1, 191 }, { 6, 12, 114 } } },
-	[R_A2_DONTUNMAP_UNACCT] = { R_A2_DONTUNMAP_UNACCT, "A2", "b714ccb02a76", 6, 16,
-		"MREMAP_DONTUNMAP clears VM_ACCOUNT of the old VMA (undone in 6.18)", false, 6, 18, { { 0 } } },
-	[R_X6_DROPPABLE]     = { R_X6_DROPPABLE, "X6", "9651fcedf7b9", 6, 11,
-		"MAP_DROPPABLE: private anonymous, VM_DROPPABLE|VM_WIPEONFORK|VM_DONTDUMP|VM_NORESERVE", false, 0, 0, { { 0 } } },
+#define SIM_RULE(tag_, name, commit_, from_, until_, probe, bp1, bp2, text) \
+	[R_##tag_##_##name] = { .tag = #tag_, .commit = commit_, .from = from_, .until = until_, \
+	                        .by_probe = probe, .backports = { bp1, bp2 }, .what = text },
+#include "replay/sim/rules.def"
+#undef SIM_RULE
 };
 
-/* 6.1 and 6.12 stand for the Debian kernels `make kernels` boots (6.1.192,
- * 6.12.117), 6.18 for the host the release rules were checked on (6.18.44) */
+/* Every profile, oldest first: the only list of them.  A profile is named
+ * for its mainline release; the kv is the release it stands for, so a
+ * stable sublevel takes the backports up to it.  6.1 and 6.12 stand for
+ * the Debian kernels `make kernels` boots (6.1.192, 6.12.117), 6.18 for
+ * the host the release rules were checked on (6.18.44). */
 static const struct sim_profile profiles[] = {
-	{ "6.1", 6, 1, false, 0, 192 }, { "6.6", 6, 6, false, 0, 0 }, { "6.8", 6, 8, false, 0, 0 },
-	{ "6.12", 6, 12, false, 0, 117 }, { "6.13", 6, 13, false, 0, 0 }, { "6.16", 6, 16, false, 0, 0 },
-	{ "6.18", 6, 18, false, 0, 44 },
+	{ .name = "6.1",  .kv = SIM_KV(6, 1, 192) },
+	{ .name = "6.3",  .kv = SIM_KV(6, 3, 0) },
+	{ .name = "6.4",  .kv = SIM_KV(6, 4, 0) },
+	{ .name = "6.6",  .kv = SIM_KV(6, 6, 0) },
+	{ .name = "6.7",  .kv = SIM_KV(6, 7, 0) },
+	{ .name = "6.8",  .kv = SIM_KV(6, 8, 0) },
+	{ .name = "6.11", .kv = SIM_KV(6, 11, 0) },
+	{ .name = "6.12", .kv = SIM_KV(6, 12, 117) },
+	{ .name = "6.13", .kv = SIM_KV(6, 13, 0) },
+	{ .name = "6.16", .kv = SIM_KV(6, 16, 0) },
+	{ .name = "6.18", .kv = SIM_KV(6, 18, 44) },
 };
 #define NPROFILES (sizeof profiles / sizeof profiles[0])
 
-static bool at_least(const struct sim_profile *p, int major, int minor)
+/* same major.minor: a stable release of the same line */
+static bool same_line(int a, int b)
 {
-	return p->major > major || (p->major == major && p->minor >= minor);
+	return a / 1000 == b / 1000;
 }
 
 bool sim_has(const struct sim_profile *p, int rule)
@@ -70,30 +48,38 @@ bool sim_has(const struct sim_profile *p, int rule)
 	if (r->by_probe && p->probes)
 		return p->probed & (1u << rule);
 	for (size_t i = 0; i < sizeof r->backports / sizeof r->backports[0]; i++)
-		if (r->backports[i].major && p->major == r->backports[i].major &&
-		    p->minor == r->backports[i].minor && p->sub >= r->backports[i].sub)
+		if (r->backports[i] && same_line(p->kv, r->backports[i]) && p->kv >= r->backports[i])
 			return true;
-	return at_least(p, r->major, r->minor) && !(r->until_major && at_least(p, r->until_major, r->until_minor));
+	return p->kv >= r->from && !(r->until && p->kv >= r->until);
+}
+
+/* "6.8", "2.6.32": the sublevel only when it is not 0 */
+static const char *kv_str(int kv, char *buf, size_t n)
+{
+	if (SIM_KV_SUB(kv))
+		snprintf(buf, n, "%d.%d.%d", SIM_KV_MAJOR(kv), SIM_KV_MINOR(kv), SIM_KV_SUB(kv));
+	else
+		snprintf(buf, n, "%d.%d", SIM_KV_MAJOR(kv), SIM_KV_MINOR(kv));
+	return buf;
 }
 
 const char *sim_rule_cite(int rule, char *buf, size_t n)
 {
 	const struct sim_rule *r = &sim_rules[rule];
-	if (r->by_probe)
-		snprintf(buf, n, "%s %s, since %d.%d; host: probed", r->tag, r->commit, r->major, r->minor);
-	else
-		snprintf(buf, n, "%d.%d %s", r->major, r->minor, r->commit);
+	char rel[24];
+
+	snprintf(buf, n, "%s %s %s%s", kv_str(r->from, rel, sizeof rel), r->commit, r->tag,
+	         r->by_probe ? "; host probes it" : "");
 	return buf;
 }
 
-/* the newest profile not newer than major.minor; NULL if older than all */
-static const struct sim_profile *at_most(int major, int minor)
+/* the newest profile whose line is not newer than kv's; NULL if older than all */
+static const struct sim_profile *at_most(int kv)
 {
 	const struct sim_profile *best = NULL;
 
 	for (size_t i = 0; i < NPROFILES; i++)
-		if (profiles[i].major < major ||
-		    (profiles[i].major == major && profiles[i].minor <= minor))
+		if (profiles[i].kv / 1000 <= kv / 1000)
 			best = &profiles[i];
 	return best;
 }
@@ -112,10 +98,11 @@ static void host_init(void)
 	struct utsname u;
 
 	if (uname(&u) != 0 || sscanf(u.release, "%d.%d.%d", &major, &minor, &sub) < 2 ||
-	    !(base = at_most(major, minor)))
+	    !(base = at_most(SIM_KV(major, minor, 0))))
 		return;
 	host = *base;
-	host.sub = base->major == major && base->minor == minor ? sub : 0;
+	/* its own sublevel on the same line, else the line's .0 */
+	host.kv = same_line(base->kv, SIM_KV(major, minor, 0)) ? SIM_KV(major, minor, sub) : base->kv / 1000 * 1000;
 	host.probes = true;
 	host.probed = sim_host_probe();
 	for (int i = 0; i < R_COUNT; i++)
@@ -150,7 +137,82 @@ const char *sim_profile_probed(const struct sim_profile *p)
 	return p == &host ? host_probed : "";
 }
 
+/* "6.1,6.6,...,host", built once from profiles[] */
+static char names[NPROFILES * 8 + 8];
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void names_init(void)
+{
+	size_t l = 0;
+
+	for (size_t i = 0; i < NPROFILES; i++)
+		l += (size_t)snprintf(names + l, sizeof names - l, "%s,", profiles[i].name);
+	snprintf(names + l, sizeof names - l, "host");
+}
+
 const char *sim_profile_names(void)
 {
-	return "6.1,6.6,6.8,6.12,6.13,6.16,6.18,host";
+	pthread_once(&names_once, names_init);
+	return names;
+}
+
+size_t sim_profile_count(void)
+{
+	return NPROFILES;
+}
+
+const struct sim_profile *sim_profile_at(size_t i)
+{
+	return i < NPROFILES ? &profiles[i] : NULL;
+}
+
+/* the releases a rule is in: "6.16 until 6.18", "7.3, stable 6.1.191, 6.12.114" */
+static void rule_releases(const struct sim_rule *r, char *buf, size_t n)
+{
+	char a[24], b[24];
+	size_t l = (size_t)snprintf(buf, n, "%s", kv_str(r->from, a, sizeof a));
+
+	if (r->until)
+		l += (size_t)snprintf(buf + l, n - l, " until %s", kv_str(r->until, a, sizeof a));
+	if (r->backports[0])
+		l += (size_t)snprintf(buf + l, n - l, ", stable %s", kv_str(r->backports[0], a, sizeof a));
+	if (r->backports[1])
+		snprintf(buf + l, n - l, ", %s", kv_str(r->backports[1], b, sizeof b));
+}
+
+void sim_list_rules(FILE *f)
+{
+	char rel[96];
+
+	for (int i = 0; i < R_COUNT; i++) {
+		const struct sim_rule *r = &sim_rules[i];
+		rule_releases(r, rel, sizeof rel);
+		fprintf(f, "%s\t%s\t%s\t%s\t%s\n", r->tag, rel, r->commit, r->by_probe ? "probed" : "-", r->what);
+	}
+}
+
+static void list_profile(FILE *f, const struct sim_profile *p, const char *name)
+{
+	char rel[24];
+	const char *sep = "";
+
+	fprintf(f, "%s\t%s\t", name, kv_str(p->kv, rel, sizeof rel));
+	for (int i = 0; i < R_COUNT; i++)
+		if (sim_has(p, i)) {
+			fprintf(f, "%s%s", sep, sim_rules[i].tag);
+			sep = " ";
+		}
+	fputc('\n', f);
+}
+
+void sim_list_profiles(FILE *f)
+{
+	const struct sim_profile *h;
+
+	for (size_t i = 0; i < NPROFILES; i++)
+		list_profile(f, &profiles[i], profiles[i].name);
+	if ((h = sim_profile_find("host")))
+		list_profile(f, h, "host");
+	else
+		fputs("host\t-\tno profile for this kernel's release\n", f);
 }

@@ -11,6 +11,7 @@
 #define VMREC_SIM_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "vmt.h"
 #include "replay/outcome.h"
@@ -27,6 +28,16 @@ const char *sim_profile_name(const struct sim_profile *p);  /* "6.12" */
  * from its release, comma-separated tags ("Z1"); "" for other profiles. */
 const char *sim_profile_probed(const struct sim_profile *p);
 const char *sim_profile_names(void);
+/* The release profiles in order, oldest first (not `host`): i from 0 to
+ * sim_profile_count() - 1; NULL past the end. */
+size_t sim_profile_count(void);
+const struct sim_profile *sim_profile_at(size_t i);
+/* vmreplay --list-rules: one line per rule, tab-separated: tag, releases,
+ * commit, "probed" (host asks this kernel) or "-", what it says. */
+void sim_list_rules(FILE *f);
+/* vmreplay --list-profiles: one line per profile, tab-separated: name, the
+ * release it stands for, the tags of its rules; `host` last. */
+void sim_list_profiles(FILE *f);
 
 /* A new address space laid out as `map` (the recorded initial memory map;
  * may be NULL for an empty one), with the host limits of the recording
@@ -73,6 +84,49 @@ size_t sim_vmas_around(const struct sim_mm *mm, uint64_t lo, uint64_t hi,
                        struct sim_vma_view *out, size_t max);
 size_t sim_vmas_intersecting(const struct sim_mm *mm, uint64_t lo, uint64_t hi,
                              struct sim_vma_view *out, size_t max);
+
+/* The modelled kernel cost: the work the profile's release does for the
+ * calls applied so far, in the kernel's own units (docs/kernel-profiles.md,
+ * "Modelled cost", says what each counts and which commit changed it).
+ * Deterministic: the same trace, profile and THP mode give the same counts.
+ * A driver reports them as vmreplay.model.<name>. */
+#define SIM_COSTS(X) \
+	X(vma_alloc, "VMA structures allocated (vm_area_alloc, vm_area_dup)") \
+	X(vma_free, "VMA structures freed") \
+	X(mt_walk, "maple tree walks: the call's lookup plus re-walks of prev/next") \
+	X(mt_store, "maple tree stores") \
+	X(mt_prealloc, "maple node preallocations (mas_preallocate, vma_iter_prealloc)") \
+	X(mt_nodes, "maple nodes preallocated: 1 + 3 x tree height each") \
+	X(anon_vma, "anon_vma_prepare on a first write fault (allocated or shared)") \
+	X(zero_4k, "4 KiB pages zeroed at first touch") \
+	X(zero_2m, "2 MiB pages zeroed at first touch (THP-eligible, aligned block)") \
+	X(tlb_flush, "TLB-flush ranges (unmap, protection change, DONTNEED/FREE, move)") \
+	X(pte_copy, "page-table entries a fork copies (a PMD per THP-eligible 2 MiB block)")
+struct sim_cost {
+#define SIM_COST_FIELD(name, what) uint64_t name;
+	SIM_COSTS(SIM_COST_FIELD)
+#undef SIM_COST_FIELD
+};
+/* The counts by index, for a driver that reports every one as
+ * vmreplay.model.<name>: i from 0 to SIM_COST_COUNT - 1. */
+enum {
+#define SIM_COST_INDEX(name, what) SIM_COST_##name,
+	SIM_COSTS(SIM_COST_INDEX)
+#undef SIM_COST_INDEX
+	SIM_COST_COUNT
+};
+const char *sim_cost_name(int i);     /* "mt_walk"; NULL out of range */
+const char *sim_cost_what(int i);     /* its one-line description */
+uint64_t sim_cost_value(const struct sim_cost *c, int i);
+/* since sim_mm_new (the initial map is free) or, for a fork child, since
+ * the fork (which it pays for: the copied VMAs) */
+void sim_mm_cost(const struct sim_mm *mm, struct sim_cost *out);
+/* transparent_hugepage/enabled for the zeroing cost: SIM_THP_HOST (the
+ * default) reads this machine's once per process. */
+enum sim_thp { SIM_THP_HOST, SIM_THP_ALWAYS, SIM_THP_MADVISE, SIM_THP_NEVER };
+void sim_mm_set_thp(struct sim_mm *mm, int mode);
+/* "always", "madvise", "never", "host": the mode, or -1 */
+int sim_thp_parse(const char *word);
 
 /* Additions (replay/sim/): what a recorded map cannot say. */
 /* The program break: start_brk and the current break (brk(0)'s answer).

@@ -23,49 +23,38 @@ static inline uint64_t sim_prot_flags(uint64_t prot)
 }
 
 /* ---- profiles (profiles.c) ---- */
+/* A release as one comparable number: 6.12.117 = SIM_KV(6, 12, 117). */
+#define SIM_KV(major, minor, sub) ((major) * 1000000 + (minor) * 1000 + (sub))
+#define SIM_KV_MAJOR(kv) ((kv) / 1000000)
+#define SIM_KV_MINOR(kv) ((kv) / 1000 % 1000)
+#define SIM_KV_SUB(kv)   ((kv) % 1000)
+
 enum sim_rule_id {
-	R_B1_BRK_EXPAND,     /* brk expands only the VMA ending at the old break */
-	R_T1_THP_ALIGN,      /* anonymous mmaps >= PMD placed PMD-aligned */
-	R_T3_THP_TOPDOWN,    /* aligned search keeps top-down order */
-	R_T4_STACK_NOHUGE,   /* MAP_STACK sets VM_NOHUGEPAGE */
-	R_X1_MSEAL,          /* mseal(2), VM_SEALED */
-	R_M1_MERGE_REWRITE,  /* vma_merge_struct */
-	R_T5_THP_MULTIPLE,   /* only PMD-multiple lengths are aligned */
-	R_T6_THP_NO_HINT,    /* no alignment with an address hint */
-	R_X3_GUARD_REGIONS,  /* MADV_GUARD_INSTALL/REMOVE */
-	R_M4_ANON_MERGE,     /* unfaulted/faulted anon merges allowed */
-	R_A1_RO_UNACCOUNT,   /* mprotect read-only drops VM_ACCOUNT of unfaulted anon */
-	R_Z1_RO_POPULATE,    /* populating read-only anon maps the zero page: no anon_vma */
-	R_D1_DONTUNMAP_APART,/* MREMAP_DONTUNMAP keeps an unfaulted source apart from its copy */
-	R_A2_DONTUNMAP_UNACCT,/* MREMAP_DONTUNMAP clears VM_ACCOUNT of the old VMA (6.16, 6.17) */
-	R_X6_DROPPABLE,      /* MAP_DROPPABLE */
+#define SIM_RULE(tag, name, ...) R_##tag##_##name,
+#include "replay/sim/rules.def"
+#undef SIM_RULE
 	R_COUNT
 };
 
-/* A stable release that took a rule before its mainline release did. */
-struct sim_backport { int major, minor, sub; };
-
 struct sim_rule {
-	int id;
 	const char *tag;      /* "T4" */
 	const char *commit;   /* "c4608d1bf7c6" */
-	int major, minor;     /* first release */
-	const char *what;
+	int from;             /* SIM_KV: the first release with it */
+	int until;            /* the first release without it again; 0: none */
 	bool by_probe;        /* `host` takes it only when its probe sees the kernel do it */
-	int until_major, until_minor;        /* first release without it again; 0: none */
-	struct sim_backport backports[2];    /* { 0 }: none */
+	int backports[2];     /* SIM_KV of stable releases that took it early; 0: none */
+	const char *what;
 };
 extern const struct sim_rule sim_rules[R_COUNT];
 
 struct sim_profile {
-	const char *name;
-	int major, minor;
+	const char *name;     /* "6.12" */
+	int kv;               /* the release it stands for: SIM_KV(6, 12, 117) */
 	bool probes;          /* host: by_probe rules follow `probed`, not the release */
 	uint32_t probed;      /* 1 << rule: by_probe rules this kernel showed (host) */
-	int sub;              /* the stable release it stands for (backports); 0: .0 */
 };
 bool sim_has(const struct sim_profile *p, int rule);
-/* "6.8 c4608d1bf7c6" for a rule */
+/* "6.8 c4608d1bf7c6 T4" for a rule (", host probes it" added for by_probe) */
 const char *sim_rule_cite(int rule, char *buf, size_t n);
 /* the by_probe rules the running kernel shows (host_probe.c), 1 << rule */
 uint32_t sim_host_probe(void);
@@ -91,7 +80,17 @@ struct sim_tree {
 	struct sim_vma *root;
 	size_t count;
 	uint32_t seed;
+	/* the modelled cost of changing it (cost.c): every insert, erase and
+	 * change is a maple store; all but tree_end_changed preallocate */
+	uint64_t stores, preallocs, nodes;
+	uint32_t prealloc_nodes;   /* sim_prealloc_nodes(count), kept by insert/erase */
 };
+/* worst-case nodes of one preallocation: 1 + 3 x height, the height of a
+ * maple tree of 2n + 1 ranges (VMAs and gaps) at about 8 per node */
+static inline uint64_t sim_prealloc_nodes(size_t n)
+{
+	return 1 + 3 * (uint64_t)((64 - __builtin_clzll(2 * (unsigned long long)n + 1) + 2) / 3);
+}
 
 uint64_t sim_start_gap(const struct sim_vma *v);
 void tree_insert(struct sim_tree *t, struct sim_vma *v);
@@ -133,11 +132,27 @@ struct sim_mm {
 	/* the last two fixed texts and their interned copies (a brk loop
 	 * alternates between two) */
 	struct { const char *src, *kept; } kept[2];
-	char brk_msg[2][96];         /* the brk rule texts, formatted once */
+	char brk_msg[2][192];        /* the brk rule texts, formatted once */
+	struct sim_cost cost;        /* but the tree's stores (cost.c) */
+	int thp;                     /* enum sim_thp, never SIM_THP_HOST */
+	/* what a brk expansion costs in this release (sim_mm_new): C1
+	 * preallocates; M1 without M2 walks to prev and next again */
+	bool brk_prealloc;
+	uint8_t brk_rewalks;
 };
+/* cost.c: first-touch zeroing of the resident pages of [lo, hi) of v
+ * (bits from `base`, page i at base + i pages) */
+void sim_cost_touch(struct sim_mm *mm, const struct sim_vma *v, uint64_t lo, uint64_t hi,
+                    uint64_t base, const uint8_t *bits);
+/* the page-table entries fork copies for v (copy_page_range): none without
+ * an anon_vma, else every page taken as present, a THP-eligible aligned
+ * 2 MiB block as one PMD */
+uint64_t sim_cost_fork_entries(const struct sim_mm *mm, const struct sim_vma *v);
+/* a fresh count from here on (after building a space) */
+void sim_cost_reset(struct sim_mm *mm);
 
 struct sim_vma *vma_new(struct sim_mm *mm);
-void vma_free(struct sim_vma *v);
+void vma_free(struct sim_mm *mm, struct sim_vma *v);
 static inline uint64_t vma_pages(const struct sim_vma *v) { return (v->end - v->start) / SIM_PAGE; }
 static inline bool vma_is_anon(const struct sim_vma *v) { return v->file_id == 0 && !v->special; }
 
@@ -152,6 +167,8 @@ static inline int64_t sim_fail(struct sim_mm *mm, int err, const char *why)
 	sim_rule_fixed(mm, why);
 	return -err;
 }
+/* The same for a refusal that a rule of rules.def makes: "why (X1 8be7258aad44)". */
+int64_t sim_fail_by(struct sim_mm *mm, int err, const char *why, int rule);
 /* the process-lifetime copy of a rule text (intern.c) */
 const char *sim_intern(const char *text);
 

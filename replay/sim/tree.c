@@ -126,7 +126,15 @@ static uint32_t rnd(struct sim_tree *t)
 	return t->seed = x;
 }
 
-void tree_changed(struct sim_tree *t, struct sim_vma *v)
+/* one modelled maple store that preallocates its worst case */
+static void count_store(struct sim_tree *t)
+{
+	t->stores++;
+	t->preallocs++;
+	t->nodes += t->prealloc_nodes;
+}
+
+static void fix_gaps(struct sim_tree *t, struct sim_vma *v)
 {
 	struct sim_vma *p = tree_prev(t, v), *nx = tree_next(t, v);
 
@@ -138,10 +146,17 @@ void tree_changed(struct sim_tree *t, struct sim_vma *v)
 	}
 }
 
+void tree_changed(struct sim_tree *t, struct sim_vma *v)
+{
+	count_store(t);
+	fix_gaps(t, v);
+}
+
 void tree_end_changed(struct sim_tree *t, struct sim_vma *v)
 {
 	struct sim_vma *nx = tree_next(t, v);
 
+	t->stores++;   /* brk expansion: brk_grow says whether it preallocated */
 	if (nx) {
 		nx->gap_lo = v->end;
 		refresh(t->root, nx->start);
@@ -150,21 +165,25 @@ void tree_end_changed(struct sim_tree *t, struct sim_vma *v)
 
 void tree_insert(struct sim_tree *t, struct sim_vma *v)
 {
+	count_store(t);
 	v->l = v->r = NULL;
 	v->prio = rnd(t);
 	v->gap_lo = 0;
 	pull(v);
 	t->root = ins(t->root, v);
 	t->count++;
-	tree_changed(t, v);
+	t->prealloc_nodes = (uint32_t)sim_prealloc_nodes(t->count);
+	fix_gaps(t, v);
 }
 
 void tree_erase(struct sim_tree *t, struct sim_vma *v)
 {
 	struct sim_vma *p = tree_prev(t, v), *nx = tree_next(t, v);
 
+	count_store(t);
 	t->root = del(t->root, v->start);
 	t->count--;
+	t->prealloc_nodes = (uint32_t)sim_prealloc_nodes(t->count);
 	if (nx) {
 		nx->gap_lo = p ? p->end : 0;
 		refresh(t->root, nx->start);

@@ -4,7 +4,9 @@
  *   bench.t --bench   side-by-side numbers for tests/bench/sim-speed.sh:
  *                     AIM9 brk_test in the kernel vs in the simulator,
  *                     memory per live VMA at 10^6 VMAs, and the per-op cost
- *                     for 10^3..10^6 VMAs.
+ *                     for 10^3..10^6 VMAs, and how the modelled kernel
+ *                     cost ranks the kinds of call against their latency
+ *                     on this kernel (Spearman's rho; no assertion).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +150,123 @@ static double median(double *v, int n)
 	return v[n / 2];
 }
 
+/* ---- the modelled cost against this kernel --------------------------- */
+enum { K_MMAP, K_MUNMAP, K_SPLIT, K_MERGE, K_BRK_UP, K_BRK_DOWN, K_DONTNEED, NKIND };
+static const char *const kind_name[NKIND] = {
+	"mmap (new VMA)", "munmap (remove)", "mprotect (split)", "mprotect (merge)",
+	"brk (expand)", "brk (shrink)", "madvise DONTNEED",
+};
+
+static double mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* the sum of every count: the model's one number for a call */
+static uint64_t work(const struct sim_mm *mm)
+{
+	struct sim_cost c;
+	uint64_t w = 0;
+
+	sim_mm_cost(mm, &c);
+#define SIM_COST_SUM(name, what) w += c.name;
+	SIM_COSTS(SIM_COST_SUM)
+#undef SIM_COST_SUM
+	return w;
+}
+
+/* one round of every kind, in the kernel (mm NULL) or the simulator;
+ * lat[k] = the call's latency, units[k] += its modelled work */
+static void kinds_round(struct sim_mm *mm, uint64_t m, uint64_t *brk, double *lat, double *units)
+{
+	static const int sys[NKIND] = { VMT_SYS_MMAP, VMT_SYS_MUNMAP, VMT_SYS_MPROTECT, VMT_SYS_MPROTECT,
+	                                VMT_SYS_BRK, VMT_SYS_BRK, VMT_SYS_MADVISE };
+	uint64_t a[NKIND][4] = {
+		{ 0, PG, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS }, { 0, PG, 0, 0 },
+		{ m + PG, PG, PROT_READ, 0 }, { m + PG, PG, PROT_READ | PROT_WRITE, 0 },
+		{ *brk + PG, 0, 0, 0 }, { *brk, 0, 0, 0 }, { m, 3 * PG, MADV_DONTNEED, 0 },
+	};
+	for (int k = 0; k < NKIND; k++) {
+		double t0 = mono_ns();
+		uint64_t w0 = mm ? work(mm) : 0;
+		int64_t r;
+
+		r = mm ? call(mm, sys[k], a[k][0], a[k][1], a[k][2], a[k][3])
+		       : syscall(sys[k] == VMT_SYS_MMAP ? SYS_mmap : sys[k] == VMT_SYS_MUNMAP ? SYS_munmap
+		                 : sys[k] == VMT_SYS_MPROTECT ? SYS_mprotect : sys[k] == VMT_SYS_BRK ? SYS_brk
+		                 : SYS_madvise, a[k][0], a[k][1], a[k][2], a[k][3], -1L, 0L);
+		if (lat)
+			lat[k] = mono_ns() - t0;
+		if (mm)
+			units[k] += (double)(work(mm) - w0);
+		if (k == K_MMAP)
+			a[K_MUNMAP][0] = (uint64_t)r;
+	}
+}
+
+/* ranks 1..n, ties averaged */
+static void ranks(const double *v, double *r, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int below = 0, same = 0;
+		for (int j = 0; j < n; j++)
+			below += v[j] < v[i], same += v[j] == v[i];
+		r[i] = below + (same + 1) / 2.0;
+	}
+}
+
+static double spearman(const double *x, const double *y, int n)
+{
+	double rx[NKIND], ry[NKIND], mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
+
+	ranks(x, rx, n);
+	ranks(y, ry, n);
+	for (int i = 0; i < n; i++)
+		mx += rx[i] / n, my += ry[i] / n;
+	for (int i = 0; i < n; i++) {
+		sxy += (rx[i] - mx) * (ry[i] - my);
+		sxx += (rx[i] - mx) * (rx[i] - mx);
+		syy += (ry[i] - my) * (ry[i] - my);
+	}
+	return sxx > 0 && syy > 0 ? sxy / __builtin_sqrt(sxx * syy) : 0;
+}
+
+static void bench_model(void)
+{
+	enum { ROUNDS = 20000 };
+	static double lat[NKIND][ROUNDS];
+	double round_lat[NKIND], med[NKIND], units[NKIND] = { 0 };
+	uint64_t m = (uint64_t)(uintptr_t)mmap(NULL, 3 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t kbrk = (uint64_t)syscall(SYS_brk, 0), sbrk0 = 0x555555560000ull, sbrk = sbrk0;
+	struct sim_mm *mm = new_mm();
+	uint64_t sm = (uint64_t)call(mm, VMT_SYS_MMAP, 0, 3 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS);
+
+	if (m == (uint64_t)(uintptr_t)MAP_FAILED)
+		return;
+	call(mm, VMT_SYS_BRK, sbrk0 + PG, 0, 0, 0);
+	sbrk += PG;
+	syscall(SYS_brk, kbrk + PG);
+	kbrk += PG;
+	for (int i = 0; i < ROUNDS; i++) {
+		kinds_round(NULL, m, &kbrk, round_lat, NULL);
+		kinds_round(mm, sm, &sbrk, NULL, units);
+		for (int k = 0; k < NKIND; k++)
+			lat[k][i] = round_lat[k];
+	}
+	for (int k = 0; k < NKIND; k++)
+		med[k] = median(lat[k], ROUNDS);
+	syscall(SYS_brk, kbrk - PG);
+	munmap((void *)(uintptr_t)m, 3 * PG);
+	sim_mm_free(mm);
+	printf("sim-model: per kind of call, the modelled work (sum of SIM_COSTS, profile 6.18) and this kernel's median latency:\n");
+	for (int k = 0; k < NKIND; k++)
+		printf("sim-model:   %-18s %5.1f units  %7.0f ns\n", kind_name[k], units[k] / ROUNDS, med[k]);
+	printf("sim-model: Spearman rank correlation of model and kernel over %d kinds: %.2f\n", NKIND,
+	       spearman(units, med, NKIND));
+}
+
 static int bench(void)
 {
 	struct sim_mm *mm = new_mm();
@@ -194,6 +313,7 @@ static int bench(void)
 		printf("sim-speed:   %8ld VMAs  %7.0f ns/op  (x%.2f of 10^3; log2 ratio %.2f)\n", n, ns, ns / base,
 		       __builtin_log2((double)n) / __builtin_log2(1000.0));
 	}
+	bench_model();
 	return 0;
 }
 

@@ -151,7 +151,7 @@ static void test_stack_next_to_plain_anonymous(void)
 		map(mm, a + 16 * PG, 16 * PG, RW, ANON | MAP_FIXED | MAP_STACK);
 		is_int(sim_vma_count(mm), cases[i].n1, "%s: plain + MAP_STACK: %d VMA(s)", cases[i].v, cases[i].n1);
 		if (cases[i].n1 == 2)
-			ok(has_rule("no merge with prev: VM_NOHUGEPAGE differs (MAP_STACK, 6.8 c4608d1bf7c6)"),
+			ok(has_rule("no merge with prev: VM_NOHUGEPAGE differs (MAP_STACK, 6.8 c4608d1bf7c6 T4)"),
 			   "rule: %s", res.rule);
 		map(mm, a + 32 * PG, 16 * PG, RW, ANON | MAP_FIXED);
 		is_int(sim_vma_count(mm), cases[i].n2, "%s: + plain after it: %d", cases[i].v, cases[i].n2);
@@ -559,7 +559,35 @@ static void test_new_mapping_between_two_anon_vmas(void)
 
 static void test_profiles(void)
 {
-	is_str(sim_profile_names(), "6.1,6.6,6.8,6.12,6.13,6.16,6.18,host", "profile names");
+	char names[256] = "";
+	size_t l = 0;
+	char cite[64];
+
+	/* the names, the lookup and the order all come from the one array */
+	ok(sim_profile_count() >= 7, "%zu release profiles", sim_profile_count());
+	for (size_t i = 0; i < sim_profile_count(); i++) {
+		const struct sim_profile *p = sim_profile_at(i);
+		l += (size_t)snprintf(names + l, sizeof names - l, "%s,", p->name);
+		ok(sim_profile_find(p->name) == p, "%s found by name", p->name);
+		if (i)
+			ok(sim_profile_at(i - 1)->kv < p->kv, "%s after %s", p->name, sim_profile_at(i - 1)->name);
+	}
+	snprintf(names + l, sizeof names - l, "host");
+	is_str(sim_profile_names(), names, "profile names list the array, then host");
+	ok(sim_profile_at(sim_profile_count()) == NULL, "nothing past the last profile");
+	is_str(sim_profile_name(sim_profile_find("6.1")), "6.1", "6.1 is a profile");
+	ok(sim_profile_find("6.1")->kv == SIM_KV(6, 1, 192), "6.1 stands for 6.1.192");
+	/* the tag comes from the table, and a release keeps its sublevel */
+	is_str(sim_rule_cite(R_T4_STACK_NOHUGE, cite, sizeof cite), "6.8 c4608d1bf7c6 T4", "cite T4");
+	is_str(sim_rule_cite(R_Z1_RO_POPULATE, cite, sizeof cite), "2.6.32 a13ea5b75964 Z1; host probes it",
+	       "Z1 from 2.6.32, probed by host");
+	for (int r = 0; r < R_COUNT; r++) {
+		ok(sim_rules[r].tag && strlen(sim_rules[r].tag) == 2 && sim_rules[r].what && sim_rules[r].commit &&
+		   sim_rules[r].from, "rule %d (%s) is a whole row", r, sim_rules[r].tag ? sim_rules[r].tag : "?");
+		for (int q = 0; q < r; q++)
+			if (!strcmp(sim_rules[q].tag, sim_rules[r].tag))
+				ok(0, "tag %s twice", sim_rules[r].tag);
+	}
 	ok(sim_profile_find("6.5") == NULL, "no profile 6.5");
 	ok(sim_profile_find(NULL) == NULL, "NULL version");
 	ok(sim_profile_find("host") != NULL, "host has a profile");

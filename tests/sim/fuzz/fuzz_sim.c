@@ -20,8 +20,6 @@
 #define FZ_BASE 0x7f0000000000ull
 #define FZ_WINDOW (1ull << 30)
 
-static const char *const fz_profiles[] = { "6.1", "6.6", "6.8", "6.12", "6.13", "6.16", "6.18" };
-
 static const int fz_sys[] = {
 	VMT_SYS_MMAP, VMT_SYS_MUNMAP, VMT_SYS_MREMAP, VMT_SYS_MPROTECT, VMT_SYS_MADVISE,
 	VMT_SYS_MLOCK, VMT_SYS_MLOCK2, VMT_SYS_MUNLOCK, VMT_SYS_MLOCKALL, VMT_SYS_MUNLOCKALL,
@@ -151,7 +149,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sim_mm *mm[2] = { NULL, NULL };
 	if (!size)
 		return 0;
-	mm[0] = sim_mm_new(sim_profile_find(fz_profiles[data[0] % 7]), NULL, NULL);
+	mm[0] = sim_mm_new(sim_profile_at(data[0] % sim_profile_count()), NULL, NULL);
 	if (!mm[0])
 		abort();
 	sim_mm_set_mmap_base(mm[0], FZ_BASE + FZ_WINDOW);

@@ -1,0 +1,272 @@
+/* cost_test.c - issue 21's regressions in the simulator's modelled kernel
+ * cost (SIM_COSTS, docs/kernel-profiles.md "Modelled cost"), from traces
+ * `vmtrace synth` writes: the work each release does, not the VMAs it ends
+ * with.  The trace is fed to the simulator as vmreplay's driver would with
+ * --placement kernel: mappings the program let the kernel place are placed
+ * by the profile, and later calls follow them there. */
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "tests/tap.h"
+#include "replay/sim/sim.h"
+#include "vmt.h"
+
+struct placed { uint64_t rec, sim, len; bool stack; };
+
+struct run {
+	struct sim_cost cost;
+	unsigned stacks, brk_expands, forks;
+	uint64_t fork_ptes;       /* the fork children's pte_copy */
+	char stack_rule[256], brk_rule[256];
+};
+
+static const char *build_dir(void)
+{
+	const char *b = getenv("VMREC_BUILD");
+	return b && *b ? b : "build";
+}
+
+/* vmtrace synth NAME ARGS -o PATH; 0 on success */
+static int synth(const char *name, const char *args, const char *path)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "'%s/bin/vmtrace' synth %s %s -o '%s' >/dev/null 2>&1", build_dir(), name,
+	         args, path);
+	return system(cmd);
+}
+
+static uint64_t translate(const struct placed *pl, size_t n, uint64_t a)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a >= pl[i].rec && a < pl[i].rec + pl[i].len)
+			return a - pl[i].rec + pl[i].sim;
+	return a;
+}
+
+/* a new placement replaces the old ones it reuses (recorded or replayed) */
+static void forget(struct placed *pl, size_t *n, uint64_t rec, uint64_t sim, uint64_t len)
+{
+	for (size_t i = 0; i < *n;)
+		if ((rec < pl[i].rec + pl[i].len && pl[i].rec < rec + len) ||
+		    (sim < pl[i].sim + pl[i].len && pl[i].sim < sim + len))
+			pl[i] = pl[--*n];
+		else
+			i++;
+}
+
+/* the top `pages` pages of a stack, as touched by the thread that ran on
+ * it (the synthetic trace records no residency for them) */
+static void touch_top(struct sim_mm *mm, const struct placed *s, unsigned pages)
+{
+	uint8_t bits[8];
+	struct vmt_residency r = { 0, 0, s->sim + s->len - pages * 4096ull, pages, bits };
+
+	memset(bits, 0xff, sizeof bits);
+	sim_touch(mm, &r);
+}
+
+/* Replay `path` in `profile` under THP mode `thp`; stack_pages > 0: the
+ * top pages of each thread stack are touched before the stack is released. */
+static int replay(const char *path, const char *profile, int thp, unsigned stack_pages, struct run *out)
+{
+	struct vmt_reader_prefs prefs = { VMT_ORDER_SEQ };
+	int err = 0;
+	struct vmt_reader *rd = vmt_reader_open(path, &prefs, &err);
+	struct vmt_record rec;
+	struct sim_mm *mm = NULL;
+	struct placed pl[256];
+	size_t npl = 0;
+
+	memset(out, 0, sizeof *out);
+	if (!rd)
+		return -1;
+	while (vmt_reader_next(rd, &rec) == 1) {
+		if (rec.type == VMT_REC_MAP && !mm) {
+			mm = sim_mm_new(sim_profile_find(profile), &rec.u.map, &vmt_reader_header(rd)->host);
+			sim_mm_set_thp(mm, thp);
+		} else if (rec.type == VMT_REC_RESIDENCY && mm) {
+			struct vmt_residency r = rec.u.residency;
+			r.start = translate(pl, npl, r.start);
+			sim_touch(mm, &r);
+		} else if (rec.type == VMT_REC_EVENT && mm) {
+			struct vmt_event ev = rec.u.event;
+			struct vr_result res;
+
+			if (ev.sys != VMT_SYS_BRK)
+				ev.args[0] = translate(pl, npl, ev.args[0]);
+			if (ev.sys == VMT_SYS_MADVISE && ev.args[2] == MADV_DONTNEED && stack_pages)
+				for (size_t i = 0; i < npl; i++)
+					if (pl[i].stack && ev.args[0] >= pl[i].sim && ev.args[0] < pl[i].sim + pl[i].len) {
+						touch_top(mm, &pl[i], stack_pages);
+						break;
+					}
+			if ((ev.sys == VMT_SYS_CLONE && !(ev.args[0] & CLONE_VM)) || ev.sys == VMT_SYS_FORK) {
+				struct sim_mm *child = sim_mm_fork(mm);
+				struct sim_cost cc;
+				if (child) {
+					sim_mm_cost(child, &cc);
+					out->fork_ptes += cc.pte_copy;
+					out->forks++;
+					sim_mm_free(child);
+				}
+			}
+			sim_apply(mm, &ev, NULL, &res);
+			if (ev.sys == VMT_SYS_MMAP && !(ev.args[3] & MAP_FIXED) && ev.err == 0 && npl < 256) {
+				forget(pl, &npl, (uint64_t)ev.result, (uint64_t)res.ret, ev.args[1]);
+				pl[npl++] = (struct placed){ (uint64_t)ev.result, (uint64_t)res.ret, ev.args[1],
+				                             (ev.args[3] & MAP_STACK) != 0 };
+				if (pl[npl - 1].stack && !out->stacks++ && res.rule)
+					snprintf(out->stack_rule, sizeof out->stack_rule, "%s", res.rule);
+			}
+			if (ev.sys == VMT_SYS_BRK && res.rule && !strncmp(res.rule, "brk expanded", 12) &&
+			    !out->brk_expands++)
+				snprintf(out->brk_rule, sizeof out->brk_rule, "%s", res.rule);
+		}
+	}
+	vmt_reader_close(rd);
+	if (!mm)
+		return -1;
+	sim_mm_cost(mm, &out->cost);
+	sim_mm_free(mm);
+	return 0;
+}
+
+static int has(const char *s, const char *needle)
+{
+	return strstr(s, needle) != NULL;
+}
+
+/* stress-ng pthread: glibc's 8 MiB + 4 KiB MAP_STACK stacks.  6.7
+ * (efa7df3e3bb5, T1) places them PMD-aligned and, before c4608d1bf7c6
+ * (T4, 6.8) made MAP_STACK VM_NOHUGEPAGE, a first touch below the thread's
+ * descriptor zeroes a whole 2 MiB page under THP always. */
+static void test_thread_stacks(const char *dir)
+{
+	char path[512];
+	struct run r[3], m;
+	static const char *const rel[3] = { "6.6", "6.7", "6.8" };
+
+	snprintf(path, sizeof path, "%s/pthread.vmt", dir);
+	if (!ok(synth("pthread", "--iterations 3 --tasks 2", path) == 0, "vmtrace synth pthread"))
+		return;
+	for (int i = 0; i < 3; i++)
+		if (!ok(replay(path, rel[i], SIM_THP_ALWAYS, 8, &r[i]) == 0, "replayed under %s", rel[i]))
+			return;
+	ok(r[1].stacks == 6 && r[0].stacks == 6 && r[2].stacks == 6, "6 thread stacks (%u)", r[1].stacks);
+	is_int(r[1].cost.zero_2m, r[1].stacks, "6.7, THP always: one 2 MiB page zeroed per thread stack");
+	is_int(r[0].cost.zero_2m, 0, "6.6: none (stacks not PMD-aligned)");
+	is_int(r[2].cost.zero_2m, 0, "6.8: none (MAP_STACK is VM_NOHUGEPAGE)");
+	is_int(r[0].cost.zero_4k, 8 * r[0].stacks, "6.6: 8 pages of 4 KiB per stack");
+	is_int(r[2].cost.zero_4k, 8 * r[2].stacks, "6.8: the same");
+	is_int(r[1].cost.zero_4k, 1 * r[1].stacks, "6.7: the top page (outside a whole block) stays 4 KiB");
+	ok(has(r[1].stack_rule, "efa7df3e3bb5 T1"), "6.7 names T1: %s", r[1].stack_rule);
+	ok(has(r[2].stack_rule, "c4608d1bf7c6 T4"), "6.8 names T4: %s", r[2].stack_rule);
+	ok(!has(r[0].stack_rule, "T1") && !has(r[0].stack_rule, "T4"), "6.6 names neither: %s", r[0].stack_rule);
+	ok(replay(path, "6.7", SIM_THP_MADVISE, 8, &m) == 0 && m.cost.zero_2m == 0 && m.cost.zero_4k == 8 * m.stacks,
+	   "6.7 under THP madvise: 4 KiB pages only");
+	ok(replay(path, "6.7", SIM_THP_NEVER, 8, &m) == 0 && m.cost.zero_2m == 0, "6.7 under THP never: none");
+	is_int(r[1].cost.vma_alloc, r[0].cost.vma_alloc, "the VMA work is the same in 6.6 and 6.7");
+}
+
+/* AIM9 brk_test / page_test: sbrk(-64K) + 16 x sbrk(4K) per round.  From
+ * 6.4 (28c5609fb2, C1) every brk expansion preallocates maple nodes; 6.12
+ * (cacded5e42b9, M1) takes it through vma_merge_new_range, which walks to
+ * prev and next again; 6.13's expand-only mode (M2) does not. */
+static void test_brk(const char *dir, const char *name)
+{
+	char path[512];
+	static const char *const rel[5] = { "6.3", "6.4", "6.11", "6.12", "6.13" };
+	struct run r[5];
+
+	snprintf(path, sizeof path, "%s/%s.vmt", dir, name);
+	if (!ok(synth(name, "--iterations 5", path) == 0, "vmtrace synth %s", name))
+		return;
+	for (int i = 0; i < 5; i++)
+		if (!ok(replay(path, rel[i], SIM_THP_NEVER, 0, &r[i]) == 0, "%s replayed under %s", name, rel[i]))
+			return;
+	uint64_t e = r[0].brk_expands;
+	ok(e >= 5 * 15, "%s: %llu brk expansions", name, (unsigned long long)e);
+	is_int(r[1].cost.mt_prealloc - r[0].cost.mt_prealloc, e, "6.4 preallocates once more per expansion than 6.3");
+	ok(r[1].cost.mt_nodes > r[0].cost.mt_nodes, "... so it preallocates more nodes");
+	is_int(r[1].cost.mt_walk, r[0].cost.mt_walk, "6.3 and 6.4 walk the tree alike");
+	is_int(r[3].cost.mt_walk - r[2].cost.mt_walk, 2 * e, "6.12 walks twice more per expansion than 6.11");
+	is_int(r[4].cost.mt_walk, r[2].cost.mt_walk, "6.13 walks as 6.11 did");
+	is_int(r[3].cost.mt_prealloc, r[2].cost.mt_prealloc, "6.11 to 6.13 preallocate alike");
+	is_int(r[4].cost.zero_4k, r[0].cost.zero_4k, "pages zeroed: the same in every release");
+	ok(has(r[1].brk_rule, "28c5609fb2 C1") && !has(r[0].brk_rule, "C1"), "6.4 names C1, 6.3 not: %s",
+	   r[1].brk_rule);
+	ok(has(r[3].brk_rule, "re-walks prev and next (6.12 cacded5e42b9 M1)"), "6.12 names M1: %s", r[3].brk_rule);
+	ok(has(r[4].brk_rule, "M2") && !has(r[2].brk_rule, "M1"), "6.13 names M2, 6.11 neither: %s", r[4].brk_rule);
+}
+
+/* The fork micro-benchmark: 1 GiB populated, then forks.  Each fork copies
+ * a page-table entry per page, or one PMD per 2 MiB block where THP backs
+ * the memory (THP always; the mapping is PMD-aligned from 6.7, T1). */
+static void test_fork(const char *dir)
+{
+	char path[512];
+	struct run n, a;
+
+	snprintf(path, sizeof path, "%s/fork.vmt", dir);
+	if (!ok(synth("fork", "--iterations 2", path) == 0, "vmtrace synth fork"))
+		return;
+	if (!ok(replay(path, "6.8", SIM_THP_NEVER, 0, &n) == 0 && replay(path, "6.8", SIM_THP_ALWAYS, 0, &a) == 0,
+	        "replayed under 6.8, THP never and always"))
+		return;
+	is_int(n.forks, 2, "two forks");
+	is_int(n.cost.zero_4k - a.cost.zero_4k, 262144, "THP never zeroes the GiB in 4 KiB pages...");
+	is_int(a.cost.zero_2m, 512, "... always in 512 pages of 2 MiB");
+	ok(n.fork_ptes >= 2 * 262144, "never: each fork copies at least 262144 PTEs (%llu)",
+	   (unsigned long long)n.fork_ptes);
+	is_int(n.fork_ptes - a.fork_ptes, 2 * (262144 - 512), "always: 512 PMDs instead, per fork");
+}
+
+/* a driver can report every count by index, each under its own name */
+static void test_cost_names(void)
+{
+	struct sim_cost c;
+	int distinct = 1;
+
+	memset(&c, 0, sizeof c);
+	c.mt_walk = 7;
+	c.zero_2m = 3;
+	is_int(SIM_COST_COUNT, sizeof c / sizeof(uint64_t), "one index per count");
+	for (int i = 0; i < SIM_COST_COUNT; i++)
+		for (int j = 0; j < i; j++)
+			distinct &= strcmp(sim_cost_name(i), sim_cost_name(j)) != 0;
+	ok(distinct, "names distinct");
+	is_str(sim_cost_name(SIM_COST_mt_walk), "mt_walk", "name by index");
+	is_int(sim_cost_value(&c, SIM_COST_mt_walk), 7, "value by index");
+	is_int(sim_cost_value(&c, SIM_COST_zero_2m), 3, "value by index, another");
+	ok(sim_cost_name(SIM_COST_COUNT) == NULL && sim_cost_what(-1) == NULL, "nothing out of range");
+	ok(sim_cost_what(SIM_COST_tlb_flush) && *sim_cost_what(SIM_COST_tlb_flush), "each has a description");
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/vmrec-cost.XXXXXX";
+	char cmd[64];
+
+	if (!mkdtemp(dir))
+		return ok(0, "temporary directory"), done_testing();
+	test_cost_names();
+	test_thread_stacks(dir);
+	test_brk(dir, "brk_test");
+	test_fork(dir);
+	test_brk(dir, "page_test");
+	{
+		struct run r;
+		char path[600];
+		snprintf(path, sizeof path, "%s/page_test.vmt", dir);
+		ok(replay(path, "6.4", SIM_THP_NEVER, 0, &r) == 0 && r.cost.zero_4k >= 4 * 16,
+		   "page_test's residency records count as 4 KiB first touches (%llu)",
+		   (unsigned long long)r.cost.zero_4k);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		diag("could not remove %s", dir);
+	return done_testing();
+}
