@@ -60,7 +60,7 @@ static void on_fatal(int sig, siginfo_t *si, void *ctx)
 {
 	(void)si; (void)ctx;
 	uint8_t sud = sud_enter();
-	shim_flush_all();
+	shim_process_end(VMT_END_SIGNAL, sig);
 	die_by_default(sig);
 	sud_leave(sud);
 }

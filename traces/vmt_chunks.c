@@ -108,7 +108,8 @@ static int try_load(struct vmt_reader *r, struct vmt_cursor *c, uint64_t off,
  * writers' chunks after it), or the end of the file. */
 static int resync(struct vmt_reader *r, struct vmt_cursor *c, const char *why)
 {
-	static const uint8_t sig[12] = { 'V', 'M', 'R', 'C', 1, 0, 0, 0, VMT_KIND_CHUNK, 0, 0, 0 };
+	/* the version byte (offset 4) is compared apart: any version read */
+	static const uint8_t sig[12] = { 'V', 'M', 'R', 'C', 0, 0, 0, 0, VMT_KIND_CHUNK, 0, 0, 0 };
 	uint8_t win[65536];
 	uint64_t bad = r->off, pos = r->off + 1;
 	int tries = 0;
@@ -129,7 +130,10 @@ static int resync(struct vmt_reader *r, struct vmt_cursor *c, const char *why)
 		for (size_t i = 0; i + VMT_SKIP_HDR + sizeof(sig) <= n; i++) {
 			struct vmt_frame f;
 			const char *w;
-			if (win[i] != 0x5E || memcmp(win + i + VMT_SKIP_HDR, sig, sizeof(sig)) ||
+			const uint8_t *v = win + i + VMT_SKIP_HDR + 4;
+			if (win[i] != 0x5E || memcmp(win + i + VMT_SKIP_HDR, sig, 4) ||
+			    memcmp(v + 1, sig + 5, sizeof(sig) - 5) ||
+			    *v < VMT_FORMAT_OLDEST || *v > VMT_FORMAT_VERSION ||
 			    vmt_get32(win + i) != LZ4F_SKIP_MAGIC)
 				continue;
 			if (++tries > RESYNC_MAX_TRIES)
