@@ -201,7 +201,37 @@ struct vmt_store_proc *vmt_store_proc_new(struct vmt_store *s, int32_t pid)
 	p->pid = pid;
 	p->state = VMT_PROC_RUNNING;
 	commit(s, off, VMT_ST_PROC);
+	uint64_t head = __atomic_load_n(&s->head->procs, __ATOMIC_ACQUIRE);
+	do
+		p->next = head;
+	while (!__atomic_compare_exchange_n(&s->head->procs, &head, off, 1, __ATOMIC_ACQ_REL,
+	                                    __ATOMIC_ACQUIRE));
 	return p;
+}
+
+int vmt_store_proc_leave(struct vmt_store *s, struct vmt_store_proc *p, uint32_t state)
+{
+	uint32_t running = VMT_PROC_RUNNING;
+	if (!__atomic_compare_exchange_n(&p->state, &running, state, 0, __ATOMIC_ACQ_REL,
+	                                 __ATOMIC_RELAXED))
+		return 0;
+	__atomic_sub_fetch(&s->head->live, 1, __ATOMIC_ACQ_REL);
+	return 1;
+}
+
+int64_t vmt_store_reap(struct vmt_store *s, int32_t self)
+{
+	uint64_t off = __atomic_load_n(&s->head->procs, __ATOMIC_ACQUIRE);
+	uint64_t limit = __atomic_load_n(&s->head->ready, __ATOMIC_ACQUIRE);
+	for (int n = 0; off && off + sizeof(struct region) + sizeof(struct vmt_store_proc) <= limit &&
+	     n < 1 << 20; n++) {
+		struct vmt_store_proc *p = (struct vmt_store_proc *)(s->base + off + sizeof(struct region));
+		if (p->state == VMT_PROC_RUNNING && p->pid != self &&
+		    sc(SYS_kill, p->pid, 0, 0, 0, 0, 0) == -ESRCH)
+			vmt_store_proc_leave(s, p, VMT_PROC_GONE);
+		off = p->next;
+	}
+	return __atomic_load_n(&s->head->live, __ATOMIC_ACQUIRE);
 }
 
 int vmt_store_log(struct vmt_store_slab *sl, const struct vmt_record *rec)
@@ -388,7 +418,8 @@ static void walk(struct finish *f, int pass, const struct vmt_store_fate *fates,
 		else if (pass == 1 && r->kind == VMT_ST_SLAB && r->len >= sizeof(struct vmt_store_slab))
 			finish_slab(f, (const struct vmt_store_slab *)body);
 		else if (pass == 1 && r->kind == VMT_ST_PROC && r->len >= sizeof(struct vmt_store_proc) &&
-		         ((const struct vmt_store_proc *)body)->state == VMT_PROC_RUNNING)
+		         (((const struct vmt_store_proc *)body)->state == VMT_PROC_RUNNING ||
+		          ((const struct vmt_store_proc *)body)->state == VMT_PROC_GONE))
 			end_record(f, ((const struct vmt_store_proc *)body)->pid, fates, nfates);
 		off += align8(sizeof *r + r->len);
 	}

@@ -41,6 +41,7 @@ struct vmt_store_head {
 	int64_t live;          /* processes that will still write */
 	uint32_t mode;         /* of the finished trace */
 	uint32_t finishing;
+	uint64_t procs;        /* offset of the newest vmt_store_proc (a list) */
 	char out[3072];        /* the finished trace's path */
 };
 
@@ -52,11 +53,14 @@ struct vmt_store_slab {
 	uint64_t pending;      /* a chunk being put of pending_n records from pending_from */
 };
 
-enum { VMT_PROC_RUNNING = 0, VMT_PROC_ENDED = 1, VMT_PROC_EXECED = 2 };
+/* RUNNING counts in head->live; whoever moves it to ENDED or GONE (found
+ * dead without a word: the finisher writes its END) takes it out. */
+enum { VMT_PROC_RUNNING = 0, VMT_PROC_ENDED = 1, VMT_PROC_EXECED = 2, VMT_PROC_GONE = 3 };
 
 struct vmt_store_proc {
 	int32_t pid;
 	uint32_t state;        /* VMT_PROC_* */
+	uint64_t next;         /* offset of the one made before, 0: none */
 };
 
 struct vmt_store {
@@ -80,6 +84,12 @@ void vmt_store_detach(struct vmt_store *s);
 
 struct vmt_store_slab *vmt_store_slab_new(struct vmt_store *s, int32_t pid, int32_t tid);
 struct vmt_store_proc *vmt_store_proc_new(struct vmt_store *s, int32_t pid);
+/* Move RUNNING to `state`: 1 if this call did (and took it out of live). */
+int vmt_store_proc_leave(struct vmt_store *s, struct vmt_store_proc *p, uint32_t state);
+/* Take out of live every RUNNING image whose pid no longer exists (a
+ * process that ended where the recorder did not see it); the live count
+ * left. */
+int64_t vmt_store_reap(struct vmt_store *s, int32_t self);
 /* 0: logged; 1: the slab is full (put a chunk, then log again); 2: not
  * logged (a header, or too big for any slab). */
 int vmt_store_log(struct vmt_store_slab *slab, const struct vmt_record *rec);
