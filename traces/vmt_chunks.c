@@ -52,8 +52,9 @@ static int frame_error(struct vmt_reader *r, const struct vmt_frame *f, char *ms
 		                 (unsigned long long)r->off);
 	case VMT_FRAME_VERSION:
 		return vmt_rd_set_error(msg, r->path, VMT_EVERSION,
-		                 "a frame of format version %u at byte %llu (this reader reads version %d)",
-		                 f->version, (unsigned long long)r->off, VMT_FORMAT_VERSION);
+		                 "a frame of format version %u at byte %llu (this reader reads versions %d to %d)",
+		                 f->version, (unsigned long long)r->off, VMT_FORMAT_OLDEST,
+		                 VMT_FORMAT_VERSION);
 	}
 	return vmt_rd_set_error(msg, r->path, VMT_ECORRUPT, "corrupt at byte %llu: %s",
 	                 (unsigned long long)r->off, f->why ? f->why : "bad frame");
