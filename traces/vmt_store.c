@@ -417,7 +417,7 @@ static void walk(struct finish *f, int pass, const struct vmt_store_fate *fates,
 			out(f, body, r->len);
 		else if (pass == 1 && r->kind == VMT_ST_SLAB && r->len >= sizeof(struct vmt_store_slab))
 			finish_slab(f, (const struct vmt_store_slab *)body);
-		else if (pass == 1 && r->kind == VMT_ST_PROC && r->len >= sizeof(struct vmt_store_proc) &&
+		else if (pass == 2 && r->kind == VMT_ST_PROC && r->len >= sizeof(struct vmt_store_proc) &&
 		         (((const struct vmt_store_proc *)body)->state == VMT_PROC_RUNNING ||
 		          ((const struct vmt_store_proc *)body)->state == VMT_PROC_GONE))
 			end_record(f, ((const struct vmt_store_proc *)body)->pid, fates, nfates);
@@ -475,6 +475,7 @@ int vmt_store_finish(struct vmt_store *s, const struct vmt_store_fate *fates, si
 	sc(SYS_fchmod, f.fd, h->mode ? h->mode : 0600, 0, 0, 0, 0);  /* not the umask's */
 	walk(&f, 0, fates, nfates);
 	walk(&f, 1, fates, nfates);
+	walk(&f, 2, fates, nfates);     /* the ENDs last, after what they end */
 	sc(SYS_close, f.fd, 0, 0, 0, 0, 0);
 	long r = f.err ? -f.err : sc(SYS_rename, (long)tmp, (long)h->out, 0, 0, 0, 0);
 	if (failed(r)) {
