@@ -11,6 +11,7 @@
 #include "raw.h"
 #include "stacks.h"
 #include "sud.h"
+#include "vmt_meta.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -32,6 +33,7 @@ struct shim_writer {
 	struct vmt_writer *w;
 	struct vmt_store_put put;
 	struct vmt_sink sink;
+	uint64_t last_seq;          /* the largest seq it holds in its open chunk */
 };
 
 #define MAX_THREADS 4096
@@ -98,6 +100,7 @@ static struct shim_writer *writer_new(int32_t pid, int32_t tid, int with_slab)
 	struct shim_writer *sw = arena_alloc(sizeof *sw);
 	if (!sw)
 		return NULL;
+	sw->last_seq = 0;
 	sw->put.store = &shim.store;
 	sw->put.slab = with_slab ? vmt_store_slab_new(&shim.store, pid, tid) : NULL;
 	sw->sink = (struct vmt_sink){ vmt_store_sink_put, &sw->put };
@@ -124,6 +127,18 @@ static int writer_close(struct shim_writer *sw)
 __attribute__((hot)) static int put(struct shim_writer *sw, const struct vmt_record *rec)
 {
 	struct vmt_store_slab *sl = sw->put.slab;
+	/* A chunk's records must not go back in seq (readers merge chunks by
+	 * it): a writer taken from the pool holds another thread's later
+	 * calls, and a call's seq is taken at its entry, so a call that began
+	 * before them ends after.  Such a record starts a chunk of its own. */
+	uint64_t seq;
+	if (rec->type == VMT_REC_EVENT)
+		seq = rec->u.event.seq;
+	else if (!vmt_meta_seq(rec, &seq))
+		seq = sw->last_seq;
+	if (seq < sw->last_seq)
+		vmt_writer_flush(sw->w);
+	sw->last_seq = seq;
 	int logged = sl ? vmt_store_log(sl, rec) : 2;
 	if (logged == 1) {          /* full: its records into a chunk first */
 		vmt_writer_flush(sw->w);
