@@ -82,22 +82,54 @@ static void save_env(const char *out, const char *store)
 	saved_env[n] = NULL;
 }
 
-/* The root image puts VMREC_STORE in its own environment (a new array in
- * recorder memory; setenv would allocate from the program's heap), so an
- * exec that bypasses the hooks still joins this trace instead of starting
- * a new one. */
-static void export_store(void)
+/* The program sees the environment it would have without the recorder:
+ * VMREC_* and the recorder's LD_PRELOAD entry are taken out of environ in
+ * place (no allocation; the exec hook puts them back for the next image).
+ * Their mere size changed what the program allocated: python's heap took
+ * 13 brk calls for `import json` instead of 10. */
+static int is_self(const char *tok, size_t n)
+{
+	static const char name[] = "libvmrec.so";
+	size_t ln = strlen(lib_path), nn = sizeof name - 1;
+	return (ln && n == ln && memcmp(tok, lib_path, n) == 0) ||
+	       (n >= nn && memcmp(tok + n - nn, name, nn) == 0 && (n == nn || tok[n - nn - 1] == '/'));
+}
+
+static int drop_self_preload(char *e)
+{
+	char *v = e + 11, *w = v;
+	for (char *p = v; *p;) {
+		while (*p == ':' || *p == ' ')
+			p++;
+		char *q = p;
+		while (*q && *q != ':' && *q != ' ')
+			q++;
+		if (q > p && !is_self(p, (size_t)(q - p))) {
+			if (w > v)
+				*w++ = ':';
+			memmove(w, p, (size_t)(q - p));
+			w += q - p;
+		}
+		p = q;
+	}
+	*w = 0;
+	return w == v;      /* nothing left: drop the variable */
+}
+
+static void hide_env(void)
 {
 	extern char **environ;
-	size_t n = 0;
-	while (environ && environ[n])
-		n++;
-	char **env = arena_alloc((n + 2) * sizeof *env);
-	if (!env)
+	char **r = environ, **w = environ;
+	if (!environ)
 		return;
-	memcpy(env, environ, n * sizeof *env);
-	env[n] = (char *)saved_env[1];   /* "VMREC_STORE=PATH" (save_env) */
-	environ = env;
+	for (; *r; r++) {
+		if (strncmp(*r, "VMREC_", 6) == 0)
+			continue;
+		if (strncmp(*r, "LD_PRELOAD=", 11) == 0 && drop_self_preload(*r))
+			continue;
+		*w++ = *r;
+	}
+	*w = NULL;
 }
 
 static char *put_dec(char *p, unsigned long v)
@@ -143,7 +175,6 @@ static int open_store(const char *out, int *root)
 	const char *l = getenv("VMREC_LAUNCHER");
 	if (vmt_store_create(&shim.store, path, out, mode, l && strcmp(l, "1") == 0) < 0)
 		return -1;
-	export_store();
 	return 0;
 }
 
@@ -257,6 +288,7 @@ __attribute__((constructor)) static void shim_init(void)
 	const char *sud = getenv("VMREC_SUD");
 	if (!sud || strcmp(sud, "0") != 0)
 		sud_init();
+	hide_env();
 }
 
 void shim_fork_child(void)
