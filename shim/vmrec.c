@@ -143,6 +143,9 @@ static int finish(const char *store_path)
 		fprintf(stderr, "vmrec: %s: not a trace store\n", store_path);
 		return 2;
 	}
+	/* no recorded process finishes while we run; a finisher killed midway
+	 * left the flag set */
+	s.head->finishing = 0;
 	if (vmt_store_finish(&s, fates, nfates, NULL, msg, sizeof msg) < 0) {
 		fprintf(stderr, "vmrec: cannot finish the trace: %s\n", msg);
 		return 2;

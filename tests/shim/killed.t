@@ -31,6 +31,16 @@ out=$("$VT" check "$T/child.lz4")
 like "$out" "OK: " "killchild: check OK"
 like "$out" "vanished" "killchild: check says the child vanished"
 
+# by hand, a handler set back to SIG_DFL is the recorder's again: the
+# process says how it died and, the last to leave, finishes the trace
+for m in dfl abort; do
+	"$P/fatal_after" $m >/dev/null 2>&1; native=$?
+	record "$T/h$m.lz4" "$P/fatal_after" $m 2>/dev/null; st=$?
+	is "$st" "$native" "by hand, $m: status as native"
+	like "$("$VT" check "$T/h$m.lz4")" ": killed by signal $((native - 128))" \
+		"by hand, $m: the trace is finished and names the signal"
+done
+
 # without the launcher nobody outlives the tree: the store stays, and
 # vmrec --finish makes the trace of it
 record "$T/hand.lz4" "$P/fatal_after" kill 2>/dev/null
