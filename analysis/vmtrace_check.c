@@ -65,8 +65,14 @@ static uint64_t pid_key(int32_t pid, uint32_t id)
 	return (uint64_t)(uint32_t)pid << 32 | id;
 }
 
+/* Processes that did not end by exiting, as their END records say. */
+#define ODD_ENDS 32
+
 struct check {
 	struct idset procs, stacks, files, stack_refs, file_refs;
+	uint64_t ends[VMT_END_UNRECORDED + 1], lost;
+	struct vmt_end odd[ODD_ENDS];
+	size_t nodd;
 	uint64_t last_seq, records;
 	int have_seq;
 	char why[160];
@@ -126,6 +132,12 @@ static const char *check_record(struct check *c, const struct vmt_record *rec)
 		if (rec->u.residency.npages == 0)
 			return "empty residency record";
 		return NULL;
+	case VMT_REC_END:
+		c->ends[rec->u.end.how]++;
+		c->lost += rec->u.end.lost;
+		if (rec->u.end.how != VMT_END_EXIT && c->nodd < ODD_ENDS)
+			c->odd[c->nodd++] = rec->u.end;
+		return NULL;
 	default:
 		return NULL;
 	}
@@ -153,6 +165,32 @@ static const char *check_refs(struct check *c)
 	return NULL;
 }
 
+/* How processes ended, when any did otherwise than by exiting (format
+ * version 2 records it; older traces say nothing). */
+static void print_ends(const struct check *c)
+{
+	uint64_t odd = c->ends[VMT_END_SIGNAL] + c->ends[VMT_END_VANISHED] +
+	               c->ends[VMT_END_UNRECORDED];
+	if (!odd && !c->lost)
+		return;
+	printf("ended: %" PRIu64 " exited, %" PRIu64 " killed by a signal, %" PRIu64
+	       " vanished, %" PRIu64 " exec'd an unrecorded program; %" PRIu64 " records lost\n",
+	       c->ends[VMT_END_EXIT], c->ends[VMT_END_SIGNAL], c->ends[VMT_END_VANISHED],
+	       c->ends[VMT_END_UNRECORDED], c->lost);
+	for (size_t i = 0; i < c->nodd; i++) {
+		const struct vmt_end *e = &c->odd[i];
+		if (e->how == VMT_END_SIGNAL)
+			printf("pid %d: killed by signal %d\n", e->pid, e->status);
+		else if (e->how == VMT_END_VANISHED)
+			printf("pid %d: vanished (ended without a word; its last records may be missing)\n",
+			       e->pid);
+		else
+			printf("pid %d: exec'd a program the recorder cannot follow\n", e->pid);
+	}
+	if (odd > c->nodd)
+		printf("... and %" PRIu64 " more\n", odd - c->nodd);
+}
+
 static void check_free(struct check *c)
 {
 	free(c->procs.slots);
@@ -177,7 +215,7 @@ int vmtrace_check_main(int argc, char **argv)
 	struct vmt_record rec;
 	int ret = 0;
 	const char *problem = NULL;
-	if (h->version != VMT_FORMAT_VERSION)
+	if (h->version < VMT_FORMAT_OLDEST || h->version > VMT_FORMAT_VERSION)
 		problem = "header of another format version";
 	while (!problem && (ret = vmt_reader_next(r, &rec)) > 0) {
 		c.records++;
@@ -206,6 +244,7 @@ int vmtrace_check_main(int argc, char **argv)
 		       PRIu64 " chunks, %" PRIu64 " bytes\n",
 		       path, st.events, c.procs.n + (size_t)c.procs.has_zero, st.records,
 		       st.chunks, st.file_bytes);
+		print_ends(&c);
 		status = 0;
 	}
 	check_free(&c);

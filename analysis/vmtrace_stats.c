@@ -82,6 +82,8 @@ struct proc_stats {
 	uint32_t images;
 	char *exe;             /* of its last image */
 	uint64_t threads, events;
+	uint32_t end_how;      /* its END record's (0: none) */
+	int32_t end_status;
 };
 
 struct stats {
@@ -92,6 +94,7 @@ struct stats {
 	uint64_t events, errors, first_ns, end_ns;
 	uint64_t processes, checkpoints[VMT_CK_FORK + 1], residency, stacks, files;
 	uint64_t vma_min, vma_max;
+	uint64_t ends[VMT_END_UNRECORDED + 1], lost;
 };
 
 static const char *const reason_names[] = {
@@ -183,11 +186,34 @@ static int add_record(struct stats *s, const struct vmt_record *rec)
 			s->vma_max = ck->vma_count;
 		break;
 	}
+	case VMT_REC_END:
+		s->ends[rec->u.end.how]++;
+		s->lost += rec->u.end.lost;
+		for (size_t i = s->nprocs; i-- > 0;)
+			if (s->procs[i].pid == rec->u.end.pid) {
+				s->procs[i].end_how = rec->u.end.how;
+				s->procs[i].end_status = rec->u.end.status;
+				break;
+			}
+		break;
 	case VMT_REC_RESIDENCY: s->residency++; break;
 	case VMT_REC_STACK: s->stacks++; break;
 	case VMT_REC_FILE: s->files++; break;
 	}
 	return 0;
+}
+
+/* How a process ended, as its END record says ("" without one). */
+static const char *ended(const struct proc_stats *p, char *buf, size_t cap)
+{
+	switch (p->end_how) {
+	case VMT_END_EXIT: snprintf(buf, cap, "exit %d", p->end_status); break;
+	case VMT_END_SIGNAL: snprintf(buf, cap, "signal %d", p->end_status); break;
+	case VMT_END_VANISHED: snprintf(buf, cap, "vanished"); break;
+	case VMT_END_UNRECORDED: snprintf(buf, cap, "unrecorded exec"); break;
+	default: snprintf(buf, cap, "%s", ""); break;
+	}
+	return buf;
 }
 
 static const char *call_name(int sys)
@@ -263,6 +289,9 @@ static void print_json(FILE *f, const char *path, const struct vmt_header *h,
 		        ", \"events\": %" PRIu64 ", \"exe\": ", sep, p->pid, p->ppid, p->images,
 		        p->threads, p->events);
 		json_string(f, p->exe);
+		char how[32];
+		if (p->end_how)
+			fprintf(f, ", \"ended\": \"%s\"", ended(p, how, sizeof how));
 		fputc('}', f);
 		sep = ",\n";
 	}
@@ -289,6 +318,12 @@ static void print_text(FILE *f, const char *path, const struct vmt_header *h,
 		fprintf(f, "truncated:   %" PRIu64 " bytes lost after the last complete chunk\n",
 		        st->lost_bytes);
 	fprintf(f, "processes:   %" PRIu64 ", threads: %zu\n", s->processes, s->tasks.n);
+	if (s->ends[VMT_END_SIGNAL] + s->ends[VMT_END_VANISHED] + s->ends[VMT_END_UNRECORDED] +
+	    s->lost)
+		fprintf(f, "ended:       %" PRIu64 " exited, %" PRIu64 " killed by a signal, %" PRIu64
+		        " vanished, %" PRIu64 " exec'd an unrecorded program; %" PRIu64
+		        " records lost\n", s->ends[VMT_END_EXIT], s->ends[VMT_END_SIGNAL],
+		        s->ends[VMT_END_VANISHED], s->ends[VMT_END_UNRECORDED], s->lost);
 	fprintf(f, "checkpoints:");
 	int any = 0;
 	for (int r = VMT_CK_START; r <= VMT_CK_FORK; r++)
@@ -310,9 +345,15 @@ static void print_text(FILE *f, const char *path, const struct vmt_header *h,
 			        c->max_latency_ns);
 	}
 	fprintf(f, "\n%-8s %-8s %8s %10s  %s\n", "pid", "ppid", "threads", "events", "exe");
-	for (size_t i = 0; i < s->nprocs && i < TEXT_TASKS; i++)
-		fprintf(f, "%-8d %-8d %8" PRIu64 " %10" PRIu64 "  %s\n", s->procs[i].pid,
-		        s->procs[i].ppid, s->procs[i].threads, s->procs[i].events, s->procs[i].exe);
+	for (size_t i = 0; i < s->nprocs && i < TEXT_TASKS; i++) {
+		const struct proc_stats *p = &s->procs[i];
+		char how[32];
+		fprintf(f, "%-8d %-8d %8" PRIu64 " %10" PRIu64 "  %s", p->pid, p->ppid, p->threads,
+		        p->events, p->exe);
+		if (p->end_how && p->end_how != VMT_END_EXIT)
+			fprintf(f, " (%s)", ended(p, how, sizeof how));
+		fputc('\n', f);
+	}
 	if (s->nprocs > TEXT_TASKS)
 		fprintf(f, "... %zu more processes (--json lists all)\n", s->nprocs - TEXT_TASKS);
 	fprintf(f, "\n%-8s %-8s %10s\n", "pid", "tid", "events");

@@ -144,10 +144,12 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	c.file_id = exec_file(dirfd, path, flags);
 	call_clock(&c);
 	int is_static = is_static_elf(dirfd, path, flags);
-	char var[256], *p = stpcpy(var, EXEC_VAR);
+	char var[512], *p = stpcpy(var, EXEC_VAR);
 	uint64_t vals[] = { c.seq, c.t0, (uint64_t)sys, c.args[0], c.args[1], c.args[2],
 	                    c.args[3], c.args[4], shim_vfork_child ? 1 : shim.image + 1,
-	                    c.file_id, shim_vfork_child ? shim_vfork_files() : shim.next_file_id };
+	                    c.file_id, shim_vfork_child ? shim_vfork_files() : shim.next_file_id,
+	                    shim_vfork_child ? (uint64_t)raw0(SYS_getpid) : (uint64_t)shim.pid,
+	                    shim_vfork_child ? (uint64_t)shim.pid : (uint64_t)shim.ppid };
 	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
 		p = put_u64(p, vals[i]);
 		*p++ = ',';
@@ -167,9 +169,24 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 		shim_flush_all();
 	else
 		shim_announce_vfork_child(&c);
+	/* the store's bookkeeping: a vfork child becomes a process of its own,
+	 * this image hands over to the next, or a static one leaves it */
+	struct vmt_store_proc *proc = shim_vfork_child ? NULL : shim.proc;
+	if (shim_vfork_child)
+		shim_live_add(1);
+	else if (is_static)
+		shim_process_end(VMT_END_UNRECORDED, 0);
+	else if (proc)
+		__atomic_store_n(&proc->state, VMT_PROC_EXECED, __ATOMIC_RELEASE);
 	long r = nr == SYS_execve ? raw3(nr, path, argv, env ? env : envp)
 	                          : raw6(nr, dirfd, (long)path, (long)argv, (long)(env ? env : envp), flags, 0);
 	arena_free(env, bytes);
+	if (shim_vfork_child)
+		shim_live_add(-1);
+	else if (is_static)
+		shim_live_add(1);   /* failed: still here (its END stays written) */
+	if (proc)
+		__atomic_store_n(&proc->state, VMT_PROC_RUNNING, __ATOMIC_RELEASE);
 	if (is_static) {                /* failed after all: already recorded */
 		if (!shim_vfork_child)
 			shim_self.depth--;
@@ -180,14 +197,36 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	return r;
 }
 
-int exec_take_event(struct vmt_event *ev, uint32_t *image, uint32_t *next_file_id)
+static char **find_exec_var(void)
 {
 	extern char **environ;
 	char **e = environ;
 	for (; e && *e; e++)
 		if (starts(*e, EXEC_VAR))
-			break;
-	if (!e || !*e)
+			return e;
+	return NULL;
+}
+
+/* The pid and ppid the old image handed over (the 12th and 13th values). */
+int exec_peek_ids(int32_t *pid, int32_t *ppid)
+{
+	char **e = find_exec_var();
+	if (!e)
+		return 0;
+	const char *s = *e + strlen(EXEC_VAR);
+	for (int i = 0; i < 11; i++)
+		get_u64(&s);
+	if (!*s)
+		return 0;               /* an older recorder's variable */
+	*pid = (int32_t)get_u64(&s);
+	*ppid = (int32_t)get_u64(&s);
+	return *pid > 0;
+}
+
+int exec_take_event(struct vmt_event *ev, uint32_t *image, uint32_t *next_file_id)
+{
+	char **e = find_exec_var();
+	if (!e)
 		return 0;
 	const char *s = *e + strlen(EXEC_VAR);
 	memset(ev, 0, sizeof *ev);

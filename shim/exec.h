@@ -13,6 +13,8 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
  * (parsed from VMREC_EXEC, which is then removed from environ), the
  * image's number and the pid's next file id (FILE ids are per pid, so
  * they go on across exec). */
+/* The pid and ppid handed over by the image before an execve: 1, or 0. */
+int exec_peek_ids(int32_t *pid, int32_t *ppid);
 int exec_take_event(struct vmt_event *ev, uint32_t *image, uint32_t *next_file_id);
 
 #endif

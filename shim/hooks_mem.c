@@ -14,6 +14,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
@@ -156,6 +157,27 @@ static uint32_t sysv_file(int id)
 	return image_file_new(shm_dev, (uint64_t)(uint32_t)id, (uint64_t)ds.shm_segsz, path);
 }
 
+/* Asynchronous cancellation (SIGCANCEL at any instruction) would end the
+ * thread between the kernel's completing a call and its record: while a
+ * call is recorded the thread is deferred, and a cancel that came in the
+ * meantime acts when asynchronous cancellation is restored, right after
+ * (glibc checks for one then).  Deferred threads, the usual kind, pay one
+ * load: glibc's setcanceltype changes nothing when the type is the same.
+ * A vfork child must not touch its parent's thread state. */
+__attribute__((hot)) static int cancel_defer(void)
+{
+	int old = PTHREAD_CANCEL_DEFERRED;
+	if (!shim_vfork_child)
+		pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, &old);
+	return old == PTHREAD_CANCEL_ASYNCHRONOUS;
+}
+
+static void cancel_restore(int async)
+{
+	if (async)
+		pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, NULL);
+}
+
 /* Every recorded call runs the functions marked hot (here, record.c,
  * residency.c, empty_ranges.c, vmt_writer.c): the compiler places them
  * together, so the path spans three code pages instead of seven, and the
@@ -171,6 +193,7 @@ __attribute__((hot)) long shim_vma_call(int sys, long nr, long a0, long a1, long
 			own_internal(sys, a0, a1, r);
 		return r;
 	}
+	int async = cancel_defer();
 	uint8_t sud = sud_enter();
 	call_begin(&c, sys, a0, a1, a2, a3, a4, a5);
 	const long a[6] = { a0, a1, a2, a3, a4, a5 };
@@ -187,6 +210,7 @@ __attribute__((hot)) long shim_vma_call(int sys, long nr, long a0, long a1, long
 	residency_after(r, &rel);
 	call_end(&c, r);
 	sud_leave(sud);
+	cancel_restore(async);
 	return r;
 }
 

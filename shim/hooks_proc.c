@@ -36,8 +36,10 @@ static void split_begin(int sys, const uint64_t a[6])
 	if (!split_on)
 		return;
 	call_begin(&split, sys, (long)a[0], (long)a[1], (long)a[2], (long)a[3], (long)a[4], (long)a[5]);
-	if (!(flags & CLONE_VM) && sys != VMT_SYS_VFORK)
+	if (!(flags & CLONE_VM) && sys != VMT_SYS_VFORK) {
 		residency_fork(split.seq);
+		shim_live_add(1);   /* before: the parent may leave before the child runs */
+	}
 	/* a child on this memory counts its faults apart (empty_ranges.c) */
 	if (sys == VMT_SYS_VFORK || ((flags & CLONE_VM) && (flags & CLONE_VFORK)))
 		empty_forget_all();
@@ -48,8 +50,11 @@ static void split_begin(int sys, const uint64_t a[6])
 
 static long split_end(long r)
 {
-	if (split_on)
+	if (split_on) {
+		if (raw_failed(r) && !(split.args[0] & CLONE_VM) && split.sys != VMT_SYS_VFORK)
+			shim_live_add(-1);
 		call_end(&split, r);
+	}
 	split_on = 0;
 	sud_leave(split_sud);
 	return shim_errno_ret(r);

@@ -7,7 +7,9 @@
  *   VMREC_RESIDENCY=0 no page residency records (saves a page-table scan per change)
  *   VMREC_RESIDENCY=mincore  ask mincore even where PAGEMAP_SCAN works
  *   VMREC_RESIDENCY=scan     ask for every range, even one known to hold no page
- *   VMREC_SEQFD=N     internal: the shared sequence counter of the tree
+ *   VMREC_MODE=OCTAL  the finished trace's mode (default 0600)
+ *   VMREC_LAUNCHER=1  internal: the vmrec launcher finishes the trace
+ *   VMREC_STORE=PATH  internal: the process tree's trace store
  *   VMREC_EXEC=...    internal: the execve event handed to a new image */
 #include "arena.h"
 #include "exec.h"
@@ -30,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -60,7 +63,7 @@ int shim_move_high(long fd)
 	return (int)hi;
 }
 
-static void save_env(const char *out, const char *seqfd)
+static void save_env(const char *out, const char *store)
 {
 	static const char *names[] = { "VMREC_STACKS", "VMREC_SUD", "VMREC_RESIDENCY", NULL };
 	char *p = saved_buf;
@@ -68,7 +71,7 @@ static void save_env(const char *out, const char *seqfd)
 	saved_env[n++] = p;
 	p = stpcpy(stpcpy(p, "VMREC_OUT="), out) + 1;
 	saved_env[n++] = p;
-	p = stpcpy(stpcpy(p, "VMREC_SEQFD="), seqfd) + 1;
+	p = stpcpy(stpcpy(p, "VMREC_STORE="), store) + 1;
 	for (int i = 0; names[i]; i++) {
 		const char *v = getenv(names[i]);
 		if (v && strlen(v) < 64) {
@@ -79,53 +82,100 @@ static void save_env(const char *out, const char *seqfd)
 	saved_env[n] = NULL;
 }
 
-/* The shared counter: a one-page memfd inherited by fork and kept open
- * (not close-on-exec, at a high fd) so exec'd images map it again. */
-static const char *open_counter(int *root)
+/* The program sees the environment it would have without the recorder:
+ * VMREC_* and the recorder's LD_PRELOAD entry are taken out of environ in
+ * place (no allocation; the exec hook puts them back for the next image).
+ * Their mere size changed what the program allocated: python's heap took
+ * 13 brk calls for `import json` instead of 10. */
+static int is_self(const char *tok, size_t n)
 {
-	static char num[16];
-	const char *env = getenv("VMREC_SEQFD");
-	long fd = -1;
-	*root = env == NULL;
-	if (env)
-		fd = atoi(env);
-	else
-		fd = shim_move_high(raw2(SYS_memfd_create, "vmrec-seq", 0));
-	if (fd >= 0 && !raw_failed(fd)) {
-		long r = raw3(SYS_fcntl, fd, F_SETFD, 0);   /* move_high set CLOEXEC */
-		if (*root)
-			raw2(SYS_ftruncate, fd, 4096);
-		long p = raw_failed(r) ? r : raw6(SYS_mmap, 0, 4096, PROT_READ | PROT_WRITE,
-		                                  MAP_SHARED, fd, 0);
-		if (!raw_failed(p))
-			shim.seq = (uint64_t *)p;
-	}
-	if (!shim.seq)
-		say("vmrec: ", "no shared sequence counter", "; ordering across processes is lost\n");
-	char *q = num + sizeof num;
-	unsigned long v = (unsigned long)(fd < 0 ? 0 : fd);
-	*--q = 0;
-	do *--q = (char)('0' + v % 10); while ((v /= 10));
-	return q;
+	static const char name[] = "libvmrec.so";
+	size_t ln = strlen(lib_path), nn = sizeof name - 1;
+	return (ln && n == ln && memcmp(tok, lib_path, n) == 0) ||
+	       (n >= nn && memcmp(tok + n - nn, name, nn) == 0 && (n == nn || tok[n - nn - 1] == '/'));
 }
 
-/* The root image puts VMREC_SEQFD in its own environment (a new array in
- * recorder memory; setenv would allocate from the program's heap), so an
- * exec that bypasses the hooks still joins this trace instead of starting
- * a new one. */
-static void export_counter(const char *fd)
+static int drop_self_preload(char *e)
+{
+	char *v = e + 11, *w = v;
+	for (char *p = v; *p;) {
+		while (*p == ':' || *p == ' ')
+			p++;
+		char *q = p;
+		while (*q && *q != ':' && *q != ' ')
+			q++;
+		if (q > p && !is_self(p, (size_t)(q - p))) {
+			if (w > v)
+				*w++ = ':';
+			memmove(w, p, (size_t)(q - p));
+			w += q - p;
+		}
+		p = q;
+	}
+	*w = 0;
+	return w == v;      /* nothing left: drop the variable */
+}
+
+static void hide_env(void)
 {
 	extern char **environ;
-	size_t n = 0;
-	while (environ && environ[n])
-		n++;
-	char **env = arena_alloc((n + 2) * sizeof *env);
-	if (!env)
+	char **r = environ, **w = environ;
+	if (!environ)
 		return;
-	memcpy(env, environ, n * sizeof *env);
-	env[n] = (char *)saved_env[1];   /* "VMREC_SEQFD=N" (save_env) */
-	environ = env;
-	(void)fd;
+	for (; *r; r++) {
+		if (strncmp(*r, "VMREC_", 6) == 0)
+			continue;
+		if (strncmp(*r, "LD_PRELOAD=", 11) == 0 && drop_self_preload(*r))
+			continue;
+		*w++ = *r;
+	}
+	*w = NULL;
+}
+
+static char *put_dec(char *p, unsigned long v)
+{
+	char tmp[24];
+	int n = 0;
+	do tmp[n++] = (char)('0' + v % 10); while ((v /= 10));
+	while (n)
+		*p++ = tmp[--n];
+	*p = 0;
+	return p;
+}
+
+/* The root image makes the store next to the trace (OUT.vmrec-store.PID,
+ * the name the launcher expects); later images and processes find it in
+ * VMREC_STORE.  No descriptor is kept: the store is a mapping. */
+static int open_store(const char *out, int *root)
+{
+	static char path[4200];
+	const char *env = getenv("VMREC_STORE");
+	struct stat st;
+	*root = !env || !*env;
+	if (!*root) {
+		if (strlen(env) >= sizeof path)
+			return -1;
+		strcpy(path, env);
+		save_env(out, path);
+		return vmt_store_attach(&shim.store, path) < 0 ? -1 : 0;
+	}
+	/* a trace is replaced by rename: never a device, a directory... */
+	if (!raw_failed(raw4(SYS_newfstatat, AT_FDCWD, out, &st, AT_SYMLINK_NOFOLLOW)) &&
+	    !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+		say("vmrec: cannot write the trace (", out,
+		    " is not a regular file); the program keeps running, the trace is incomplete\n");
+		return -2;
+	}
+	if (strlen(out) + 40 >= sizeof path)
+		return -1;
+	put_dec(stpcpy(stpcpy(path, out), ".vmrec-store."), (unsigned long)shim.pid);
+	save_env(out, path);
+	const char *m = getenv("VMREC_MODE");
+	unsigned mode = m && *m ? (unsigned)strtoul(m, NULL, 8) & 07777 : 0600;
+	const char *l = getenv("VMREC_LAUNCHER");
+	if (vmt_store_create(&shim.store, path, out, mode, l && strcmp(l, "1") == 0) < 0)
+		return -1;
+	return 0;
 }
 
 static void default_out(char *buf, size_t cap)
@@ -205,19 +255,20 @@ __attribute__((constructor)) static void shim_init(void)
 	}
 	out = absolute(out, abs_out, sizeof abs_out);
 	shim.out_path = out;
-	const char *seqfd = open_counter(&root);
-	save_env(out, seqfd);
-	if (root)
-		export_counter(seqfd);
-	shim.fd = shim_move_high(raw4(SYS_openat, AT_FDCWD, out,
-	                         O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (root ? O_TRUNC : 0), 0644));
-	if (shim.fd < 0) {
-		say("vmrec: cannot open ", out, ": not recording\n");
-		shim.fd = -1;
+	/* a new image of a recorded process asks the kernel nothing it was
+	 * told: a seccomp filter it inherited may trap any call */
+	if (!exec_peek_ids(&shim.pid, &shim.ppid)) {
+		shim.pid = (int32_t)raw0(SYS_getpid);
+		shim.ppid = (int32_t)raw0(SYS_getppid);
+	}
+	int st = open_store(out, &root);
+	if (st < 0) {
+		if (st == -1)
+			say("vmrec: cannot open ", out, ": not recording\n");
 		return;
 	}
-	shim.pid = (int32_t)raw0(SYS_getpid);
-	shim.ppid = (int32_t)raw0(SYS_getppid);
+	shim.seq = &shim.store.head->seq;
+	shim.proc = vmt_store_proc_new(&shim.store, shim.pid);
 	shim.enabled = 1;
 	shim_threads_init();
 	hooks_init();
@@ -237,6 +288,7 @@ __attribute__((constructor)) static void shim_init(void)
 	const char *sud = getenv("VMREC_SUD");
 	if (!sud || strcmp(sud, "0") != 0)
 		sud_init();
+	hide_env();
 }
 
 void shim_fork_child(void)
@@ -251,6 +303,7 @@ void shim_fork_child(void)
 	image_files_reset();
 	stacks_forget();
 	sud_arm_thread();
+	shim.proc = vmt_store_proc_new(&shim.store, shim.pid);
 	uint8_t sud = sud_enter();
 	image_process(shim_next_seq());
 	image_checkpoint(VMT_CK_FORK);
@@ -268,7 +321,7 @@ void shim_process_exit(int sys, int status)
 	call_end(&c, 0);
 	if (!shim_vfork_child) {
 		image_checkpoint(VMT_CK_EXIT);
-		shim_flush_all();
+		shim_process_end(VMT_END_EXIT, status);
 	}
 	sud_leave(sud);
 }

@@ -26,9 +26,9 @@ $(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT)
 	$(CC) -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
 	  $(SHIM_VMT) $(LIBVMT_LIBS) $(LDFLAGS)
 
-$(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c)
+$(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c) $(LIBVMT)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LDFLAGS)
+	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(LDFLAGS)
 
 # The shim tests read traces back with this small dumper (tests/shim/).
 TEST_BINS += $(BUILD)/tests/shim/tracecalls

@@ -11,6 +11,7 @@
 #include "raw.h"
 #include "stacks.h"
 #include "sud.h"
+#include "vmt_meta.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -20,11 +21,20 @@
 #include <time.h>
 #include <unistd.h>
 
-struct shim_proc shim = { .fd = -1 };
+struct shim_proc shim;
 __thread struct shim_thread shim_self __attribute__((tls_model("initial-exec")));
 __thread int shim_vfork_child __attribute__((tls_model("initial-exec")));
 __thread uint16_t shim_trap_flags __attribute__((tls_model("initial-exec")));
 __thread uint64_t shim_trap_ip __attribute__((tls_model("initial-exec")));
+
+/* A writer and where it puts its records: its slab in the store (every
+ * record as soon as it is written) and the chunks it makes of them. */
+struct shim_writer {
+	struct vmt_writer *w;
+	struct vmt_store_put put;
+	struct vmt_sink sink;
+	uint64_t last_seq;          /* the largest seq it holds in its open chunk */
+};
 
 #define MAX_THREADS 4096
 static struct shim_thread *threads[MAX_THREADS];
@@ -35,7 +45,7 @@ static int have_exit_key;
  * thread continues one instead of allocating (events carry their own tid),
  * so thread churn costs no allocation and no write per thread. */
 #define POOL 64
-static struct vmt_writer *pool[POOL];
+static struct shim_writer *pool[POOL];
 static int npool;
 static volatile int pool_lock;
 
@@ -47,9 +57,9 @@ static void lock_pool(void)
 
 static void unlock_pool(void) { __atomic_store_n(&pool_lock, 0, __ATOMIC_RELEASE); }
 
-static struct vmt_writer *pool_take(void)
+static struct shim_writer *pool_take(void)
 {
-	struct vmt_writer *w = NULL;
+	struct shim_writer *w = NULL;
 	lock_pool();
 	if (npool)
 		w = pool[--npool];
@@ -57,9 +67,10 @@ static struct vmt_writer *pool_take(void)
 	return w;
 }
 
-static void check(struct vmt_writer *w, int r);
+static void check(struct shim_writer *w, int r);
+static int writer_close(struct shim_writer *w);
 
-static void pool_give(struct vmt_writer *w)
+static void pool_give(struct shim_writer *w)
 {
 	lock_pool();
 	if (npool < POOL) {
@@ -68,20 +79,79 @@ static void pool_give(struct vmt_writer *w)
 	}
 	unlock_pool();
 	if (w)
-		check(w, vmt_writer_close(w));
+		writer_close(w);
 }
 
 static void pool_flush(void)
 {
 	lock_pool();
 	for (int i = 0; i < npool; i++)
-		check(pool[i], vmt_writer_flush(pool[i]));
+		check(pool[i], vmt_writer_flush(pool[i]->w));
 	unlock_pool();
 }
 
 static void *alloc_cb(size_t size, void *opaque) { (void)opaque; return arena_alloc(size); }
 static void free_cb(void *p, size_t size, void *opaque) { (void)opaque; arena_free(p, size); }
 static const struct vmt_alloc shim_alloc = { alloc_cb, free_cb, NULL };
+
+
+static struct shim_writer *writer_new(int32_t pid, int32_t tid, int with_slab)
+{
+	struct shim_writer *sw = arena_alloc(sizeof *sw);
+	if (!sw)
+		return NULL;
+	sw->last_seq = 0;
+	sw->put.store = &shim.store;
+	sw->put.slab = with_slab ? vmt_store_slab_new(&shim.store, pid, tid) : NULL;
+	sw->sink = (struct vmt_sink){ vmt_store_sink_put, &sw->put };
+	struct vmt_writer_prefs prefs = { .alloc = &shim_alloc, .sink = &sw->sink };
+	sw->w = vmt_writer_fdopen(-1, pid, tid, &prefs);
+	if (!sw->w) {
+		arena_free(sw, sizeof *sw);
+		return NULL;
+	}
+	return sw;
+}
+
+static int writer_close(struct shim_writer *sw)
+{
+	int r = vmt_writer_close(sw->w);
+	if (r < 0)
+		shim_output_failed("the trace store is full", r);
+	arena_free(sw, sizeof *sw);
+	return r;
+}
+
+/* The record goes into the slab first, so it survives any death of the
+ * process from here on, then into the writer's chunk. */
+__attribute__((hot)) static int put(struct shim_writer *sw, const struct vmt_record *rec)
+{
+	struct vmt_store_slab *sl = sw->put.slab;
+	/* A chunk's records must not go back in seq (readers merge chunks by
+	 * it): a writer taken from the pool holds another thread's later
+	 * calls, and a call's seq is taken at its entry, so a call that began
+	 * before them ends after.  Such a record starts a chunk of its own. */
+	uint64_t seq;
+	if (rec->type == VMT_REC_EVENT)
+		seq = rec->u.event.seq;
+	else if (!vmt_meta_seq(rec, &seq))
+		seq = sw->last_seq;
+	if (seq < sw->last_seq)
+		vmt_writer_flush(sw->w);
+	sw->last_seq = seq;
+	int logged = sl ? vmt_store_log(sl, rec) : 2;
+	if (logged == 1) {          /* full: its records into a chunk first */
+		vmt_writer_flush(sw->w);
+		logged = vmt_store_log(sl, rec);
+	}
+	if (logged && sl && rec->type != VMT_REC_HEADER) {   /* alone in a chunk, at once */
+		int r = vmt_writer_flush(sw->w);
+		if (!r)
+			r = vmt_write(sw->w, rec);
+		return r ? r : vmt_writer_flush(sw->w);
+	}
+	return vmt_write(sw->w, rec);
+}
 
 uint64_t shim_now(void)
 {
@@ -155,9 +225,8 @@ static uint64_t latency(const struct shim_call *c)
 
 uint64_t shim_next_seq(void)
 {
-	if (shim.seq)
-		return __atomic_fetch_add(shim.seq, 1, __ATOMIC_RELAXED);
-	return shim.local_seq++;
+	static uint64_t none;       /* not recording: nothing reads it */
+	return __atomic_fetch_add(shim.seq ? shim.seq : &none, 1, __ATOMIC_RELAXED);
 }
 
 static int stack_released(void);
@@ -215,20 +284,19 @@ void shim_output_failed(const char *what, int err)
 	raw3(SYS_write, 2, post, sizeof post - 1);
 }
 
-__attribute__((hot)) static struct vmt_writer *writer_get(struct shim_thread *t)
+__attribute__((hot)) static struct shim_writer *writer_get(struct shim_thread *t)
 {
 	if (t->w && t->pid == shim.pid)
 		return t->w;
-	if (shim.out_failed || shim.fd < 0)
+	if (!shim.store.base)
 		return NULL;
 	if (t->pid != shim.pid || !t->tid) {
 		t->pid = shim.pid;
 		t->tid = (int32_t)raw0(SYS_gettid);
 	}
-	struct vmt_writer_prefs prefs = { .alloc = &shim_alloc };
 	t->w = pool_take();
 	if (!t->w)
-		t->w = vmt_writer_fdopen(shim.fd, t->pid, t->tid, &prefs);
+		t->w = writer_new(t->pid, t->tid, 1);
 	if (!t->w) {
 		shim_output_failed("out of recorder memory", 0);
 		return NULL;
@@ -240,10 +308,10 @@ __attribute__((hot)) static struct vmt_writer *writer_get(struct shim_thread *t)
 
 static void write_exit_event(void);
 
-static void check(struct vmt_writer *w, int r)
+static void check(struct shim_writer *w, int r)
 {
 	if (r < 0)
-		shim_output_failed(vmt_writer_error(w), r);
+		shim_output_failed(vmt_writer_error(w->w), r);
 }
 
 /* Called with t->busy held. */
@@ -251,13 +319,13 @@ __attribute__((hot)) static void write_locked(struct shim_thread *t, const struc
 {
 	if (!rec && !t->npending && !t->w)
 		return;
-	struct vmt_writer *w = writer_get(t);
+	struct shim_writer *w = writer_get(t);
 	if (!w) {
 		t->lost++;
 		return;
 	}
 	if (rec)
-		check(w, vmt_write(w, rec));
+		check(w, put(w, rec));
 	/* a signal may park another event while these are written: reset the
 	 * queue only if it did not grow (a handler runs to completion first) */
 	for (int i = 0, n;;) {
@@ -265,7 +333,7 @@ __attribute__((hot)) static void write_locked(struct shim_thread *t, const struc
 		for (; i < n; i++) {
 			struct vmt_record p = { .type = VMT_REC_EVENT };
 			p.u.event = t->pending[i];
-			check(w, vmt_write(w, &p));
+			check(w, put(w, &p));
 		}
 		if (__atomic_compare_exchange_n(&t->npending, &n, 0, 0, __ATOMIC_RELAXED,
 		                                __ATOMIC_RELAXED))
@@ -309,8 +377,7 @@ static void write_detached(const struct vmt_record *rec, uint64_t announce_seq)
 {
 	int saved = errno;
 	int32_t pid = rec->type == VMT_REC_FILE ? rec->u.file.pid : rec->u.event.pid;
-	struct vmt_writer_prefs prefs = { .alloc = &shim_alloc };
-	struct vmt_writer *w = shim.out_failed ? NULL : vmt_writer_fdopen(shim.fd, pid, pid, &prefs);
+	struct shim_writer *w = shim.store.base ? writer_new(pid, pid, 0) : NULL;
 	if (w) {
 		if (announce_seq && vfork_announced != pid) {
 			struct vmt_record p = { .type = VMT_REC_PROCESS };
@@ -318,12 +385,12 @@ static void write_detached(const struct vmt_record *rec, uint64_t announce_seq)
 				.seq = announce_seq, .time_ns = rec->u.event.time_ns, .pid = pid,
 				.ppid = shim.pid, .image = 0, .exe = "", .cmdline = "",
 			};
-			check(w, vmt_write(w, &p));
+			check(w, vmt_write(w->w, &p));
 			vfork_announced = pid;
 		}
 		if (rec->type != VMT_REC_EVENT || rec->u.event.sys)
-			check(w, vmt_write(w, rec));
-		check(w, vmt_writer_close(w));
+			check(w, vmt_write(w->w, rec));
+		writer_close(w);
 	}
 	errno = saved;
 }
@@ -433,7 +500,7 @@ void shim_flush_self(void)
 	if (t->npending)
 		write_locked(t, NULL);
 	if (t->w && t->pid == shim.pid)
-		check(t->w, vmt_writer_flush(t->w));
+		check(t->w, vmt_writer_flush(t->w->w));
 	release(t);
 }
 
@@ -446,7 +513,7 @@ void shim_flush_all(void)
 		if (!t || t == &shim_self || !claim(t, 2))
 			continue;
 		if (t->w && t->pid == shim.pid)
-			check(t->w, vmt_writer_flush(t->w));
+			check(t->w, vmt_writer_flush(t->w->w));
 		release(t);
 	}
 	pool_flush();
@@ -520,3 +587,42 @@ static void thread_exit(int released)
 }
 
 void shim_thread_exit(void) { thread_exit(stack_released()); }
+
+static void finish_if_last(int64_t live)
+{
+	/* a few left: perhaps processes that ended unseen (a raw exit after a
+	 * clone, a kill): whoever leaves looks (bounded: never per process of
+	 * a large tree) */
+	if (live > 0 && live <= 16)
+		live = vmt_store_reap(&shim.store, shim.pid);
+	if (live > 0 || shim.store.head->launcher)
+		return;
+	char msg[256];
+	if (vmt_store_finish(&shim.store, NULL, 0, &shim_alloc, msg, sizeof msg) < 0) {
+		static const char pre[] = "vmrec: cannot finish the trace: ", nl[] = "\n";
+		raw3(SYS_write, 2, pre, sizeof pre - 1);
+		raw3(SYS_write, 2, msg, strlen(msg));
+		raw3(SYS_write, 2, nl, 1);
+	}
+}
+
+void shim_live_add(int n)
+{
+	if (!shim.store.base)
+		return;
+	finish_if_last(__atomic_add_fetch(&shim.store.head->live, n, __ATOMIC_ACQ_REL));
+}
+
+void shim_process_end(uint32_t how, int32_t status)
+{
+	if (!shim.enabled || shim_vfork_child || !shim.proc ||
+	    shim.proc->state != VMT_PROC_RUNNING)
+		return;
+	struct vmt_record rec = { .type = VMT_REC_END };
+	rec.u.end = (struct vmt_end){ .seq = shim_next_seq(), .pid = shim.pid, .how = how,
+	                              .status = status, .lost = shim.lost + shim_self.lost };
+	shim_write(&rec);
+	shim_flush_all();
+	if (vmt_store_proc_leave(&shim.store, shim.proc, VMT_PROC_ENDED))
+		finish_if_last(__atomic_load_n(&shim.store.head->live, __ATOMIC_ACQUIRE));
+}

@@ -5,11 +5,14 @@
 
 #include <stdint.h>
 #include "vmt.h"
+#include "vmt_store.h"
 
 #define SHIM_PENDING 8
 
+struct shim_writer;
+
 struct shim_thread {
-	struct vmt_writer *w;
+	struct shim_writer *w;
 	int32_t pid, tid;           /* of the writer; pid changes after fork */
 	int busy;                   /* 0 free, 1 owner writing, 2 claimed by a flusher */
 	int depth;                  /* hooks active on this thread (signals nest) */
@@ -24,13 +27,13 @@ struct shim_thread {
 
 struct shim_proc {
 	int enabled;                /* 0: pass everything through */
-	int fd;                     /* the trace, O_WRONLY|O_APPEND */
+	struct vmt_store store;     /* mapped; no descriptor kept */
+	struct vmt_store_proc *proc; /* this image's word in the store */
 	int32_t pid, ppid;
 	uint32_t image;
 	int stacks;                 /* call stack depth, 0: off */
 	int residency;              /* enum residency_mode (VMREC_RESIDENCY) */
-	uint64_t *seq;              /* shared across the process tree */
-	uint64_t local_seq;         /* fallback when the shared counter is gone */
+	uint64_t *seq;              /* shared across the process tree (in the store) */
 	uint32_t next_file_id;
 	int out_failed;             /* warned once; trace marked incomplete */
 	uint64_t trapped, unpatched, lost;
@@ -86,5 +89,11 @@ void shim_thread_exit(void);
 void shim_thread_start(int32_t tid);
 void shim_threads_init(void);
 void shim_output_failed(const char *what, int err);
+/* Processes that will still write: +1 before a call makes one, -1 when it
+ * failed or a process leaves; the last to leave finishes the trace (unless
+ * the vmrec launcher will). */
+void shim_live_add(int n);
+/* This image's END record, then leave the store. */
+void shim_process_end(uint32_t how, int32_t status);
 
 #endif

@@ -17,6 +17,7 @@
 
 static struct sigaction app[_NSIG];         /* the program's view */
 static unsigned char owned[_NSIG];          /* our handler is in the kernel */
+static unsigned char fatal[_NSIG];          /* one of signals_catch_fatal's */
 static int (*libc_sigaction)(int, const struct sigaction *, struct sigaction *);
 
 static int real_sigaction(int sig, const struct sigaction *sa, struct sigaction *old)
@@ -60,7 +61,7 @@ static void on_fatal(int sig, siginfo_t *si, void *ctx)
 {
 	(void)si; (void)ctx;
 	uint8_t sud = sud_enter();
-	shim_flush_all();
+	shim_process_end(VMT_END_SIGNAL, sig);
 	die_by_default(sig);
 	sud_leave(sud);
 }
@@ -71,6 +72,7 @@ void signals_catch_fatal(void)
 	                            SIGHUP, SIGQUIT };
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
 		struct sigaction old;
+		fatal[sigs[i]] = 1;
 		if (real_sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
 			signals_own(sigs[i], on_fatal, SA_NODEFER);
 	}
@@ -79,6 +81,16 @@ void signals_catch_fatal(void)
 __attribute__((visibility("default")))
 int sigaction(int sig, const struct sigaction *sa, struct sigaction *old)
 {
+	if (sig > 0 && sig < _NSIG && !owned[sig] && fatal[sig] && sa && sa->sa_handler == SIG_DFL &&
+	    !(sa->sa_flags & SA_SIGINFO) && shim.enabled) {
+		/* back to the default: ours again, so the death is told (END) */
+		if (signals_own(sig, on_fatal, SA_NODEFER) == 0) {
+			if (old)
+				*old = app[sig];
+			app[sig] = *sa;
+			return 0;
+		}
+	}
 	if (sig <= 0 || sig >= _NSIG || !owned[sig])
 		return real_sigaction(sig, sa, old);
 	if (old)

@@ -1,10 +1,14 @@
 /* vmrec - run a program with the recorder preloaded and wait for it.
  *
- *   vmrec [-o TRACE] [--stacks[=N]] [--no-sud] -- PROGRAM ARGS...
+ *   vmrec [-o TRACE] [--mode=OCTAL] [--stacks[=N]] [--no-sud] -- PROGRAM ARGS...
+ *   vmrec --finish STORE
  *
  * The library is found next to the launcher (../lib/libvmrec.so); the
  * trace defaults to PROGRAM.vmrec.lz4 in the current directory.  The exit
- * status is the program's (128 + N when a signal N ended it). */
+ * status is the program's (128 + N when a signal N ended it).  The
+ * launcher is a subreaper: it waits until every process of the tree has
+ * gone, then turns the trace store into the trace, naming how each
+ * process it reaped ended. */
 #include <elf.h>
 #include <errno.h>
 #include <signal.h>
@@ -13,8 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "vmt_store.h"
 
 /* The program execvp would run, or NULL. */
 static const char *resolve(const char *prog, char *buf, size_t cap)
@@ -65,7 +72,8 @@ static void forward(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: vmrec [-o TRACE] [--stacks[=DEPTH]] [--no-sud] [--] PROGRAM [ARGS...]\n");
+	fprintf(f, "usage: vmrec [-o TRACE] [--mode=OCTAL] [--stacks[=DEPTH]] [--no-sud] [--] PROGRAM [ARGS...]\n"
+	           "       vmrec --finish STORE\n");
 }
 
 /* ../lib/libvmrec.so relative to this executable. */
@@ -88,9 +96,90 @@ static int find_library(char *buf, size_t cap)
 	return access(buf, R_OK);
 }
 
+static struct vmt_store_fate *fates;
+static size_t nfates, fates_cap;
+
+static void reaped(pid_t pid, int st)
+{
+	if (nfates == fates_cap) {
+		size_t cap = fates_cap ? 2 * fates_cap : 64;
+		struct vmt_store_fate *f = realloc(fates, cap * sizeof *f);
+		if (!f)
+			return;
+		fates = f;
+		fates_cap = cap;
+	}
+	fates[nfates++] = (struct vmt_store_fate){ pid, st };
+}
+
+/* Every process of the tree: the root's status, the others' as they are
+ * orphaned to us (we are their subreaper). */
+static int wait_all(pid_t root, int *root_st)
+{
+	int st, got_root = 0;
+	for (;;) {
+		pid_t p = waitpid(-1, &st, 0);
+		if (p < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ECHILD)
+				return got_root ? 0 : -1;
+			perror("vmrec: waitpid");
+			return -1;
+		}
+		reaped(p, st);
+		if (p == root) {
+			*root_st = st;
+			got_root = 1;
+		}
+	}
+}
+
+static int finish(const char *store_path)
+{
+	struct vmt_store s = { 0 };
+	char msg[512];
+	if (vmt_store_attach(&s, store_path) < 0) {
+		fprintf(stderr, "vmrec: %s: not a trace store\n", store_path);
+		return 2;
+	}
+	/* no recorded process finishes while we run; a finisher killed midway
+	 * left the flag set */
+	s.head->finishing = 0;
+	if (vmt_store_finish(&s, fates, nfates, NULL, msg, sizeof msg) < 0) {
+		fprintf(stderr, "vmrec: cannot finish the trace: %s\n", msg);
+		return 2;
+	}
+	vmt_store_detach(&s);
+	return 0;
+}
+
+/* A trace is replaced by rename (a symlink itself, never what it points
+ * to); a directory, a device or a fifo is refused. */
+static int check_out(const char *out)
+{
+	struct stat st;
+	char dir[4200];
+	if (lstat(out, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+		fprintf(stderr, "vmrec: %s: not a regular file\n", out);
+		return -1;
+	}
+	snprintf(dir, sizeof dir, "%s", out);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = 0;
+	else
+		strcpy(dir, ".");
+	if (access(dir, W_OK | X_OK) != 0) {
+		fprintf(stderr, "vmrec: %s: %s\n", out, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	const char *out = NULL, *stacks = NULL;
+	const char *out = NULL, *stacks = NULL, *mode = "600";
 	int i, no_sud = 0;
 	char lib[4200], outbuf[4200];
 
@@ -107,6 +196,9 @@ int main(int argc, char **argv)
 		else if (strcmp(a, "--stacks") == 0) stacks = "16";
 		else if (strncmp(a, "--stacks=", 9) == 0) stacks = a + 9;
 		else if (strcmp(a, "--no-sud") == 0) no_sud = 1;
+		else if (strncmp(a, "--mode=", 7) == 0) mode = a + 7;
+		else if (strcmp(a, "--mode") == 0 && i + 1 < argc) mode = argv[++i];
+		else if (strcmp(a, "--finish") == 0 && i + 2 == argc) return finish(argv[i + 1]);
 		else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { usage(stdout); return 0; }
 		else if (a[0] == '-') {
 			fprintf(stderr, "vmrec: unknown option %s\n", a);
@@ -120,6 +212,12 @@ int main(int argc, char **argv)
 	}
 	if (stacks && (atoi(stacks) < 1 || atoi(stacks) > 128)) {
 		fprintf(stderr, "vmrec: --stacks=%s: depth must be 1..128\n", stacks);
+		return 2;
+	}
+	char *endp;
+	unsigned long m = strtoul(mode, &endp, 8);
+	if (!*mode || *endp || m > 07777) {
+		fprintf(stderr, "vmrec: --mode=%s: not an octal file mode\n", mode);
 		return 2;
 	}
 	if (find_library(lib, sizeof lib) != 0) {
@@ -136,12 +234,8 @@ int main(int argc, char **argv)
 	if (prog && is_static(prog))
 		fprintf(stderr, "vmrec: %s is statically linked: not recorded\n", argv[i]);
 	/* Fail early, with the file's name, rather than inside the program. */
-	FILE *probe = fopen(out, "w");
-	if (!probe) {
-		fprintf(stderr, "vmrec: %s: %s\n", out, strerror(errno));
+	if (check_out(out) < 0)
 		return 2;
-	}
-	fclose(probe);
 
 	const char *old = getenv("LD_PRELOAD");
 	char *preload = malloc(strlen(lib) + (old ? strlen(old) : 0) + 2);
@@ -150,13 +244,16 @@ int main(int argc, char **argv)
 	sprintf(preload, old && *old ? "%s:%s" : "%s", lib, old);
 	setenv("LD_PRELOAD", preload, 1);
 	setenv("VMREC_OUT", out, 1);
-	unsetenv("VMREC_SEQFD");
+	setenv("VMREC_LAUNCHER", "1", 1);
+	setenv("VMREC_MODE", mode, 1);
+	unsetenv("VMREC_STORE");
 	unsetenv("VMREC_EXEC");
 	if (stacks)
 		setenv("VMREC_STACKS", stacks, 1);
 	if (no_sud)
 		setenv("VMREC_SUD", "0", 1);
 
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pid_t pid = fork();
 	if (pid < 0) {
 		perror("vmrec: fork");
@@ -174,12 +271,14 @@ int main(int argc, char **argv)
 		struct sigaction sa = { .sa_handler = forward, .sa_flags = SA_RESTART };
 		sigaction(sigs[k], &sa, NULL);
 	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR) {
-			perror("vmrec: waitpid");
-			return 2;
-		}
+	int st = 0;
+	if (wait_all(pid, &st) < 0)
+		return 2;
+	/* the root image made the store (none: a static program, or no exec) */
+	char store[4300];
+	snprintf(store, sizeof store, "%s.vmrec-store.%d", out, (int)pid);
+	if (access(store, F_OK) == 0 && finish(store) != 0)
+		return 2;
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return WEXITSTATUS(st);

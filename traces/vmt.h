@@ -22,7 +22,8 @@
 extern "C" {
 #endif
 
-#define VMT_FORMAT_VERSION 1
+#define VMT_FORMAT_VERSION 2     /* written; readers also read 1 */
+#define VMT_FORMAT_OLDEST 1
 
 /* ---- errors -------------------------------------------------------- */
 enum vmt_error {
@@ -188,6 +189,24 @@ struct vmt_stack {
 	const uint64_t *ips;  /* innermost first */
 };
 
+/* How a process ended: written by the process at exit or by a fatal
+ * signal the recorder caught, or by whoever finished the trace for a
+ * process that never said (docs/trace-format.md, END). */
+enum vmt_end_how {
+	VMT_END_EXIT = 1,     /* status: the exit status */
+	VMT_END_SIGNAL = 2,   /* status: the signal that killed it */
+	VMT_END_VANISHED = 3, /* ended without a word, how is not known */
+	VMT_END_UNRECORDED = 4, /* exec'd a program the recorder cannot follow */
+};
+
+struct vmt_end {
+	uint64_t seq;         /* after every event of this pid */
+	int32_t pid;
+	uint32_t how;         /* enum vmt_end_how */
+	int32_t status;
+	uint64_t lost;        /* records of this pid the recorder lost */
+};
+
 enum vmt_rec_type {
 	VMT_REC_HEADER = 1,
 	VMT_REC_PROCESS,
@@ -198,6 +217,7 @@ enum vmt_rec_type {
 	VMT_REC_STACK,
 	VMT_REC_RESIDENCY,
 	VMT_REC_EVENT,
+	VMT_REC_END,          /* format version 2 */
 };
 
 struct vmt_record {
@@ -212,6 +232,7 @@ struct vmt_record {
 		struct vmt_stack stack;
 		struct vmt_residency residency;
 		struct vmt_event event;
+		struct vmt_end end;
 	} u;
 };
 
@@ -235,6 +256,15 @@ struct vmt_writer_prefs {
 	size_t chunk_bytes;        /* uncompressed bytes per chunk; 0: 64 KiB */
 	int compression_level;     /* 0: lz4 fast default */
 	const struct vmt_alloc *alloc; /* NULL: malloc/free */
+	const struct vmt_sink *sink;   /* NULL: write(2) to the fd */
+};
+
+/* Where a writer puts each frame it completes (a header or a chunk of
+ * `nrecords` records, the writer's oldest not yet put): the shim's trace
+ * store.  0, or a negative VMT_E* that marks the writer failed. */
+struct vmt_sink {
+	int (*put)(void *opaque, const uint8_t *frame, size_t len, uint32_t nrecords);
+	void *opaque;
 };
 
 struct vmt_writer;

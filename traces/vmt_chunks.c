@@ -52,8 +52,9 @@ static int frame_error(struct vmt_reader *r, const struct vmt_frame *f, char *ms
 		                 (unsigned long long)r->off);
 	case VMT_FRAME_VERSION:
 		return vmt_rd_set_error(msg, r->path, VMT_EVERSION,
-		                 "a frame of format version %u at byte %llu (this reader reads version %d)",
-		                 f->version, (unsigned long long)r->off, VMT_FORMAT_VERSION);
+		                 "a frame of format version %u at byte %llu (this reader reads versions %d to %d)",
+		                 f->version, (unsigned long long)r->off, VMT_FORMAT_OLDEST,
+		                 VMT_FORMAT_VERSION);
 	}
 	return vmt_rd_set_error(msg, r->path, VMT_ECORRUPT, "corrupt at byte %llu: %s",
 	                 (unsigned long long)r->off, f->why ? f->why : "bad frame");
@@ -108,7 +109,8 @@ static int try_load(struct vmt_reader *r, struct vmt_cursor *c, uint64_t off,
  * writers' chunks after it), or the end of the file. */
 static int resync(struct vmt_reader *r, struct vmt_cursor *c, const char *why)
 {
-	static const uint8_t sig[12] = { 'V', 'M', 'R', 'C', 1, 0, 0, 0, VMT_KIND_CHUNK, 0, 0, 0 };
+	/* the version byte (offset 4) is compared apart: any version read */
+	static const uint8_t sig[12] = { 'V', 'M', 'R', 'C', 0, 0, 0, 0, VMT_KIND_CHUNK, 0, 0, 0 };
 	uint8_t win[65536];
 	uint64_t bad = r->off, pos = r->off + 1;
 	int tries = 0;
@@ -129,7 +131,10 @@ static int resync(struct vmt_reader *r, struct vmt_cursor *c, const char *why)
 		for (size_t i = 0; i + VMT_SKIP_HDR + sizeof(sig) <= n; i++) {
 			struct vmt_frame f;
 			const char *w;
-			if (win[i] != 0x5E || memcmp(win + i + VMT_SKIP_HDR, sig, sizeof(sig)) ||
+			const uint8_t *v = win + i + VMT_SKIP_HDR + 4;
+			if (win[i] != 0x5E || memcmp(win + i + VMT_SKIP_HDR, sig, 4) ||
+			    memcmp(v + 1, sig + 5, sizeof(sig) - 5) ||
+			    *v < VMT_FORMAT_OLDEST || *v > VMT_FORMAT_VERSION ||
 			    vmt_get32(win + i) != LZ4F_SKIP_MAGIC)
 				continue;
 			if (++tries > RESYNC_MAX_TRIES)

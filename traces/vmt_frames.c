@@ -76,7 +76,7 @@ static int check_head(const uint8_t *p, size_t n, uint64_t remaining,
 	if (magic != LZ4F_SKIP_MAGIC)
 		return bad(f, "bad frame magic");
 	f->version = vmt_get32(p + 12);
-	if (f->version != VMT_FORMAT_VERSION) {
+	if (f->version < VMT_FORMAT_OLDEST || f->version > VMT_FORMAT_VERSION) {
 		f->kind = VMT_FRAME_VERSION;
 		return 0;
 	}

@@ -145,6 +145,11 @@ uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
 		p += n;
 		break;
 	}
+	case VMT_REC_END: {
+		const struct vmt_end *x = &rec->u.end;
+		U(x->seq); I(x->pid); U(x->how); I(x->status); U(x->lost);
+		break;
+	}
 	}
 	return p;
 }
@@ -358,6 +363,14 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		if (x->npages > (uint64_t)(in.end - in.p) * 8)
 			return VMT_ECORRUPT;
 		x->bits = get_bytes(&in, (x->npages + 7) / 8);
+		break;
+	}
+	case VMT_REC_END: {
+		struct vmt_end *x = &rec->u.end;
+		x->seq = get_u(&in); x->pid = get_i32(&in);
+		x->how = get_u32(&in); x->status = get_i32(&in); x->lost = get_u(&in);
+		if (x->how < VMT_END_EXIT || x->how > VMT_END_UNRECORDED)
+			return VMT_ECORRUPT;
 		break;
 	}
 	default:

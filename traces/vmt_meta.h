@@ -21,6 +21,7 @@ static inline int vmt_meta_seq(const struct vmt_record *r, uint64_t *seq)
 	case VMT_REC_MAP: *seq = r->u.map.seq; return 1;
 	case VMT_REC_CHECKPOINT: *seq = r->u.checkpoint.seq; return 1;
 	case VMT_REC_RESIDENCY: *seq = r->u.residency.seq; return 1;
+	case VMT_REC_END: *seq = r->u.end.seq; return 1;
 	}
 	return 0;
 }

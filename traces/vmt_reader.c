@@ -103,8 +103,8 @@ static int check_header(struct vmt_reader *r)
 		break;
 	case VMT_FRAME_VERSION:
 		return vmt_rd_set_error(open_msg, r->path, VMT_EVERSION,
-		                 "trace format version %u is not supported (this reader reads version %d)",
-		                 f.version, VMT_FORMAT_VERSION);
+		                 "trace format version %u is not supported (this reader reads versions %d to %d)",
+		                 f.version, VMT_FORMAT_OLDEST, VMT_FORMAT_VERSION);
 	case VMT_FRAME_TRUNCATED:
 		return vmt_rd_set_error(open_msg, r->path, VMT_ETRUNCATED,
 		                 "truncated inside the header (%llu bytes)",

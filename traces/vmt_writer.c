@@ -21,6 +21,7 @@
 
 struct vmt_writer {
 	int fd, owns_fd;
+	struct vmt_sink sink;        /* put.NULL: write(2) to fd */
 	int32_t pid, tid;
 	struct vmt_alloc alloc;
 	int level;
@@ -86,9 +87,13 @@ static int fail(struct vmt_writer *w, int err, const char *what, int sys_errno)
 	if (w->err)
 		return w->err;
 	w->err = err;
-	p = append(p, end, "trace fd ");
-	p = append_u(p, end, (uint64_t)w->fd);
-	p = append(p, end, ": ");
+	if (w->sink.put) {
+		p = append(p, end, "trace store: ");
+	} else {
+		p = append(p, end, "trace fd ");
+		p = append_u(p, end, (uint64_t)w->fd);
+		p = append(p, end, ": ");
+	}
 	p = append(p, end, what);
 	if (desc) {
 		p = append(p, end, ": ");
@@ -148,13 +153,15 @@ struct vmt_writer *vmt_writer_fdopen(int fd, int32_t pid, int32_t tid,
 		chunk = VMT_CHUNK_MIN;
 	if (chunk > VMT_CHUNK_MAX)
 		chunk = VMT_CHUNK_MAX;
-	if (fd < 0 || !a->alloc || !a->free)
+	if ((fd < 0 && !prefs->sink) || !a->alloc || !a->free)
 		return NULL;
 	w = a->alloc(sizeof(*w), a->opaque);
 	if (!w)
 		return NULL;
 	memset(w, 0, sizeof(*w));
 	w->fd = fd;
+	if (prefs->sink)
+		w->sink = *prefs->sink;
 	w->pid = pid;
 	w->tid = tid;
 	w->alloc = *a;
@@ -196,8 +203,12 @@ struct vmt_writer *vmt_writer_open(const char *path,
 }
 
 /* ---- output ---------------------------------------------------------- */
-static int write_out(struct vmt_writer *w, const uint8_t *buf, size_t len)
+static int write_out(struct vmt_writer *w, const uint8_t *buf, size_t len, uint32_t nrecords)
 {
+	if (w->sink.put) {
+		int ret = w->sink.put(w->sink.opaque, buf, len, nrecords);
+		return ret ? fail(w, ret, "the trace store is full, trace data dropped", 0) : 0;
+	}
 	while (len) {
 		ssize_t n = write(w->fd, buf, len);
 		if (n < 0 && errno == EINTR)
@@ -263,7 +274,8 @@ int vmt_writer_flush(struct vmt_writer *w)
 	vmt_put32(body + 32, (uint32_t)w->ev_len);
 	vmt_put32(body + 36, (uint32_t)frame_len);
 	put_skip_head(w->out, VMT_KIND_CHUNK, VMT_CHUNK_FIXED + w->meta_len);
-	ret = write_out(w, w->out, VMT_CHUNK_PREFIX + w->meta_len + frame_len);
+	ret = write_out(w, w->out, VMT_CHUNK_PREFIX + w->meta_len + frame_len,
+	                w->nevents + w->nmeta);
 	reset_chunk(w);
 	return ret;
 }
@@ -339,7 +351,7 @@ static int write_header(struct vmt_writer *w, const struct vmt_record *rec)
 	end = vmt_meta_encode(w->out + VMT_SKIP_HDR + VMT_PAYLOAD_HDR, rec, 0);
 	put_skip_head(w->out, VMT_KIND_HEADER,
 	              (size_t)(end - w->out) - VMT_SKIP_HDR - VMT_PAYLOAD_HDR);
-	return write_out(w, w->out, (size_t)(end - w->out));
+	return write_out(w, w->out, (size_t)(end - w->out), 0);
 }
 
 static int write_meta(struct vmt_writer *w, const struct vmt_record *rec)
@@ -384,7 +396,7 @@ __attribute__((hot)) int vmt_write(struct vmt_writer *w, const struct vmt_record
 		return write_header(w, rec);
 	case VMT_REC_PROCESS: case VMT_REC_MAP: case VMT_REC_CHECKPOINT:
 	case VMT_REC_FILE: case VMT_REC_MODULE: case VMT_REC_STACK:
-	case VMT_REC_RESIDENCY:
+	case VMT_REC_RESIDENCY: case VMT_REC_END:
 		return write_meta(w, rec);
 	}
 	return VMT_EINVAL;

@@ -31,3 +31,11 @@ same_as_strace() {
 	python3 "$S/tests/shim/calls.py" trace "$T/$_name.tc" >"$T/$_name.got"
 	is_file "$T/$_name.got" "$T/$_name.want" "$_name: the trace has the calls strace -f saw"
 }
+
+# like GOT SUBSTRING NAME
+like() {
+	case $1 in
+	*"$2"*) ok 0 "$3" ;;
+	*) ok 1 "$3"; printf '#   got:  %s\n#   want: *%s*\n' "$1" "$2" ;;
+	esac
+}

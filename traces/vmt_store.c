@@ -1,0 +1,488 @@
+/* vmt_store.c - the recording store (vmt_store.h).  Runs inside recorded
+ * programs: only system calls of its own (never libc's wrappers, which the
+ * shim patches, nor errno, which is the program's), no malloc, no locks.
+ *
+ * Crash consistency: a region is reserved by one atomic add on head->end
+ * and its header written at once (a death in between leaves zeros, which
+ * the finisher steps over); its kind is stored last, with release order,
+ * so a region is either finished or still RESERVED.  A slab entry counts
+ * once its length is added to slab->len; a chunk made from a slab's
+ * oldest records names them (pending, pending_n, pending_from) before it
+ * is copied, so the finisher writes each record exactly once. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include "vmt_format.h"
+#include "vmt_meta.h"
+#include "vmt_store.h"
+
+#define REGION_MAGIC 0x47524d56u   /* "VMRG" */
+#define EXTENT (4u << 20)
+
+struct region {
+	uint32_t magic, kind;
+	uint64_t len;              /* payload bytes after this header */
+};
+
+struct entry {
+	uint32_t size;             /* of the whole entry, a multiple of 8 */
+	uint32_t type;             /* enum vmt_rec_type */
+};
+
+static inline long sc(long nr, long a, long b, long c, long d, long e, long f)
+{
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	long ret;
+	__asm__ volatile("syscall"
+	                 : "=a"(ret)
+	                 : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+	                 : "rcx", "r11", "memory");
+	return ret;
+}
+
+static int failed(long r) { return (unsigned long)r > -4096UL; }
+static uint64_t align8(uint64_t v) { return (v + 7) & ~7ull; }
+
+static long open_path(const char *path, int flags, unsigned mode)
+{
+	return sc(SYS_openat, AT_FDCWD, (long)path, flags | O_CLOEXEC | O_NOFOLLOW, mode, 0, 0);
+}
+
+static int map_window(struct vmt_store *s, long fd)
+{
+	long p = sc(SYS_mmap, (long)VMT_STORE_ADDR, (long)VMT_STORE_WINDOW, PROT_READ | PROT_WRITE,
+	            MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, fd, 0);
+	if (failed(p) || (uint64_t)p != VMT_STORE_ADDR) {
+		if (!failed(p))
+			sc(SYS_munmap, p, (long)VMT_STORE_WINDOW, 0, 0, 0, 0);
+		p = sc(SYS_mmap, 0, (long)VMT_STORE_WINDOW, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_NORESERVE, fd, 0);
+	}
+	if (failed(p))
+		return (int)p;
+	s->base = (uint8_t *)p;
+	s->head = (struct vmt_store_head *)p;
+	return 0;
+}
+
+/* Disk blocks for [0, upto): allocated before they are touched, so a full
+ * disk fails here (the record is lost, the program keeps running) rather
+ * than with SIGBUS in the program.  Any number of processes may grow it at
+ * once: fallocate of an allocated range is a no-op. */
+static int ensure(struct vmt_store *s, uint64_t upto)
+{
+	uint64_t ready = __atomic_load_n(&s->head->ready, __ATOMIC_ACQUIRE);
+	if (upto <= ready)
+		return 0;
+	uint64_t want = (upto + EXTENT - 1) / EXTENT * EXTENT;
+	if (want > VMT_STORE_WINDOW)
+		return -1;
+	long fd = open_path(s->path, O_RDWR, 0);
+	if (failed(fd))
+		return -1;
+	long r = sc(SYS_fallocate, fd, 0, (long)ready, (long)(want - ready), 0, 0);
+	if (failed(r))
+		r = sc(SYS_ftruncate, fd, (long)want, 0, 0, 0, 0);   /* no fallocate here */
+	sc(SYS_close, fd, 0, 0, 0, 0, 0);
+	if (failed(r))
+		return -1;
+	while (ready < want && !__atomic_compare_exchange_n(&s->head->ready, &ready, want, 0,
+	                                                    __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
+		;
+	return 0;
+}
+
+int vmt_store_create(struct vmt_store *s, const char *path, const char *out,
+                     unsigned mode, int launcher)
+{
+	if (strlen(path) >= sizeof s->path || strlen(out) >= sizeof s->head->out)
+		return -ENAMETOOLONG;
+	strcpy(s->path, path);
+	long fd = open_path(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (failed(fd))
+		return (int)fd;
+	long r = sc(SYS_fallocate, fd, 0, 0, EXTENT, 0, 0);
+	if (failed(r))
+		r = sc(SYS_ftruncate, fd, EXTENT, 0, 0, 0, 0);
+	if (!failed(r))
+		r = map_window(s, fd);
+	sc(SYS_close, fd, 0, 0, 0, 0, 0);
+	if (failed(r)) {
+		sc(SYS_unlink, (long)path, 0, 0, 0, 0, 0);
+		return (int)r;
+	}
+	struct vmt_store_head *h = s->head;
+	h->version = 1;
+	h->launcher = (uint32_t)launcher;
+	h->end = VMT_STORE_HEAD;
+	h->ready = EXTENT;
+	h->live = 1;
+	h->mode = mode;
+	strcpy(h->out, out);
+	__atomic_store_n((uint64_t *)h->magic, *(const uint64_t *)"VMRCSTOR", __ATOMIC_RELEASE);
+	return 0;
+}
+
+int vmt_store_attach(struct vmt_store *s, const char *path)
+{
+	if (strlen(path) >= sizeof s->path)
+		return -ENAMETOOLONG;
+	strcpy(s->path, path);
+	long fd = open_path(path, O_RDWR, 0);
+	if (failed(fd))
+		return (int)fd;
+	struct stat st;
+	long r = sc(SYS_fstat, fd, (long)&st, 0, 0, 0, 0);
+	if (!failed(r) && st.st_size < VMT_STORE_HEAD)
+		r = -EINVAL;
+	if (!failed(r))
+		r = map_window(s, fd);
+	sc(SYS_close, fd, 0, 0, 0, 0, 0);
+	if (failed(r))
+		return (int)r;
+	if (memcmp(s->head->magic, "VMRCSTOR", 8) != 0) {
+		vmt_store_detach(s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void vmt_store_detach(struct vmt_store *s)
+{
+	if (s->base)
+		sc(SYS_munmap, (long)s->base, (long)VMT_STORE_WINDOW, 0, 0, 0, 0);
+	s->base = NULL;
+	s->head = NULL;
+}
+
+/* The payload of a new RESERVED region of len bytes, or NULL (store full). */
+static void *reserve(struct vmt_store *s, size_t len, uint64_t *off)
+{
+	uint64_t need = align8(sizeof(struct region) + len);
+	uint64_t o = __atomic_fetch_add(&s->head->end, need, __ATOMIC_RELAXED);
+	if (o + need > VMT_STORE_WINDOW || ensure(s, o + need))
+		return NULL;
+	struct region *r = (struct region *)(s->base + o);
+	r->len = len;
+	r->kind = VMT_ST_RESERVED;
+	__atomic_store_n(&r->magic, REGION_MAGIC, __ATOMIC_RELEASE);
+	*off = o;
+	return r + 1;
+}
+
+static void commit(struct vmt_store *s, uint64_t off, uint32_t kind)
+{
+	__atomic_store_n(&((struct region *)(s->base + off))->kind, kind, __ATOMIC_RELEASE);
+}
+
+struct vmt_store_slab *vmt_store_slab_new(struct vmt_store *s, int32_t pid, int32_t tid)
+{
+	uint64_t off;
+	struct vmt_store_slab *sl = reserve(s, sizeof *sl + VMT_STORE_SLAB, &off);
+	if (!sl)
+		return NULL;
+	*sl = (struct vmt_store_slab){ .pid = pid, .tid = tid, .cap = VMT_STORE_SLAB };
+	commit(s, off, VMT_ST_SLAB);
+	return sl;
+}
+
+struct vmt_store_proc *vmt_store_proc_new(struct vmt_store *s, int32_t pid)
+{
+	uint64_t off;
+	struct vmt_store_proc *p = reserve(s, sizeof *p, &off);
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->state = VMT_PROC_RUNNING;
+	commit(s, off, VMT_ST_PROC);
+	uint64_t head = __atomic_load_n(&s->head->procs, __ATOMIC_ACQUIRE);
+	do
+		p->next = head;
+	while (!__atomic_compare_exchange_n(&s->head->procs, &head, off, 1, __ATOMIC_ACQ_REL,
+	                                    __ATOMIC_ACQUIRE));
+	return p;
+}
+
+int vmt_store_proc_leave(struct vmt_store *s, struct vmt_store_proc *p, uint32_t state)
+{
+	uint32_t running = VMT_PROC_RUNNING;
+	if (!__atomic_compare_exchange_n(&p->state, &running, state, 0, __ATOMIC_ACQ_REL,
+	                                 __ATOMIC_RELAXED))
+		return 0;
+	__atomic_sub_fetch(&s->head->live, 1, __ATOMIC_ACQ_REL);
+	return 1;
+}
+
+int64_t vmt_store_reap(struct vmt_store *s, int32_t self)
+{
+	uint64_t off = __atomic_load_n(&s->head->procs, __ATOMIC_ACQUIRE);
+	uint64_t limit = __atomic_load_n(&s->head->ready, __ATOMIC_ACQUIRE);
+	for (int n = 0; off && off + sizeof(struct region) + sizeof(struct vmt_store_proc) <= limit &&
+	     n < 1 << 20; n++) {
+		struct vmt_store_proc *p = (struct vmt_store_proc *)(s->base + off + sizeof(struct region));
+		if (p->state == VMT_PROC_RUNNING && p->pid != self &&
+		    sc(SYS_kill, p->pid, 0, 0, 0, 0, 0) == -ESRCH)
+			vmt_store_proc_leave(s, p, VMT_PROC_GONE);
+		off = p->next;
+	}
+	return __atomic_load_n(&s->head->live, __ATOMIC_ACQUIRE);
+}
+
+int vmt_store_log(struct vmt_store_slab *sl, const struct vmt_record *rec)
+{
+	if (rec->type == VMT_REC_HEADER)
+		return 2;
+	size_t bound = rec->type == VMT_REC_EVENT ? sizeof rec->u.event : vmt_meta_bound(rec);
+	uint64_t need = align8(sizeof(struct entry) + bound);
+	if (need > sl->cap)
+		return 2;
+	uint32_t len = sl->len;
+	if (sl->start >= len && len) {     /* empty: start over */
+		__atomic_store_n(&sl->len, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&sl->start, 0, __ATOMIC_RELEASE);
+		len = 0;
+	}
+	if (len + need > sl->cap)
+		return 1;
+	uint8_t *log = (uint8_t *)(sl + 1);
+	struct entry *e = (struct entry *)(log + len);
+	uint8_t *p = (uint8_t *)(e + 1), *end;
+	if (rec->type == VMT_REC_EVENT) {
+		memcpy(p, &rec->u.event, sizeof rec->u.event);
+		end = p + sizeof rec->u.event;
+	} else {
+		end = vmt_meta_encode(p, rec, 0);
+	}
+	e->type = (uint32_t)rec->type;
+	e->size = (uint32_t)align8((uint64_t)(end - (uint8_t *)e));
+	__atomic_store_n(&sl->len, len + e->size, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int vmt_store_sink_put(void *opaque, const uint8_t *frame, size_t len, uint32_t nrecords)
+{
+	struct vmt_store_put *sp = opaque;
+	struct vmt_store_slab *sl = nrecords ? sp->slab : NULL;
+	uint64_t off;
+	uint8_t *dst = reserve(sp->store, len, &off);
+	if (!dst)
+		return VMT_ENOSPC;
+	if (sl) {
+		sl->pending_n = nrecords;
+		sl->pending_from = sl->start;
+		__atomic_store_n(&sl->pending, off, __ATOMIC_RELEASE);
+	}
+	memcpy(dst, frame, len);
+	commit(sp->store, off, frame[16] == VMT_KIND_HEADER ? VMT_ST_HEADER : VMT_ST_CHUNK);
+	if (sl) {
+		const uint8_t *log = (const uint8_t *)(sl + 1);
+		uint32_t st = sl->start;
+		for (uint32_t i = 0; i < nrecords && st < sl->len; i++)
+			st += ((const struct entry *)(log + st))->size;
+		__atomic_store_n(&sl->start, st, __ATOMIC_RELEASE);
+		__atomic_store_n(&sl->pending, 0, __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+/* ---- finishing --------------------------------------------------------- */
+
+struct finish {
+	struct vmt_store *s;
+	const struct vmt_alloc *alloc;
+	long fd;
+	int err;
+	uint64_t limit;            /* bytes of the store that may be read */
+};
+
+static void out(struct finish *f, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	while (len && !f->err) {
+		long n = sc(SYS_write, f->fd, (long)p, (long)len, 0, 0, 0);
+		if (n == -EINTR)
+			continue;
+		if (failed(n) || n == 0) {
+			f->err = n ? (int)-n : ENOSPC;
+			break;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+static struct vmt_writer *writer(struct finish *f, int32_t pid, int32_t tid)
+{
+	struct vmt_writer_prefs prefs = { .alloc = f->alloc };
+	return vmt_writer_fdopen((int)f->fd, pid, tid, &prefs);
+}
+
+static void done(struct finish *f, struct vmt_writer *w)
+{
+	if (w && vmt_writer_close(w) && !f->err)
+		f->err = EIO;
+}
+
+/* The next region at or after off, skipping what a death left unwritten. */
+static const struct region *region_at(struct finish *f, uint64_t *off)
+{
+	for (; *off + sizeof(struct region) <= f->limit; *off += 8) {
+		const struct region *r = (const struct region *)(f->s->base + *off);
+		if (r->magic == REGION_MAGIC && r->kind >= VMT_ST_RESERVED && r->kind <= VMT_ST_PROC &&
+		    r->len <= f->limit - *off - sizeof *r)
+			return r;
+	}
+	return NULL;
+}
+
+static int committed_chunk(struct finish *f, uint64_t off)
+{
+	const struct region *r = (const struct region *)(f->s->base + off);
+	return off + sizeof *r <= f->limit && r->magic == REGION_MAGIC && r->kind == VMT_ST_CHUNK;
+}
+
+/* A chunk of the records a writer had not put in one yet. */
+static void finish_slab(struct finish *f, const struct vmt_store_slab *sl)
+{
+	const uint8_t *log = (const uint8_t *)(sl + 1);
+	uint32_t st = sl->start, len = sl->len < sl->cap ? sl->len : sl->cap;
+	if (sl->pending && committed_chunk(f, sl->pending) && st == sl->pending_from)
+		for (uint32_t i = 0; i < sl->pending_n && st < len; i++)
+			st += ((const struct entry *)(log + st))->size;
+	if (st >= len)
+		return;
+	struct vmt_writer *w = writer(f, sl->pid, sl->tid);
+	struct vmt_scratch scratch = { 0 };
+	if (!w) {
+		f->err = ENOMEM;
+		return;
+	}
+	while (st + sizeof(struct entry) <= len) {
+		const struct entry *e = (const struct entry *)(log + st);
+		if (e->size < sizeof *e || e->size > len - st)
+			break;
+		struct vmt_record rec = { .type = (int)e->type };
+		const uint8_t *p = (const uint8_t *)(e + 1);
+		uint64_t index;
+		if (e->type == VMT_REC_EVENT)
+			memcpy(&rec.u.event, p, sizeof rec.u.event);
+		else if (vmt_meta_decode(&p, log + st + e->size, &rec, &index, &scratch))
+			break;
+		vmt_write(w, &rec);
+		st += e->size;
+	}
+	done(f, w);
+	vmt_scratch_free(&scratch);
+}
+
+static void end_record(struct finish *f, int32_t pid, const struct vmt_store_fate *fates,
+                       size_t nfates)
+{
+	struct vmt_record rec = { .type = VMT_REC_END };
+	rec.u.end = (struct vmt_end){
+		.seq = __atomic_fetch_add(&f->s->head->seq, 1, __ATOMIC_RELAXED),
+		.pid = pid, .how = VMT_END_VANISHED,
+	};
+	for (size_t i = nfates; i-- > 0; )
+		if (fates[i].pid == pid) {
+			int st = fates[i].status;
+			rec.u.end.how = WIFSIGNALED(st) ? VMT_END_SIGNAL : VMT_END_EXIT;
+			rec.u.end.status = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st);
+			break;
+		}
+	struct vmt_writer *w = writer(f, pid, pid);
+	if (!w) {
+		f->err = ENOMEM;
+		return;
+	}
+	vmt_write(w, &rec);
+	done(f, w);
+}
+
+static void walk(struct finish *f, int pass, const struct vmt_store_fate *fates, size_t nfates)
+{
+	uint64_t off = VMT_STORE_HEAD;
+	const struct region *r;
+	while (!f->err && (r = region_at(f, &off))) {
+		const uint8_t *body = (const uint8_t *)(r + 1);
+		if (pass == 0 && r->kind == VMT_ST_HEADER)
+			out(f, body, r->len);
+		else if (pass == 1 && r->kind == VMT_ST_CHUNK)
+			out(f, body, r->len);
+		else if (pass == 1 && r->kind == VMT_ST_SLAB && r->len >= sizeof(struct vmt_store_slab))
+			finish_slab(f, (const struct vmt_store_slab *)body);
+		else if (pass == 2 && r->kind == VMT_ST_PROC && r->len >= sizeof(struct vmt_store_proc) &&
+		         (((const struct vmt_store_proc *)body)->state == VMT_PROC_RUNNING ||
+		          ((const struct vmt_store_proc *)body)->state == VMT_PROC_GONE))
+			end_record(f, ((const struct vmt_store_proc *)body)->pid, fates, nfates);
+		off += align8(sizeof *r + r->len);
+	}
+}
+
+static void say(char *msg, size_t cap, const char *a, const char *b, int err)
+{
+	size_t n = 0;
+	const char *parts[] = { a, b, err ? ": " : "", err ? strerrordesc_np(err) : "" };
+	for (size_t i = 0; i < 4; i++)
+		for (const char *p = parts[i] ? parts[i] : ""; *p && n + 1 < cap; p++)
+			msg[n++] = *p;
+	if (cap)
+		msg[n] = 0;
+}
+
+int vmt_store_finish(struct vmt_store *s, const struct vmt_store_fate *fates, size_t nfates,
+                     const struct vmt_alloc *alloc, char *msg, size_t cap)
+{
+	struct vmt_store_head *h = s->head;
+	char tmp[sizeof h->out + 32];
+	struct stat st;
+	uint32_t no = 0;
+	if (!__atomic_compare_exchange_n(&h->finishing, &no, 1, 0, __ATOMIC_ACQ_REL,
+	                                 __ATOMIC_RELAXED)) {
+		say(msg, cap, s->path, ": being finished by another process", 0);
+		return -1;
+	}
+	/* the part of the file that exists and was reserved */
+	long fd = open_path(s->path, O_RDONLY, 0);
+	if (failed(fd) || failed(sc(SYS_fstat, fd, (long)&st, 0, 0, 0, 0))) {
+		say(msg, cap, s->path, "", failed(fd) ? (int)-fd : EIO);
+		return -1;
+	}
+	sc(SYS_close, fd, 0, 0, 0, 0, 0);
+	struct finish f = { .s = s, .alloc = alloc };
+	f.limit = h->end < (uint64_t)st.st_size ? h->end : (uint64_t)st.st_size;
+	if (f.limit > VMT_STORE_WINDOW)
+		f.limit = VMT_STORE_WINDOW;
+
+	char *p = stpcpy(tmp, h->out);
+	p = stpcpy(p, ".vmrec-tmp.");
+	long pid = sc(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	char digits[24], *d = digits + sizeof digits;
+	*--d = 0;
+	do *--d = (char)('0' + pid % 10); while (pid /= 10);
+	strcpy(p, d);
+	f.fd = open_path(tmp, O_WRONLY | O_CREAT | O_EXCL, h->mode ? h->mode : 0600);
+	if (failed(f.fd)) {
+		say(msg, cap, tmp, "", (int)-f.fd);
+		return -1;
+	}
+	sc(SYS_fchmod, f.fd, h->mode ? h->mode : 0600, 0, 0, 0, 0);  /* not the umask's */
+	walk(&f, 0, fates, nfates);
+	walk(&f, 1, fates, nfates);
+	walk(&f, 2, fates, nfates);     /* the ENDs last, after what they end */
+	sc(SYS_close, f.fd, 0, 0, 0, 0, 0);
+	long r = f.err ? -f.err : sc(SYS_rename, (long)tmp, (long)h->out, 0, 0, 0, 0);
+	if (failed(r)) {
+		sc(SYS_unlink, (long)tmp, 0, 0, 0, 0, 0);
+		say(msg, cap, h->out, "", (int)-r);
+		return -1;
+	}
+	sc(SYS_unlink, (long)s->path, 0, 0, 0, 0, 0);
+	return 0;
+}
