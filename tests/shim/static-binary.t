@@ -11,6 +11,7 @@ file "$prog" 2>/dev/null | grep -q 'statically linked' || skip_all "no static li
 out=$("$B/bin/vmrec" -o "$T/a.lz4" -- "$prog" 2>"$T/err"); st=$?
 is "$out:$st" "static PASS:4" "vmrec: the program runs, exit status kept"
 is "$(cat "$T/err")" "vmrec: $prog is statically linked: not recorded" "vmrec: one clear warning"
+ok "$([ ! -e "$T/a.lz4" ]; echo $?)" "vmrec: no trace file is left (main left an empty one)"
 
 out=$(record "$T/b.lz4" sh -c "exec $prog" 2>"$T/err"); st=$?
 is "$out:$st" "static PASS:4" "exec'd by a recorded program: runs, exit status kept"
