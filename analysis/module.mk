@@ -1,25 +1,28 @@
 # analysis/: vmtrace (inspect, convert, validate, synthesize, attribute) and
-# vmreport.  Files are picked up by name:
-#   analysis/vmtrace*.c  analysis/sysfmt*.c  analysis/symbolize*.c  analysis/synth/*.c -> vmtrace
-#   analysis/vmreport*.c analysis/json*.c                                 -> vmreport
+# vmreport; what they share with other tools is in lib/.
 
-SYSFMT_OBJS   := $(call objs,$(wildcard analysis/sysfmt*.c))
-SYMBOLIZE_OBJS := $(call objs,$(wildcard analysis/symbolize*.c))
-SYNTH_OBJS    := $(call objs,$(wildcard analysis/synth/*.c))
-JSON_OBJS     := $(call objs,$(wildcard analysis/json*.c))
-VMTRACE_OBJS  := $(call objs,$(wildcard analysis/vmtrace*.c)) $(SYSFMT_OBJS) \
-                 $(SYMBOLIZE_OBJS) $(SYNTH_OBJS)
-VMREPORT_OBJS := $(call objs,$(wildcard analysis/vmreport*.c)) $(JSON_OBJS) \
-                 $(SYMBOLIZE_OBJS)
-SYMBOLIZE_LIBS := -ldw -lelf
+VMTRACE_SRCS  := analysis/vmtrace.c analysis/vmtrace_check.c analysis/vmtrace_dump.c \
+                 analysis/vmtrace_import.c analysis/vmtrace_stats.c \
+                 analysis/vmtrace_strace_call.c analysis/vmtrace_strace_line.c \
+                 analysis/vmtrace_syscalls.c analysis/vmtrace_top.c \
+                 analysis/vmtrace_top_live.c analysis/vmtrace_top_results.c \
+                 analysis/vmtrace_top_sim.c \
+                 $(wildcard analysis/synth/*.c)
+VMREPORT_SRCS := analysis/vmreport.c analysis/vmreport_checks.c analysis/vmreport_compare.c \
+                 analysis/vmreport_explain.c analysis/vmreport_format.c analysis/vmreport_html.c \
+                 analysis/vmreport_html_plots.c analysis/vmreport_json.c analysis/vmreport_names.c \
+                 analysis/vmreport_results.c analysis/vmreport_stacks.c analysis/vmreport_stats.c \
+                 analysis/vmreport_text.c analysis/json.c
+VMTRACE_OBJS  := $(call objs,$(VMTRACE_SRCS))
+VMREPORT_OBJS := $(call objs,$(VMREPORT_SRCS))
 
 BINS += $(BUILD)/bin/vmtrace $(BUILD)/bin/vmreport
 BENCH_SCRIPTS += tests/bench/symbolize.sh tests/bench/report-scaling.sh
 
-$(BUILD)/bin/vmtrace: $(VMTRACE_OBJS) $(LIBVMT)
+$(BUILD)/bin/vmtrace: $(VMTRACE_OBJS) $(LIBSHARED) $(LIBVMT)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(SYMBOLIZE_LIBS) -lm $(VMREC_LDFLAGS)
 
-$(BUILD)/bin/vmreport: $(VMREPORT_OBJS) $(LIBVMT)
+$(BUILD)/bin/vmreport: $(VMREPORT_OBJS) $(LIBSHARED) $(LIBVMT)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(SYMBOLIZE_LIBS) -lm $(VMREC_LDFLAGS)

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/stack_map.h"
-#include "analysis/symbolize.h"
+#include "lib/stack_map.h"
+#include "lib/symbolize.h"
 #include "vmt.h"
 
 int rep_stacks_want(struct rep_stacks *s, const struct rep_event *ev)

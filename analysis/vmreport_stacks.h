@@ -1,6 +1,6 @@
 /* vmreport_stacks.h - the recorded call stacks of the events --explain
  * lists, read from the trace the results were replayed from and printed
- * as `strace -k` does (analysis/symbolize.h). */
+ * as `strace -k` does (lib/symbolize.h). */
 #ifndef VMREC_VMREPORT_STACKS_H
 #define VMREC_VMREPORT_STACKS_H
 

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "analysis/pid_id_map.h"
-#include "analysis/stack_map.h"
-#include "analysis/symbolize.h"
-#include "analysis/sysfmt.h"
+#include "lib/pid_id_map.h"
+#include "lib/stack_map.h"
+#include "lib/symbolize.h"
+#include "lib/sysfmt.h"
 #include "analysis/vmtrace.h"
 
 #define STRACE_COLUMN 40  /* strace's -a default: where " = " goes */

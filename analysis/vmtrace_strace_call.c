@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis/sysfmt.h"
+#include "lib/sysfmt.h"
 #include "analysis/vmtrace_strace.h"
 
 #define MAX_ARGS 8

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis/symbolize.h"
+#include "lib/symbolize.h"
 #include "analysis/vmtrace.h"
 #include "analysis/vmtrace_top_live.h"
 #include "analysis/vmtrace_top_results.h"

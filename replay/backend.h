@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include "vmt.h"
-#include "replay/outcome.h"
+#include "lib/outcome.h"
 
 struct rp_space;   /* one replayed address space (a back end's own state) */
 

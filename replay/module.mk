@@ -1,10 +1,10 @@
 # replay/: vmreplay and its kernel back end; links the simulator
 # (replay/sim/) and the QEMU back end (replay/vm/).
 
-VMREPLAY_SRCS := $(filter-out replay/outcome.c,$(wildcard replay/*.c))
+VMREPLAY_SRCS := $(wildcard replay/*.c)
 BINS += $(BUILD)/bin/vmreplay
 
-$(BUILD)/bin/vmreplay: $(call objs,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_OBJS) $(SYSFMT_OBJS) $(LIBVMSIM) $(LIBVMT)
+$(BUILD)/bin/vmreplay: $(call objs,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_OBJS) $(LIBVMSIM) $(LIBSHARED) $(LIBVMT)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LIBVMT_LIBS) -ljemalloc -lpthread -lm $(VMREC_LDFLAGS)
 

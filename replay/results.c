@@ -1,7 +1,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis/sysfmt.h"
+#include "lib/sysfmt.h"
 #include "replay/results.h"
 
 void rp_run_reset(struct rp_run *r)

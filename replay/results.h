@@ -8,7 +8,7 @@
 #include "vmt.h"
 #include "replay/engine.h"
 #include "replay/latency.h"
-#include "replay/outcome.h"
+#include "lib/outcome.h"
 
 struct rp_run {
 	struct lat_stats lat[VMT_SYS_COUNT];

@@ -1,5 +1,5 @@
 /* apply.c - sim_apply: one system call through its handler, then the
- * outcome in replay/outcome.h's vocabulary, classified from the shape of
+ * outcome in lib/outcome.h's vocabulary, classified from the shape of
  * the change the same way for every call (see docs/kernel-profiles.md). */
 #include <errno.h>
 #include <string.h>

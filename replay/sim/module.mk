@@ -1,9 +1,9 @@
 # replay/sim/: the simulator of the kernel's VMA layer (libvmsim.a), linked
 # into vmreplay for --target sim.
 
-# replay/outcome.c, the outcome definition both back ends share, lives here
-# so that tests linking only the simulator have it too.
-LIBVMSIM_SRCS := $(wildcard replay/sim/*.c) replay/outcome.c
+# The outcome definition both back ends share is lib/outcome.c (in
+# libvmshared.a, which whatever links the simulator links too).
+LIBVMSIM_SRCS := $(wildcard replay/sim/*.c)
 LIBVMSIM      := $(BUILD)/lib/libvmsim.a
 
 $(LIBVMSIM): $(call objs,$(LIBVMSIM_SRCS))
@@ -12,8 +12,8 @@ $(LIBVMSIM): $(call objs,$(LIBVMSIM_SRCS))
 
 # Compiled tests under tests/sim/ link the simulator (tests/module.mk adds
 # $(TEST_LIBS_<dir>) after libvmt).
-TEST_LIBS_sim := $(LIBVMSIM) $(LIBVMT) $(LIBVMT_LIBS) -lm
-$(patsubst tests/%_test.c,$(BUILD)/tests/%.t,$(wildcard tests/sim/*_test.c)): $(LIBVMSIM)
+TEST_LIBS_sim := $(LIBVMSIM) $(LIBSHARED) $(LIBVMT) $(LIBVMT_LIBS) -lm
+$(patsubst tests/%_test.c,$(BUILD)/tests/%.t,$(wildcard tests/sim/*_test.c)): $(LIBVMSIM) $(LIBSHARED)
 BENCH_SCRIPTS += $(wildcard tests/bench/sim-*.sh)
 BENCH_BINS += $(BUILD)/tests/sim/bench.t
 
@@ -34,11 +34,11 @@ fuzz-sim: $(BUILD)/fuzz/fuzz_sim
 	$(BUILD)/fuzz/fuzz_sim -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
 	  -timeout=5 -artifact_prefix=$(BUILD)/fuzz/sim- $(BUILD)/fuzz/sim-corpus tests/sim/fuzz/corpus
 
-$(BUILD)/fuzz/fuzz_sim: tests/sim/fuzz/fuzz_sim.c $(LIBVMSIM_SRCS) $(LIBVMT_SRCS) $(wildcard replay/sim/*.h replay/sim/*.def traces/*.h)
+$(BUILD)/fuzz/fuzz_sim: tests/sim/fuzz/fuzz_sim.c $(LIBVMSIM_SRCS) lib/outcome.c $(LIBVMT_SRCS) $(wildcard replay/sim/*.h replay/sim/*.def traces/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=gnu11 -g -O1 -D_GNU_SOURCE -I. -Itraces \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  -o $@ tests/sim/fuzz/fuzz_sim.c $(LIBVMSIM_SRCS) $(LIBVMT_SRCS) $(LIBVMT_LIBS) -lpthread -lm
+	  -o $@ tests/sim/fuzz/fuzz_sim.c $(LIBVMSIM_SRCS) lib/outcome.c $(LIBVMT_SRCS) $(LIBVMT_LIBS) -lpthread -lm
 
 # the corpus test replays the harness's own source
 $(OBJ)/tests/sim/fuzz_corpus_test.o: tests/sim/fuzz/fuzz_sim.c

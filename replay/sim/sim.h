@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include "vmt.h"
-#include "replay/outcome.h"
+#include "lib/outcome.h"
 
 struct sim_profile;   /* one kernel release's rules (profiles.c) */
 struct sim_mm;        /* one simulated address space */
@@ -79,7 +79,7 @@ int sim_vma_at(const struct sim_mm *mm, size_t i, struct sim_vma_view *v);
  * stored.  _intersecting: only end > lo and start < hi (vq_intersecting).
  * With these the driver derives a call's outcome the way it does for the
  * kernel; sim_apply classifies its own outcome with the same function
- * (vr_classify, replay/outcome.h). */
+ * (vr_classify, lib/outcome.h). */
 size_t sim_vmas_around(const struct sim_mm *mm, uint64_t lo, uint64_t hi,
                        struct sim_vma_view *out, size_t max);
 size_t sim_vmas_intersecting(const struct sim_mm *mm, uint64_t lo, uint64_t hi,

@@ -172,7 +172,7 @@ int64_t sim_fail_by(struct sim_mm *mm, int err, const char *why, int rule);
 /* the process-lifetime copy of a rule text (intern.c) */
 const char *sim_intern(const char *text);
 
-/* ---- outcomes (around.c; classified by replay/outcome.c) ---- */
+/* ---- outcomes (around.c; classified by lib/outcome.c) ---- */
 /* The ranges of the VMAs around a call's range, as the kernel back end
  * sees them (vq_around / vq_intersecting; at most VQ_MAX stored). */
 #define SIM_SNAP_MAX 64

@@ -41,7 +41,7 @@ $(VM_GUEST_INIT): $(call objs,replay/vm/guest/vminit.c replay/vm/vm_frame.c)
 # images were recorded (cc1), and could not place them.
 $(VMREPLAY_STATIC): $(BUILD)/bin/vmreplay
 	$(CC) -static-pie -o $@ $(call objs,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_OBJS) \
-	  $(SYSFMT_OBJS) $(LIBVMSIM) $(LIBVMT) $(LIBVMT_LIBS) -ljemalloc \
+	  $(LIBVMSIM) $(LIBSHARED) $(LIBVMT) $(LIBVMT_LIBS) -ljemalloc \
 	  -lpthread -lm -ldl $(VMREC_LDFLAGS)
 
 # A stand-in replayer for the guest that tests use to check the boot and the

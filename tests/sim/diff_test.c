@@ -272,7 +272,7 @@ static const struct lvma *containing(const struct layout *L, uint64_t a)
 }
 
 /* The outcome from the kernel's before/after layouts, defined as the
- * kernel back end defines it (replay/outcome.c's vr_classify over the
+ * kernel back end defines it (lib/outcome.c's vr_classify over the
  * range replay/engine.c gives each call), written independently of the
  * simulator's own code. */
 static int has_edge(const struct layout *L, uint64_t lo, uint64_t hi, uint64_t x)
@@ -356,7 +356,7 @@ static int classify(const struct vmt_event *ev, int64_t ret, int err, uint64_t o
 		       VR_UNCHANGED;
 	}
 	case VMT_SYS_MREMAP: {
-		/* named as replay/outcome.h names moves and growths in place */
+		/* named as lib/outcome.h names moves and growths in place */
 		static const int moved[] = { [VR_NEW] = VR_MOVE, [VR_EXPAND_PREV] = VR_MOVE_PREV,
 			[VR_EXPAND_NEXT] = VR_MOVE_NEXT, [VR_MERGE_BOTH] = VR_MOVE_BOTH, [VR_UNCHANGED] = VR_MOVE };
 		static const int grown[] = { [VR_NEW] = VR_GROW, [VR_EXPAND_PREV] = VR_GROW,

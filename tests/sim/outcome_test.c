@@ -1,5 +1,5 @@
 /* outcome_test - the simulator names a change as the kernel back end does
- * (replay/outcome.c's vr_classify): the shapes real 6.1 and 6.12
+ * (lib/outcome.c's vr_classify): the shapes real 6.1 and 6.12
  * kernels showed in tests/vm/differential.t, sim_vmas_around's ranges, and
  * rule texts that stay valid and their own after later calls. */
 #include <string.h>

@@ -2,9 +2,9 @@
  * strace 6.1 prints it (expected lines checked against strace's decoders
  * and, where this host can make the call, against real strace output).
  * The formatter's sources are compiled in: tests link only libvmt. */
-#include "analysis/sysfmt.c"
-#include "analysis/sysfmt_parse.c"
-#include "analysis/sysfmt_tables.c"
+#include "lib/sysfmt.c"
+#include "lib/sysfmt_parse.c"
+#include "lib/sysfmt_tables.c"
 #include "tests/tap.h"
 
 #define NEG1 ((uint64_t)-1)

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <elfutils/libdwfl.h>
 #include <elfutils/libdwelf.h>
-#include "analysis/symbolize_internal.h"
+#include "lib/symbolize_internal.h"
 
 struct sym_elf {
 	Dwfl *dwfl;

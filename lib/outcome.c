@@ -1,7 +1,7 @@
 /* outcome.c - the outcome of a call from the VMA ranges around it, defined
  * once for the kernel back end and the simulator. */
 #include <stdbool.h>
-#include "replay/outcome.h"
+#include "lib/outcome.h"
 
 static bool has_boundary(const struct vr_ranges *s, uint64_t x)
 {

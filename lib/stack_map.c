@@ -1,6 +1,6 @@
 /* symbolize_stack_map.c - STACK records by (pid, id).  In the symbolize*.c
  * set so that vmtrace and vmreport both link it. */
-#include "analysis/stack_map.h"
+#include "lib/stack_map.h"
 
 #include <stdlib.h>
 #include <string.h>

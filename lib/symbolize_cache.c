@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "analysis/symbolize_internal.h"
+#include "lib/symbolize_internal.h"
 
 /* bumped whenever the same files would now give other answers */
 #define CACHE_MAGIC "vmrec-syms 2"

@@ -77,7 +77,7 @@ struct vr_change {
 };
 
 /* The outcome of a change: the one definition both back ends use
- * (replay/outcome.c).  *why, where why is not NULL: what decided an outcome
+ * (lib/outcome.c).  *why, where why is not NULL: what decided an outcome
  * that is not plain from the ranges, or NULL. */
 int vr_classify(const struct vr_change *c, const char **why);
 

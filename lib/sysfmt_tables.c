@@ -2,7 +2,7 @@
  * as {value, name} tables in strace's own order (ascending value), so the
  * formatter prints names in the order strace does.  Values are the x86-64
  * ABI's, spelled out so the host's headers cannot change them. */
-#include "analysis/sysfmt.h"
+#include "lib/sysfmt.h"
 
 #define TABLE(var, unknown_name, ...) \
 	static const struct sysfmt_name var##_names[] = { __VA_ARGS__ }; \

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis/symbolize_internal.h"
+#include "lib/symbolize_internal.h"
 
 /* What to tell the user, once per object, when answers are degraded. */
 static const char *const state_note[SYM_OBJ_STATE_COUNT] = {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis/sysfmt.h"
+#include "lib/sysfmt.h"
 
 const char *sysfmt_signal_name(int sig, char *buf, size_t size)
 {

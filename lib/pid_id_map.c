@@ -1,6 +1,6 @@
 /* symbolize_pid_id_map.c - (pid, id) -> value, open addressing.  In the
  * symbolize*.c set so that vmtrace and vmreport both link it. */
-#include "analysis/pid_id_map.h"
+#include "lib/pid_id_map.h"
 
 #include <stdlib.h>
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/pid_id_map.h"
+#include "lib/pid_id_map.h"
 #include "vmt.h"
 
 struct stack_slot {

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "analysis/sysfmt.h"
+#include "lib/sysfmt.h"
 
 /* An snprintf-style accumulator: keeps counting past the end of buf. */
 struct out {

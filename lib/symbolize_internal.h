@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "analysis/symbolize.h"
+#include "lib/symbolize.h"
 
 /* How far an object could be opened: decides the note and the fallback. */
 enum sym_obj_state {

@@ -1,0 +1,16 @@
+# lib/: what several tools share, as one static library (libvmshared.a):
+# the strace-style formatter (vmtrace, vmreplay), pid/id and stack maps
+# and the symboliser (vmtrace, vmreport), and the merge outcomes (the
+# replayer's kernel back end and the simulator).  Tools link it and take
+# only the objects they use; the symboliser's users add SYMBOLIZE_LIBS.
+
+LIBSHARED_SRCS := lib/sysfmt.c lib/sysfmt_parse.c lib/sysfmt_tables.c \
+                  lib/pid_id_map.c lib/stack_map.c \
+                  lib/symbolize.c lib/symbolize_cache.c lib/symbolize_elf.c \
+                  lib/outcome.c
+LIBSHARED      := $(BUILD)/lib/libvmshared.a
+SYMBOLIZE_LIBS := -ldw -lelf
+
+$(LIBSHARED): $(call objs,$(LIBSHARED_SRCS))
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
