@@ -136,7 +136,7 @@ static void snap_covering(const struct sim_mm *mm, uint64_t lo, struct sim_snap 
 {
 	/* a brk's heap VMA is known: the tree need not be searched again */
 	const struct sim_vma *v = mm->grown && mm->grown->start <= lo && lo < mm->grown->end
-	                          ? mm->grown : tree_find(&mm->tree, lo);
+	                          ? mm->grown : sim_tree_find(&mm->tree, lo);
 	s->n = v && v->start <= lo;
 	if (s->n) {
 		s->r[0][0] = v->start;

@@ -16,7 +16,7 @@ static void view(const struct sim_vma *v, struct sim_vma_view *out)
 
 int sim_vma_at(const struct sim_mm *mm, size_t i, struct sim_vma_view *out)
 {
-	const struct sim_vma *v = mm ? tree_at(&mm->tree, i) : NULL;
+	const struct sim_vma *v = mm ? sim_tree_at(&mm->tree, i) : NULL;
 
 	if (!v && mm && mm->gate_vmas && i == mm->tree.count) {
 		memset(out, 0, sizeof *out);
@@ -40,7 +40,7 @@ static size_t walk(const struct sim_mm *mm, uint64_t from, uint64_t upto, bool i
 
 	if (!mm)
 		return 0;
-	for (const struct sim_vma *v = tree_find(&mm->tree, from); v; v = tree_next(&mm->tree, v)) {
+	for (const struct sim_vma *v = sim_tree_find(&mm->tree, from); v; v = sim_tree_next(&mm->tree, v)) {
 		if (inclusive ? v->start > upto : v->start >= upto)
 			break;
 		if (n < max && out)

@@ -89,13 +89,13 @@ static void take_anon(struct sim_vma *dst, uint32_t av, bool fork_child)
 
 static struct sim_vma *adjacent_prev(struct sim_mm *mm, uint64_t start)
 {
-	struct sim_vma *p = start ? tree_find(&mm->tree, start - 1) : NULL;
+	struct sim_vma *p = start ? sim_tree_find(&mm->tree, start - 1) : NULL;
 	return p && p->end == start ? p : NULL;
 }
 
 static struct sim_vma *adjacent_next(struct sim_mm *mm, uint64_t end)
 {
-	struct sim_vma *n = tree_find(&mm->tree, end);
+	struct sim_vma *n = sim_tree_find(&mm->tree, end);
 	return n && n->start == end ? n : NULL;
 }
 
@@ -130,9 +130,9 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 		prev->end = next->end;
 		take_anon(prev, nr->anon_vma, nr->fork_child);
 		take_anon(prev, next->anon_vma, next->fork_child);
-		tree_erase(&mm->tree, next);
-		vma_free(mm, next);
-		tree_changed(&mm->tree, prev);
+		sim_tree_erase(&mm->tree, next);
+		sim_vma_free(mm, next);
+		sim_tree_changed(&mm->tree, prev);
 		sim_rule(mm, "merged with prev and next");
 		mm->how = *how = VR_MERGE_BOTH;
 		return prev;
@@ -140,7 +140,7 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 	if (prev && !wp) {
 		prev->end = nr->end;
 		take_anon(prev, nr->anon_vma, nr->fork_child);
-		tree_changed(&mm->tree, prev);
+		sim_tree_changed(&mm->tree, prev);
 		if (next)
 			sim_rule(mm, "merged with prev; not next: %s", wn);
 		else
@@ -152,7 +152,7 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 		next->start = nr->start;
 		next->pgoff = nr->pgoff;
 		take_anon(next, nr->anon_vma, nr->fork_child);
-		tree_changed(&mm->tree, next);
+		sim_tree_changed(&mm->tree, next);
 		if (prev)
 			sim_rule(mm, "merged with next; not prev: %s", wp);
 		else
@@ -160,7 +160,7 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 		mm->how = *how = VR_EXPAND_NEXT;
 		return next;
 	}
-	if (!(v = vma_new(mm)))
+	if (!(v = sim_vma_new(mm)))
 		return NULL;
 	v->start = nr->start;
 	v->end = nr->end;
@@ -170,7 +170,7 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 	v->anon_vma = nr->anon_vma;
 	v->fork_child = nr->fork_child;
 	v->special = nr->special;
-	tree_insert(&mm->tree, v);
+	sim_tree_insert(&mm->tree, v);
 	if (prev && next)
 		sim_rule(mm, "no merge: prev: %s; next: %s", wp, wn);
 	else if (prev)
@@ -185,7 +185,7 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 
 struct sim_vma *sim_split(struct sim_mm *mm, struct sim_vma *v, uint64_t addr)
 {
-	struct sim_vma *u = vma_new(mm);
+	struct sim_vma *u = sim_vma_new(mm);
 
 	if (!u)
 		return NULL;
@@ -193,8 +193,8 @@ struct sim_vma *sim_split(struct sim_mm *mm, struct sim_vma *v, uint64_t addr)
 	u->start = addr;
 	u->pgoff = v->pgoff + (addr - v->start) / SIM_PAGE;
 	v->end = addr;
-	tree_changed(&mm->tree, v);
-	tree_insert(&mm->tree, u);
+	sim_tree_changed(&mm->tree, v);
+	sim_tree_insert(&mm->tree, u);
 	return u;
 }
 
@@ -202,14 +202,14 @@ struct sim_vma *sim_split(struct sim_mm *mm, struct sim_vma *v, uint64_t addr)
  * after the splits made so far (6.12 on; 6.10/6.11 refuse up front) */
 int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *changed)
 {
-	struct sim_vma *v = tree_find(&mm->tree, start), *x;
+	struct sim_vma *v = sim_tree_find(&mm->tree, start), *x;
 	char cite[64];
 
 	*changed = false;
 	if (!v || v->start >= end)
 		return 0;
 	if (sim_has(mm->prof, R_X1_MSEAL) && !sim_has(mm->prof, R_M1_MERGE_REWRITE))
-		for (x = v; x && x->start < end; x = tree_next(&mm->tree, x))
+		for (x = v; x && x->start < end; x = sim_tree_next(&mm->tree, x))
 			if (x->flags & VM_SEALED)
 				goto sealed;
 	if (v->start < start) {
@@ -224,7 +224,7 @@ int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *chang
 			return sim_fail(mm, ENOMEM, "out of memory in the simulator");
 		*changed = true;
 	}
-	for (x = v; x && x->start < end; x = tree_next(&mm->tree, x)) {
+	for (x = v; x && x->start < end; x = sim_tree_next(&mm->tree, x)) {
 		if (x->flags & VM_SEALED)
 			goto sealed;
 		if (x->end > end) {
@@ -234,9 +234,9 @@ int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *chang
 		}
 	}
 	while (v && v->start < end) {
-		struct sim_vma *nx = tree_next(&mm->tree, v);
-		tree_erase(&mm->tree, v);
-		vma_free(mm, v);
+		struct sim_vma *nx = sim_tree_next(&mm->tree, v);
+		sim_tree_erase(&mm->tree, v);
+		sim_vma_free(mm, v);
 		v = nx;
 		*changed = true;
 	}
@@ -281,11 +281,11 @@ struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start,
 		prev->end = next->end;
 		take_anon(prev, v->anon_vma, v->fork_child);
 		take_anon(prev, next->anon_vma, next->fork_child);
-		tree_erase(&mm->tree, v);
-		tree_erase(&mm->tree, next);
-		vma_free(mm, v);
-		vma_free(mm, next);
-		tree_changed(&mm->tree, prev);
+		sim_tree_erase(&mm->tree, v);
+		sim_tree_erase(&mm->tree, next);
+		sim_vma_free(mm, v);
+		sim_vma_free(mm, next);
+		sim_tree_changed(&mm->tree, prev);
 		sim_rule(mm, "merged with prev and next");
 		return prev;
 	}
@@ -293,14 +293,14 @@ struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start,
 		take_anon(prev, v->anon_vma, v->fork_child);
 		prev->end = end;
 		if (end == v->end) {
-			tree_erase(&mm->tree, v);
-			vma_free(mm, v);
+			sim_tree_erase(&mm->tree, v);
+			sim_vma_free(mm, v);
 		} else {
 			v->pgoff += (end - v->start) / SIM_PAGE;
 			v->start = end;
-			tree_changed(&mm->tree, v);
+			sim_tree_changed(&mm->tree, v);
 		}
-		tree_changed(&mm->tree, prev);
+		sim_tree_changed(&mm->tree, prev);
 		sim_rule(mm, "merged with prev");
 		return prev;
 	}
@@ -308,15 +308,15 @@ struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start,
 		take_anon(next, v->anon_vma, v->fork_child);
 		/* v leaves (or shrinks) first: the tree is keyed by start */
 		if (start == v->start) {
-			tree_erase(&mm->tree, v);
-			vma_free(mm, v);
+			sim_tree_erase(&mm->tree, v);
+			sim_vma_free(mm, v);
 		} else {
 			v->end = start;
-			tree_changed(&mm->tree, v);
+			sim_tree_changed(&mm->tree, v);
 		}
 		next->start = start;
 		next->pgoff = pg;
-		tree_changed(&mm->tree, next);
+		sim_tree_changed(&mm->tree, next);
 		sim_rule(mm, "merged with next");
 		return next;
 	}

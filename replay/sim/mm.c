@@ -6,14 +6,14 @@
 #include <string.h>
 #include "replay/sim/sim_int.h"
 
-struct sim_vma *vma_new(struct sim_mm *mm)
+struct sim_vma *sim_vma_new(struct sim_mm *mm)
 {
 	struct sim_vma *v = calloc(1, sizeof *v);
 	mm->cost.vma_alloc++;
 	return v;
 }
 
-void vma_free(struct sim_mm *mm, struct sim_vma *v)
+void sim_vma_free(struct sim_mm *mm, struct sim_vma *v)
 {
 	mm->cost.vma_free++;
 	free(v);
@@ -106,7 +106,7 @@ static uint64_t derive_mmap_base(struct sim_mm *mm, uint64_t stack_start)
 	uint64_t base = 0;
 
 	for (size_t i = 0; i < mm->tree.count; i++) {
-		const struct sim_vma *v = tree_at(&mm->tree, i);
+		const struct sim_vma *v = sim_tree_at(&mm->tree, i);
 		if (v->end <= limit && v->end > base)
 			base = v->end;
 	}
@@ -135,7 +135,7 @@ struct sim_mm *sim_mm_new(const struct sim_profile *p, const struct vmt_map *map
 		const struct vmt_vma *m = &map->vmas[i];
 		struct sim_vma *v;
 
-		struct sim_vma *o = tree_find(&mm->tree, m->start);
+		struct sim_vma *o = sim_tree_find(&mm->tree, m->start);
 
 		if (m->start >= SIM_TASK_SIZE && m->end > m->start) {
 			mm->gate_vmas = 1;
@@ -145,7 +145,7 @@ struct sim_mm *sim_mm_new(const struct sim_profile *p, const struct vmt_map *map
 		}
 		if (m->start >= m->end || m->end > SIM_TASK_SIZE || (o && o->start < m->end))
 			continue;  /* gate VMA above TASK_SIZE, or overlapping garbage */
-		if (!(v = vma_new(mm)))
+		if (!(v = sim_vma_new(mm)))
 			break;
 		v->start = m->start;
 		v->end = m->end;
@@ -180,7 +180,7 @@ struct sim_mm *sim_mm_new(const struct sim_profile *p, const struct vmt_map *map
 			mm->start_brk = m->start;
 			mm->brk = m->end;
 		}
-		tree_insert(&mm->tree, v);
+		sim_tree_insert(&mm->tree, v);
 	}
 	mm->mmap_base = derive_mmap_base(mm, stack_start);
 	{
@@ -230,7 +230,7 @@ void sim_mm_set_cap_rawio(struct sim_mm *mm, int has)
 
 void sim_mm_set_faulted(struct sim_mm *mm, uint64_t addr, int faulted)
 {
-	struct sim_vma *v = tree_find(&mm->tree, addr);
+	struct sim_vma *v = sim_tree_find(&mm->tree, addr);
 
 	if (!v || v->start > addr)
 		return;
@@ -253,12 +253,12 @@ struct sim_mm *sim_mm_fork(const struct sim_mm *parent)
 	mm->tree.seed = parent->tree.seed ^ 0x5bd1e995u;
 	mm->def_flags = parent->def_flags & VM_NOHUGEPAGE;
 	for (size_t i = 0; i < parent->tree.count; i++) {
-		const struct sim_vma *pv = tree_at(&parent->tree, i);
+		const struct sim_vma *pv = sim_tree_at(&parent->tree, i);
 		struct sim_vma *v;
 
 		if (pv->flags & VM_DONTCOPY)
 			continue;
-		if (!(v = vma_new(mm))) {
+		if (!(v = sim_vma_new(mm))) {
 			sim_mm_free(mm);
 			return NULL;
 		}
@@ -273,7 +273,7 @@ struct sim_mm *sim_mm_fork(const struct sim_mm *parent)
 			v->anon_vma = 0;
 			v->fork_child = false;
 		}
-		tree_insert(&mm->tree, v);
+		sim_tree_insert(&mm->tree, v);
 	}
 	return mm;
 }
@@ -282,7 +282,7 @@ void sim_mm_free(struct sim_mm *mm)
 {
 	if (!mm)
 		return;
-	tree_free(&mm->tree);
+	sim_tree_free(&mm->tree);
 	free(mm);
 }
 
@@ -303,7 +303,7 @@ static bool anon_compatible(const struct sim_vma *a, const struct sim_vma *b)
  * not a fork child (find_mergeable_anon_vma, next first), else a new one */
 void sim_fault(struct sim_mm *mm, struct sim_vma *v)
 {
-	struct sim_vma *n = tree_next(&mm->tree, v), *p = tree_prev(&mm->tree, v);
+	struct sim_vma *n = sim_tree_next(&mm->tree, v), *p = sim_tree_prev(&mm->tree, v);
 
 	if (v->anon_vma)
 		return;
@@ -364,7 +364,7 @@ void sim_populate(struct sim_mm *mm, struct sim_vma *v, uint64_t lo, uint64_t hi
  * before it. */
 static bool grow_stack(struct sim_mm *mm, struct sim_vma *v, uint64_t addr)
 {
-	struct sim_vma *p = tree_prev(&mm->tree, v);
+	struct sim_vma *p = sim_tree_prev(&mm->tree, v);
 
 	addr &= ~(SIM_PAGE - 1);
 	if (!(v->flags & VM_GROWSDOWN) || v->end - addr > (8ull << 20))
@@ -373,7 +373,7 @@ static bool grow_stack(struct sim_mm *mm, struct sim_vma *v, uint64_t addr)
 		return false;
 	v->pgoff -= (v->start - addr) / SIM_PAGE;
 	v->start = addr;
-	tree_changed(&mm->tree, v);
+	sim_tree_changed(&mm->tree, v);
 	return true;
 }
 
@@ -394,7 +394,7 @@ void sim_touch(struct sim_mm *mm, const struct vmt_residency *res)
 
 		if (!(res->bits[i / 8] & (1u << (i % 8))))
 			continue;
-		v = tree_find(&mm->tree, a);
+		v = sim_tree_find(&mm->tree, a);
 		if (!v)
 			break;   /* nothing at or above a */
 		if (v->start > a && !grow_stack(mm, v, a)) {

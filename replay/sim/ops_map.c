@@ -8,7 +8,7 @@
 
 static void populate(struct sim_mm *mm, uint64_t start, uint64_t end)
 {
-	for (struct sim_vma *v = tree_find(&mm->tree, start); v && v->start < end; v = tree_next(&mm->tree, v))
+	for (struct sim_vma *v = sim_tree_find(&mm->tree, start); v && v->start < end; v = sim_tree_next(&mm->tree, v))
 		sim_populate(mm, v, start, end);
 }
 
@@ -81,7 +81,7 @@ int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 		return r;
 	addr = (uint64_t)r;
 	if (flags & MAP_FIXED_NOREPLACE) {
-		v = tree_find(&mm->tree, addr);
+		v = sim_tree_find(&mm->tree, addr);
 		if (v && v->start < addr + len)
 			return sim_fail(mm, EEXIST, "MAP_FIXED_NOREPLACE: the range is not free");
 	}
@@ -123,7 +123,7 @@ int64_t sim_do_munmap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 
 static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *changed)
 {
-	struct sim_vma *prev = oldbrk ? tree_find(&mm->tree, oldbrk - 1) : NULL, *v;
+	struct sim_vma *prev = oldbrk ? sim_tree_find(&mm->tree, oldbrk - 1) : NULL, *v;
 	uint64_t f = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_ACCOUNT |
 	             VM_SOFTDIRTY | mm->def_flags;
 	char cite[64];
@@ -144,7 +144,7 @@ static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *
 	*changed = true;
 	if (!why) {
 		prev->end = newbrk;
-		tree_end_changed(&mm->tree, prev);
+		sim_tree_end_changed(&mm->tree, prev);
 		if (mm->brk_prealloc) {
 			mm->tree.preallocs++;
 			mm->tree.nodes += mm->tree.prealloc_nodes;
@@ -155,13 +155,13 @@ static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *
 		sim_rule_fixed(mm, mm->brk_msg[0]);
 		return;
 	}
-	if (!(v = vma_new(mm)))
+	if (!(v = sim_vma_new(mm)))
 		return;
 	v->start = oldbrk;
 	v->end = newbrk;
 	v->pgoff = oldbrk / SIM_PAGE;
 	v->flags = f;
-	tree_insert(&mm->tree, v);
+	sim_tree_insert(&mm->tree, v);
 	mm->grown = v;
 	mm->how = VR_NEW;
 	sim_rule(mm, "brk made a new VMA: %s (%s)", why, sim_rule_cite(R_B1_BRK_EXPAND, cite, sizeof cite));
@@ -189,7 +189,7 @@ int64_t sim_do_brk(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 		return (int64_t)brk;
 	}
 	if (brk <= mm->brk) {
-		next = tree_find(&mm->tree, newbrk);
+		next = sim_tree_find(&mm->tree, newbrk);
 		if (!next || next->start >= oldbrk)
 			return (int64_t)mm->brk;
 		if ((e = sim_unmap_range(mm, newbrk, oldbrk, changed)))
@@ -199,7 +199,7 @@ int64_t sim_do_brk(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 		sim_rule_fixed(mm, mm->brk_msg[1]);
 		return (int64_t)brk;
 	}
-	next = tree_find(&mm->tree, oldbrk);
+	next = sim_tree_find(&mm->tree, oldbrk);
 	if (next && next->start < newbrk + SIM_PAGE + SIM_GUARD_GAP &&
 	    newbrk + SIM_PAGE > sim_start_gap(next)) {
 		sim_rule(mm, "brk refused: the next VMA is within a page (or its guard gap)");

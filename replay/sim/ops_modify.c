@@ -38,7 +38,7 @@ static struct sim_vma *apply(struct sim_mm *mm, struct sim_vma *v, uint64_t s, u
 
 static bool any_sealed(struct sim_mm *mm, uint64_t start, uint64_t end)
 {
-	for (struct sim_vma *v = tree_find(&mm->tree, start); v && v->start < end; v = tree_next(&mm->tree, v))
+	for (struct sim_vma *v = sim_tree_find(&mm->tree, start); v && v->start < end; v = sim_tree_next(&mm->tree, v))
 		if (v->flags & VM_SEALED)
 			return true;
 	return false;
@@ -69,7 +69,7 @@ static int64_t do_mprotect(struct sim_mm *mm, uint64_t start, uint64_t len, uint
 	for (tmp = start; tmp < end; tmp = e) {
 		uint64_t nf, old;
 
-		v = tree_find(&mm->tree, tmp);
+		v = sim_tree_find(&mm->tree, tmp);
 		if (!v || v->start > tmp)
 			return sim_fail(mm, ENOMEM, "mprotect: a hole in the range");
 		if (v->flags & VM_SEALED)
@@ -244,7 +244,7 @@ int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *change
 		return 0;
 	if (!a->flags)
 		sim_rule(mm, "this advice changes no VMA");
-	v = tree_find(&mm->tree, start);
+	v = sim_tree_find(&mm->tree, start);
 	if (!v)
 		return sim_fail(mm, ENOMEM, "madvise: no VMA in the range");
 	while (v && start < end) {
@@ -266,7 +266,7 @@ int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *change
 		if (a->adv == MADV_POPULATE_WRITE && (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)
 			sim_fault(mm, v);
 		start = e;
-		v = tree_find(&mm->tree, start);
+		v = sim_tree_find(&mm->tree, start);
 	}
 	if (start < end)
 		unmapped = -ENOMEM;
@@ -279,7 +279,7 @@ int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *change
  * it) at the first inaccessible VMA unless errors are ignored (mlockall) */
 static int populate_locked(struct sim_mm *mm, uint64_t start, uint64_t end, bool ignore_errors)
 {
-	for (struct sim_vma *v = tree_find(&mm->tree, start); v && v->start < end; v = tree_next(&mm->tree, v)) {
+	for (struct sim_vma *v = sim_tree_find(&mm->tree, start); v && v->start < end; v = sim_tree_next(&mm->tree, v)) {
 		if (!(v->flags & VM_LOCKED) || (v->flags & VM_LOCKONFAULT) || (v->flags & (VM_IO | VM_PFNMAP)))
 			continue;
 		if (!(v->flags & VM_ACCESS_FLAGS)) {
@@ -312,7 +312,7 @@ static int64_t lock_range(struct sim_mm *mm, uint64_t start, uint64_t len, uint6
 	if (end == start)
 		return 0;
 	for (tmp = start; tmp < end; tmp = e) {
-		v = tree_find(&mm->tree, tmp);
+		v = sim_tree_find(&mm->tree, tmp);
 		if (!v || v->start > tmp)
 			return sim_fail(mm, ENOMEM, "mlock: a hole in the range");
 		e = v->end < end ? v->end : end;
@@ -342,13 +342,13 @@ static int64_t lock_all(struct sim_mm *mm, uint64_t flags, bool *changed)
 	}
 	if (flags & MCL_CURRENT)
 		add = VM_LOCKED | (flags & MCL_ONFAULT ? VM_LOCKONFAULT : 0);
-	for (struct sim_vma *v = tree_first(&mm->tree); v; ) {
+	for (struct sim_vma *v = sim_tree_first(&mm->tree); v; ) {
 		uint64_t end = v->end;
 		struct sim_vma *r = v;
 
 		if (!lock_skips(v))
 			r = apply(mm, v, v->start, v->end, (v->flags & ~VM_LOCKED_MASK) | add, &err, changed);
-		v = r ? tree_find(&mm->tree, end) : NULL;
+		v = r ? sim_tree_find(&mm->tree, end) : NULL;
 	}
 	if ((add & VM_LOCKED) && !(add & VM_LOCKONFAULT))
 		populate_locked(mm, 0, SIM_TASK_SIZE, true);
@@ -395,20 +395,20 @@ int64_t sim_do_mseal(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 	if (end == start)
 		return 0;
 	/* the whole range must be mapped before anything is sealed */
-	v = tree_find(&mm->tree, start);
-	for (tmp = start; tmp < end; v = tree_next(&mm->tree, v)) {
+	v = sim_tree_find(&mm->tree, start);
+	for (tmp = start; tmp < end; v = sim_tree_next(&mm->tree, v)) {
 		if (!v || v->start > tmp)
 			return sim_fail(mm, ENOMEM, "mseal: the range is not wholly mapped (checked before sealing anything)");
 		tmp = v->end;
 	}
-	v = tree_find(&mm->tree, start);
+	v = sim_tree_find(&mm->tree, start);
 	for (tmp = start; v && tmp < end; ) {
 		uint64_t e = v->end < end ? v->end : end;
 
 		if (!(v = apply(mm, v, tmp, e, v->flags | VM_SEALED, &err, changed)))
 			return err;
 		tmp = e;
-		v = tree_find(&mm->tree, tmp);
+		v = sim_tree_find(&mm->tree, tmp);
 	}
 	return 0;
 }

@@ -17,7 +17,7 @@ struct remap {
 /* the source range must sit inside one VMA */
 static struct sim_vma *source_vma(struct sim_mm *mm, const struct remap *r, int *err)
 {
-	struct sim_vma *v = tree_find(&mm->tree, r->addr);
+	struct sim_vma *v = sim_tree_find(&mm->tree, r->addr);
 
 	*err = -EFAULT;
 	if (!v || v->start > r->addr || r->old_len > v->end - r->addr) {
@@ -106,7 +106,7 @@ static int64_t move(struct sim_mm *mm, struct sim_vma *v, const struct remap *r,
 	if ((nv->flags & VM_LOCKED_MASK) == VM_LOCKED && r->new_len > r->old_len)
 		sim_populate(mm, nv, dst + r->old_len, dst + r->new_len);   /* the grown part of a locked VMA */
 	if (keep) {
-		o = tree_find(&mm->tree, r->addr);   /* v may have merged into the copy */
+		o = sim_tree_find(&mm->tree, r->addr);   /* v may have merged into the copy */
 		dontunmap_done(mm, o, r, o == nv);
 	} else if ((e = sim_unmap_range(mm, r->addr, r->addr + r->old_len, &ch))) {
 		return e;
@@ -180,7 +180,7 @@ int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 		if (r.addr + r.old_len > r.new_addr && r.new_addr + r.new_len > r.addr)
 			return sim_fail(mm, EINVAL, "mremap: new range overlaps the old one");
 	}
-	v = tree_find(&mm->tree, r.addr);
+	v = sim_tree_find(&mm->tree, r.addr);
 	if (!v || v->start > r.addr)
 		return sim_fail(mm, EFAULT, "mremap: no VMA at the old address");
 	if (v->flags & VM_SEALED)
@@ -198,7 +198,7 @@ int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 	if (r.addr + r.old_len == v->end) {
 		uint64_t end = v->end + (r.new_len - r.old_len);
 
-		nx = tree_next(&mm->tree, v);
+		nx = sim_tree_next(&mm->tree, v);
 		if (end > v->end && end <= SIM_TASK_SIZE && (!nx || nx->start >= end)) {
 			nr.start = v->end;
 			nr.end = end;
@@ -213,7 +213,7 @@ int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 			*changed = true;
 			mm->how = how;
 			sim_rule(mm, "grown in place");
-			v = tree_find(&mm->tree, r.addr);
+			v = sim_tree_find(&mm->tree, r.addr);
 			if ((v->flags & VM_LOCKED_MASK) == VM_LOCKED)
 				sim_populate(mm, v, r.addr + r.old_len, r.addr + r.new_len);
 			return (int64_t)r.addr;

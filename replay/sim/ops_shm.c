@@ -50,7 +50,7 @@ int64_t sim_do_shmat(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 	if (addr && !(shmflg & SHM_REMAP)) {
 		if (addr + size < addr)
 			return sim_fail(mm, EINVAL, "shmat: range wraps around");
-		v = tree_find(&mm->tree, addr);
+		v = sim_tree_find(&mm->tree, addr);
 		if (v && v->start < addr + size)
 			return sim_fail(mm, EINVAL, "shmat: the range is not free and no SHM_REMAP (find_vma_intersection)");
 	}
@@ -63,7 +63,7 @@ int64_t sim_do_shmat(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 		return r;
 	/* a read-only attachment's file is not open for writing: do_mmap
 	 * drops VM_MAYWRITE and VM_SHARED (maps still shows 's') */
-	if ((shmflg & SHM_RDONLY) && (v = tree_find(&mm->tree, (uint64_t)r)))
+	if ((shmflg & SHM_RDONLY) && (v = sim_tree_find(&mm->tree, (uint64_t)r)))
 		v->flags &= ~(VM_MAYWRITE | VM_SHARED);
 	sim_rule(mm, "shmat: a shared mapping of the segment's shmem file, a file of its own per attachment (ipc/shm.c do_shmat)");
 	return r;
@@ -83,14 +83,14 @@ int64_t sim_do_shmdt(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 		return sim_fail(mm, EINVAL, "shmdt: address not page-aligned");
 	/* the first piece of an attachment made at addr: its pgoff says how
 	 * far from addr it starts */
-	for (v = tree_find(&mm->tree, addr); v && v->start < bound; v = tree_next(&mm->tree, v))
+	for (v = sim_tree_find(&mm->tree, addr); v && v->start < bound; v = sim_tree_next(&mm->tree, v))
 		if (is_sysv(v) && v->start - addr == v->pgoff * SIM_PAGE) {
 			id = v->file_id;
 			break;
 		}
 	if (!id)
 		return sim_fail(mm, EINVAL, "shmdt: no attachment at the address");
-	for (uint64_t pos = v->start; (v = tree_find(&mm->tree, pos)) && v->start < bound; ) {
+	for (uint64_t pos = v->start; (v = sim_tree_find(&mm->tree, pos)) && v->start < bound; ) {
 		pos = v->end;
 		if (v->file_id != id) {
 			if (!c->a[1])

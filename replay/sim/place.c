@@ -17,14 +17,14 @@ static uint64_t topdown(struct sim_mm *mm, uint64_t hint, uint64_t len, bool *hi
 	if (hint) {
 		hint &= ~(SIM_PAGE - 1);
 		if (hint <= SIM_TASK_SIZE - len) {
-			struct sim_vma *v = tree_find(&mm->tree, hint);
+			struct sim_vma *v = sim_tree_find(&mm->tree, hint);
 			if (!v || hint + len <= sim_start_gap(v)) {
 				*hinted = true;
 				return hint;
 			}
 		}
 	}
-	return tree_gap_topdown(&mm->tree, len, low_limit(mm), mm->mmap_base);
+	return sim_tree_gap_topdown(&mm->tree, len, low_limit(mm), mm->mmap_base);
 }
 
 /* __thp_get_unmapped_area for anonymous memory (file offset 0) */

@@ -81,7 +81,7 @@ struct sim_tree {
 	size_t count;
 	uint32_t seed;
 	/* the modelled cost of changing it (cost.c): every insert, erase and
-	 * change is a maple store; all but tree_end_changed preallocate */
+	 * change is a maple store; all but sim_tree_end_changed preallocate */
 	uint64_t stores, preallocs, nodes;
 	uint32_t prealloc_nodes;   /* sim_prealloc_nodes(count), kept by insert/erase */
 };
@@ -93,23 +93,23 @@ static inline uint64_t sim_prealloc_nodes(size_t n)
 }
 
 uint64_t sim_start_gap(const struct sim_vma *v);
-void tree_insert(struct sim_tree *t, struct sim_vma *v);
-void tree_erase(struct sim_tree *t, struct sim_vma *v);
+void sim_tree_insert(struct sim_tree *t, struct sim_vma *v);
+void sim_tree_erase(struct sim_tree *t, struct sim_vma *v);
 /* after changing v->start/end in place (order kept): fix gaps/aggregates */
-void tree_changed(struct sim_tree *t, struct sim_vma *v);
+void sim_tree_changed(struct sim_tree *t, struct sim_vma *v);
 /* the same when only v->end moved (v's own gap below it is unchanged) */
-void tree_end_changed(struct sim_tree *t, struct sim_vma *v);
+void sim_tree_end_changed(struct sim_tree *t, struct sim_vma *v);
 /* every node's cached gap, subtree size and max gap as recomputed (tests) */
-bool tree_valid(const struct sim_tree *t);
-struct sim_vma *tree_find(const struct sim_tree *t, uint64_t addr);  /* first with end > addr */
-struct sim_vma *tree_prev(const struct sim_tree *t, const struct sim_vma *v);
-struct sim_vma *tree_next(const struct sim_tree *t, const struct sim_vma *v);
-struct sim_vma *tree_first(const struct sim_tree *t);
-struct sim_vma *tree_last(const struct sim_tree *t);
-struct sim_vma *tree_at(const struct sim_tree *t, size_t i);
+bool sim_tree_valid(const struct sim_tree *t);
+struct sim_vma *sim_tree_find(const struct sim_tree *t, uint64_t addr);  /* first with end > addr */
+struct sim_vma *sim_tree_prev(const struct sim_tree *t, const struct sim_vma *v);
+struct sim_vma *sim_tree_next(const struct sim_tree *t, const struct sim_vma *v);
+struct sim_vma *sim_tree_first(const struct sim_tree *t);
+struct sim_vma *sim_tree_last(const struct sim_tree *t);
+struct sim_vma *sim_tree_at(const struct sim_tree *t, size_t i);
 /* highest start in [low, high - len] of a free gap of len bytes, 0 if none */
-uint64_t tree_gap_topdown(const struct sim_tree *t, uint64_t len, uint64_t low, uint64_t high);
-void tree_free(struct sim_tree *t);
+uint64_t sim_tree_gap_topdown(const struct sim_tree *t, uint64_t len, uint64_t low, uint64_t high);
+void sim_tree_free(struct sim_tree *t);
 
 /* ---- the address space ---- */
 struct sim_mm {
@@ -151,8 +151,8 @@ uint64_t sim_cost_fork_entries(const struct sim_mm *mm, const struct sim_vma *v)
 /* a fresh count from here on (after building a space) */
 void sim_cost_reset(struct sim_mm *mm);
 
-struct sim_vma *vma_new(struct sim_mm *mm);
-void vma_free(struct sim_mm *mm, struct sim_vma *v);
+struct sim_vma *sim_vma_new(struct sim_mm *mm);
+void sim_vma_free(struct sim_mm *mm, struct sim_vma *v);
 static inline uint64_t vma_pages(const struct sim_vma *v) { return (v->end - v->start) / SIM_PAGE; }
 static inline bool vma_is_anon(const struct sim_vma *v) { return v->file_id == 0 && !v->special; }
 

@@ -136,7 +136,7 @@ static void count_store(struct sim_tree *t)
 
 static void fix_gaps(struct sim_tree *t, struct sim_vma *v)
 {
-	struct sim_vma *p = tree_prev(t, v), *nx = tree_next(t, v);
+	struct sim_vma *p = sim_tree_prev(t, v), *nx = sim_tree_next(t, v);
 
 	v->gap_lo = p ? p->end : 0;
 	refresh(t->root, v->start);
@@ -146,15 +146,15 @@ static void fix_gaps(struct sim_tree *t, struct sim_vma *v)
 	}
 }
 
-void tree_changed(struct sim_tree *t, struct sim_vma *v)
+void sim_tree_changed(struct sim_tree *t, struct sim_vma *v)
 {
 	count_store(t);
 	fix_gaps(t, v);
 }
 
-void tree_end_changed(struct sim_tree *t, struct sim_vma *v)
+void sim_tree_end_changed(struct sim_tree *t, struct sim_vma *v)
 {
-	struct sim_vma *nx = tree_next(t, v);
+	struct sim_vma *nx = sim_tree_next(t, v);
 
 	t->stores++;   /* brk expansion: brk_grow says whether it preallocated */
 	if (nx) {
@@ -163,7 +163,7 @@ void tree_end_changed(struct sim_tree *t, struct sim_vma *v)
 	}
 }
 
-void tree_insert(struct sim_tree *t, struct sim_vma *v)
+void sim_tree_insert(struct sim_tree *t, struct sim_vma *v)
 {
 	count_store(t);
 	v->l = v->r = NULL;
@@ -176,9 +176,9 @@ void tree_insert(struct sim_tree *t, struct sim_vma *v)
 	fix_gaps(t, v);
 }
 
-void tree_erase(struct sim_tree *t, struct sim_vma *v)
+void sim_tree_erase(struct sim_tree *t, struct sim_vma *v)
 {
-	struct sim_vma *p = tree_prev(t, v), *nx = tree_next(t, v);
+	struct sim_vma *p = sim_tree_prev(t, v), *nx = sim_tree_next(t, v);
 
 	count_store(t);
 	t->root = del(t->root, v->start);
@@ -190,7 +190,7 @@ void tree_erase(struct sim_tree *t, struct sim_vma *v)
 	}
 }
 
-struct sim_vma *tree_find(const struct sim_tree *t, uint64_t addr)
+struct sim_vma *sim_tree_find(const struct sim_tree *t, uint64_t addr)
 {
 	struct sim_vma *n = t->root, *best = NULL;
 
@@ -205,7 +205,7 @@ struct sim_vma *tree_find(const struct sim_tree *t, uint64_t addr)
 	return best;
 }
 
-struct sim_vma *tree_prev(const struct sim_tree *t, const struct sim_vma *v)
+struct sim_vma *sim_tree_prev(const struct sim_tree *t, const struct sim_vma *v)
 {
 	struct sim_vma *n = t->root, *best = NULL;
 
@@ -220,7 +220,7 @@ struct sim_vma *tree_prev(const struct sim_tree *t, const struct sim_vma *v)
 	return best;
 }
 
-struct sim_vma *tree_next(const struct sim_tree *t, const struct sim_vma *v)
+struct sim_vma *sim_tree_next(const struct sim_tree *t, const struct sim_vma *v)
 {
 	struct sim_vma *n = t->root, *best = NULL;
 
@@ -235,7 +235,7 @@ struct sim_vma *tree_next(const struct sim_tree *t, const struct sim_vma *v)
 	return best;
 }
 
-struct sim_vma *tree_first(const struct sim_tree *t)
+struct sim_vma *sim_tree_first(const struct sim_tree *t)
 {
 	struct sim_vma *n = t->root;
 	while (n && n->l)
@@ -243,7 +243,7 @@ struct sim_vma *tree_first(const struct sim_tree *t)
 	return n;
 }
 
-struct sim_vma *tree_last(const struct sim_tree *t)
+struct sim_vma *sim_tree_last(const struct sim_tree *t)
 {
 	struct sim_vma *n = t->root;
 	while (n && n->r)
@@ -251,7 +251,7 @@ struct sim_vma *tree_last(const struct sim_tree *t)
 	return n;
 }
 
-struct sim_vma *tree_at(const struct sim_tree *t, size_t i)
+struct sim_vma *sim_tree_at(const struct sim_tree *t, size_t i)
 {
 	struct sim_vma *n = t->root;
 
@@ -293,9 +293,9 @@ static const struct sim_vma *search(const struct sim_vma *n, uint64_t len, uint6
 /* unmapped_area_topdown: take the highest gap that fits; if the VMA above
  * it grows down and its guard gap reaches into the gap, search again below
  * that guard gap (skipping any smaller gaps in between, as the kernel does) */
-uint64_t tree_gap_topdown(const struct sim_tree *t, uint64_t len, uint64_t low, uint64_t high)
+uint64_t sim_tree_gap_topdown(const struct sim_tree *t, uint64_t len, uint64_t low, uint64_t high)
 {
-	const struct sim_vma *last = tree_last(t), *n;
+	const struct sim_vma *last = sim_tree_last(t), *n;
 	uint64_t end;
 
 	for (;;) {
@@ -329,7 +329,7 @@ static void free_all(struct sim_vma *n)
 	}
 }
 
-void tree_free(struct sim_tree *t)
+void sim_tree_free(struct sim_tree *t)
 {
 	free_all(t->root);
 	t->root = NULL;
@@ -361,7 +361,7 @@ static int valid_sub(const struct sim_vma *n, uint64_t *prev_end, size_t *cnt, u
 	return n->cnt == *cnt && n->max_gap == *gap;
 }
 
-bool tree_valid(const struct sim_tree *t)
+bool sim_tree_valid(const struct sim_tree *t)
 {
 	uint64_t prev_end = 0, gap;
 	size_t cnt;

@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include "tests/tap.h"
 #include "replay/sim/sim.h"
-#include "replay/sim/sim_int.h"   /* tree_valid */
+#include "replay/sim/sim_int.h"   /* sim_tree_valid */
 
 #define PG 4096ull
 #define BASE 0x7f0000000000ull
@@ -59,7 +59,7 @@ static const char *check(const struct sim_mm *mm)
 	}
 	if (n != sim_vma_count(mm))
 		return "count differs from iteration";
-	return tree_valid(&mm->tree) ? NULL : "a node's cached gap, size or max gap is stale";
+	return sim_tree_valid(&mm->tree) ? NULL : "a node's cached gap, size or max gap is stale";
 }
 
 int main(void)

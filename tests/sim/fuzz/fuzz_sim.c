@@ -64,7 +64,7 @@ static void fz_check(const struct sim_mm *mm, const struct vr_result *r)
 	struct sim_vma_view v;
 	uint64_t end = 0;
 	size_t n = 0;
-	if (!tree_valid(&mm->tree))
+	if (!sim_tree_valid(&mm->tree))
 		abort();
 	for (size_t i = 0; sim_vma_at(mm, i, &v) == 0; i++, n++) {
 		if (v.start >= v.end || v.start < end || (v.start | v.end) & (SIM_PAGE - 1)) {
