@@ -51,7 +51,6 @@ struct release {
 	uint64_t old_brk;
 };
 
-static uint64_t page_up(uint64_t x) { return (x + 4095) & ~4095UL; }
 
 /* Ranges a call unmaps or may move pages into stop being known empty
  * before it runs (empty_ranges.c): new pages elsewhere come by faults. */
@@ -60,16 +59,16 @@ __attribute__((hot)) static void forget_before(int sys, const long *a, uint64_t 
 	uint64_t a0 = (uint64_t)a[0], a1 = (uint64_t)a[1];
 	switch (sys) {
 	case VMT_SYS_MUNMAP:
-		empty_forget(a0, a0 + page_up(a1));
+		empty_forget(a0, a0 + shim_page_up(a1));
 		break;
 	case VMT_SYS_MREMAP:
-		empty_forget(a0, a0 + page_up(a1));
+		empty_forget(a0, a0 + shim_page_up(a1));
 		if (a[3] & MREMAP_FIXED)
-			empty_forget((uint64_t)a[4], (uint64_t)a[4] + page_up((uint64_t)a[2]));
+			empty_forget((uint64_t)a[4], (uint64_t)a[4] + shim_page_up((uint64_t)a[2]));
 		break;
 	case VMT_SYS_BRK:
 		if (old_brk && a0 && a0 < old_brk)
-			empty_forget(a0, page_up(old_brk));
+			empty_forget(a0, shim_page_up(old_brk));
 		break;
 	case VMT_SYS_SHMAT:
 		empty_forget_all();   /* where it lands and its size are the segment's */
@@ -93,7 +92,7 @@ __attribute__((hot)) static void residency_before(int sys, uint64_t seq, const l
 		    !shim_vfork_child) {
 			rel->dontneed = 1;
 			rel->lo = (uint64_t)a[0];
-			rel->hi = page_up((uint64_t)a[0] + (uint64_t)a[1]);
+			rel->hi = shim_page_up((uint64_t)a[0] + (uint64_t)a[1]);
 			if (empty_lookup(rel->lo, rel->hi, &rel->faults) == EMPTY_NONE)
 				break;
 		}
@@ -107,7 +106,7 @@ __attribute__((hot)) static void residency_before(int sys, uint64_t seq, const l
 		break;
 	case VMT_SYS_BRK:
 		if (rel->old_brk && (uint64_t)a[0] && (uint64_t)a[0] < rel->old_brk)
-			residency_range(seq, page_up((uint64_t)a[0]), rel->old_brk - page_up((uint64_t)a[0]));
+			residency_range(seq, shim_page_up((uint64_t)a[0]), rel->old_brk - shim_page_up((uint64_t)a[0]));
 		break;
 	}
 }
@@ -122,7 +121,7 @@ __attribute__((hot)) static void residency_after(long r, const struct release *r
 /* libunwind's own mappings are not the program's (maps.c). */
 static void own_internal(int sys, long a0, long a1, long r)
 {
-	uint64_t len = ((uint64_t)a1 + 4095) & ~4095UL;
+	uint64_t len = shim_page_up((uint64_t)a1);
 	if (sys == VMT_SYS_MMAP && !raw_failed(r))
 		maps_own((uint64_t)r, (uint64_t)r + len);
 	else if (sys == VMT_SYS_MUNMAP && !raw_failed(r))
@@ -216,7 +215,7 @@ __attribute__((hot)) long shim_vma_call(int sys, long nr, long a0, long a1, long
 
 void *hook_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	if (off & 4095) {
+	if (off & ~SHIM_PAGE_MASK) {
 		errno = EINVAL;
 		return MAP_FAILED;
 	}

@@ -93,7 +93,7 @@ int maps_is_recorder(const struct maps_line *l)
 {
 	if (arena_contains(l->start, l->end) || is_owned(l->start, l->end))
 		return 1;
-	if (shim.seq && l->start == ((uint64_t)shim.seq & ~4095UL))
+	if (shim.seq && l->start == shim_page_down((uint64_t)shim.seq))
 		return 1;
 	if (self_path[0] && strcmp(l->name, self_path) == 0) {
 		self_end = l->end;

@@ -156,7 +156,7 @@ static unsigned char *search_in(const char *pat, const unsigned char *fixed, siz
  * single VMA (page-sized changes would split it and stay split). */
 static int text_writable(int on)
 {
-	unsigned long start = text_start & ~4095UL, end = (text_end + 4095) & ~4095UL;
+	unsigned long start = shim_page_down(text_start), end = shim_page_up(text_end);
 	return raw_failed(raw3(SYS_mprotect, start, end - start,
 	                       PROT_READ | PROT_EXEC | (on ? PROT_WRITE : 0))) ? -1 : 0;
 }

@@ -27,6 +27,12 @@ static inline long raw6(long nr, long a, long b, long c, long d, long e, long f)
 
 static inline int raw_failed(long r) { return (unsigned long)r > -4096UL; }
 
+/* x86-64's base page, which the recorder's rounding assumes. */
+#define SHIM_PAGE      4096UL
+#define SHIM_PAGE_MASK (~(SHIM_PAGE - 1))
+static inline uint64_t shim_page_up(uint64_t x) { return (x + SHIM_PAGE - 1) & SHIM_PAGE_MASK; }
+static inline uint64_t shim_page_down(uint64_t x) { return x & SHIM_PAGE_MASK; }
+
 /* A "syscall; ret" inside libc's text (sud.c), or NULL.  Syscall User
  * Dispatch exempts libc's text, so a call issued there skips the kernel's
  * read of this thread's selector byte: ~50 ns of each recorded call here.

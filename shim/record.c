@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -453,7 +454,7 @@ static int is_stack_release(const struct vmt_event *ev)
 {
 	uint64_t sp = (uint64_t)(uintptr_t)__builtin_frame_address(0);
 	uint64_t end = ev->args[0] + ev->args[1];
-	return ev->sys == VMT_SYS_MADVISE && ev->args[2] == 4 /* MADV_DONTNEED */ &&
+	return ev->sys == VMT_SYS_MADVISE && ev->args[2] == MADV_DONTNEED &&
 	       !ev->err && end <= sp && sp - end <= (64u << 10);
 }
 
