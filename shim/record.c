@@ -118,7 +118,7 @@ static int writer_close(struct shim_writer *sw)
 {
 	int r = vmt_writer_close(sw->w);
 	if (r < 0)
-		shim_output_failed("the trace store is full", r);
+		shim_output_failed(r == VMT_ENOSPC ? "the trace store is full" : vmt_strerror(r));
 	arena_free(sw, sizeof *sw);
 	return r;
 }
@@ -273,7 +273,7 @@ static void unregister_thread(struct shim_thread *t)
 	t->slot = 0;
 }
 
-void shim_output_failed(const char *what, int err)
+void shim_output_failed(const char *what)
 {
 	static const char pre[] = "vmrec: cannot write the trace (";
 	static const char post[] = "); the program keeps running, the trace is incomplete\n";
@@ -281,7 +281,6 @@ void shim_output_failed(const char *what, int err)
 		return;
 	raw3(SYS_write, 2, pre, sizeof pre - 1);
 	raw3(SYS_write, 2, what, strlen(what));
-	(void)err;
 	raw3(SYS_write, 2, post, sizeof post - 1);
 }
 
@@ -299,7 +298,7 @@ __attribute__((hot)) static struct shim_writer *writer_get(struct shim_thread *t
 	if (!t->w)
 		t->w = writer_new(t->pid, t->tid, 1);
 	if (!t->w) {
-		shim_output_failed("out of recorder memory", 0);
+		shim_output_failed("out of recorder memory");
 		return NULL;
 	}
 	if (!t->exiting)
@@ -312,7 +311,7 @@ static void write_exit_event(void);
 static void check(struct shim_writer *w, int r)
 {
 	if (r < 0)
-		shim_output_failed(vmt_writer_error(w->w), r);
+		shim_output_failed(vmt_writer_error(w->w));
 }
 
 /* Called with t->busy held. */

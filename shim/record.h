@@ -88,7 +88,7 @@ void shim_thread_exit(void);
 /* tid: the new thread's, 0 when not known (asked with gettid) */
 void shim_thread_start(int32_t tid);
 void shim_threads_init(void);
-void shim_output_failed(const char *what, int err);
+void shim_output_failed(const char *what);
 /* Processes that will still write: +1 before a call makes one, -1 when it
  * failed or a process leaves; the last to leave finishes the trace (unless
  * the vmrec launcher will). */
