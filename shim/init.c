@@ -10,7 +10,9 @@
  *   VMREC_MODE=OCTAL  the finished trace's mode (default 0600)
  *   VMREC_LAUNCHER=1  internal: the vmrec launcher finishes the trace
  *   VMREC_STORE=PATH  internal: the process tree's trace store
- *   VMREC_EXEC=...    internal: the execve event handed to a new image */
+ *   VMREC_EXEC=...    internal: the execve event handed to a new image
+ *   VMREC_OFF=TRACE   internal: VMREC_OUT renamed by a root that could not
+ *                     record, so its tree warns once */
 #include "arena.h"
 #include "exec.h"
 #include "hooks.h"
@@ -234,12 +236,27 @@ static int find_self(const struct maps_line *l, void *arg)
 	return 1;
 }
 
+/* A tree whose root could not record says so once: the root renames
+ * VMREC_OUT to VMREC_OFF in place (no allocation), so the images and
+ * processes that inherit the environment stay silent instead of each
+ * trying, and warning, again (a full disk: once per recording). */
+static void recording_off(void)
+{
+	extern char **environ;
+	for (char **e = environ; e && *e; e++)
+		if (strncmp(*e, "VMREC_OUT=", 10) == 0)
+			memcpy(*e + 6, "OFF", 3);
+}
+
 __attribute__((constructor)) static void shim_init(void)
 {
 	char outbuf[4200];
 	const char *out = getenv("VMREC_OUT");
 	int root;
 	Dl_info info;
+
+	if (getenv("VMREC_OFF") && !out)
+		return;         /* the root said why it is not recording */
 
 	if (arena_init() < 0) {
 		say("vmrec: ", "no memory for the recorder", "; not recording\n");
@@ -265,6 +282,7 @@ __attribute__((constructor)) static void shim_init(void)
 	if (st < 0) {
 		if (st == -1)
 			say("vmrec: cannot open ", out, ": not recording\n");
+		recording_off();
 		return;
 	}
 	shim.seq = &shim.store.head->seq;

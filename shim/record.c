@@ -279,6 +279,9 @@ void shim_output_failed(const char *what)
 	static const char post[] = "); the program keeps running, the trace is incomplete\n";
 	if (__atomic_exchange_n(&shim.out_failed, 1, __ATOMIC_RELAXED))
 		return;
+	/* once per recording, not per process: the store is the tree's */
+	if (shim.store.head && __atomic_exchange_n(&shim.store.head->warned, 1, __ATOMIC_RELAXED))
+		return;
 	raw3(SYS_write, 2, pre, sizeof pre - 1);
 	raw3(SYS_write, 2, what, strlen(what));
 	raw3(SYS_write, 2, post, sizeof post - 1);
@@ -599,10 +602,13 @@ static void finish_if_last(int64_t live)
 		return;
 	char msg[256];
 	if (vmt_store_finish(&shim.store, NULL, 0, &shim_alloc, msg, sizeof msg) < 0) {
-		static const char pre[] = "vmrec: cannot finish the trace: ", nl[] = "\n";
+		static const char pre[] = "vmrec: cannot finish the trace: ",
+		                  kept[] = "; the records stay in ", how[] = " (vmrec --finish STORE)\n";
 		raw3(SYS_write, 2, pre, sizeof pre - 1);
 		raw3(SYS_write, 2, msg, strlen(msg));
-		raw3(SYS_write, 2, nl, 1);
+		raw3(SYS_write, 2, kept, sizeof kept - 1);
+		raw3(SYS_write, 2, shim.store.path, strlen(shim.store.path));
+		raw3(SYS_write, 2, how, sizeof how - 1);
 	}
 }
 

@@ -147,7 +147,8 @@ static int finish(const char *store_path)
 	 * left the flag set */
 	s.head->finishing = 0;
 	if (vmt_store_finish(&s, fates, nfates, NULL, msg, sizeof msg) < 0) {
-		fprintf(stderr, "vmrec: cannot finish the trace: %s\n", msg);
+		fprintf(stderr, "vmrec: cannot finish the trace: %s; the records stay in %s "
+		        "(vmrec --finish %s)\n", msg, store_path, store_path);
 		return 2;
 	}
 	vmt_store_detach(&s);
@@ -277,8 +278,10 @@ int main(int argc, char **argv)
 	/* the root image made the store (none: a static program, or no exec) */
 	char store[4300];
 	snprintf(store, sizeof store, "%s.vmrec-store.%d", out, (int)pid);
-	if (access(store, F_OK) == 0 && finish(store) != 0)
-		return 2;
+	/* a trace that cannot be finished is said on stderr; the status stays
+	 * the program's, as it would be without the recorder */
+	if (access(store, F_OK) == 0)
+		finish(store);
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return WEXITSTATUS(st);

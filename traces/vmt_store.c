@@ -71,6 +71,15 @@ static int map_window(struct vmt_store *s, long fd)
 	return 0;
 }
 
+/* A file system without fallocate gets a sparse file instead (where a
+ * full disk can still raise SIGBUS); any other failure - ENOSPC, EDQUOT,
+ * EFBIG - is the answer: ftruncate would succeed and the first touch of
+ * the new pages would kill the program. */
+static int no_fallocate(long r)
+{
+	return r == -EOPNOTSUPP || r == -ENOSYS;
+}
+
 /* Disk blocks for [0, upto): allocated before they are touched, so a full
  * disk fails here (the record is lost, the program keeps running) rather
  * than with SIGBUS in the program.  Any number of processes may grow it at
@@ -87,8 +96,8 @@ static int ensure(struct vmt_store *s, uint64_t upto)
 	if (failed(fd))
 		return -1;
 	long r = sc(SYS_fallocate, fd, 0, (long)ready, (long)(want - ready), 0, 0);
-	if (failed(r))
-		r = sc(SYS_ftruncate, fd, (long)want, 0, 0, 0, 0);   /* no fallocate here */
+	if (no_fallocate(r))
+		r = sc(SYS_ftruncate, fd, (long)want, 0, 0, 0, 0);
 	sc(SYS_close, fd, 0, 0, 0, 0, 0);
 	if (failed(r))
 		return -1;
@@ -108,7 +117,7 @@ int vmt_store_create(struct vmt_store *s, const char *path, const char *out,
 	if (failed(fd))
 		return (int)fd;
 	long r = sc(SYS_fallocate, fd, 0, 0, EXTENT, 0, 0);
-	if (failed(r))
+	if (no_fallocate(r))
 		r = sc(SYS_ftruncate, fd, EXTENT, 0, 0, 0, 0);
 	if (!failed(r))
 		r = map_window(s, fd);

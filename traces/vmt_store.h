@@ -42,6 +42,8 @@ struct vmt_store_head {
 	uint32_t mode;         /* of the finished trace */
 	uint32_t finishing;
 	uint64_t procs;        /* offset of the newest vmt_store_proc (a list) */
+	uint32_t warned;       /* a process said the trace is incomplete: once a tree */
+	uint32_t pad;
 	char out[3072];        /* the finished trace's path */
 };
 

@@ -1,0 +1,39 @@
+#!/bin/sh
+# A full disk: the recorded program never dies of it (SIGBUS from a store
+# page the disk could not hold), keeps its exit status, and the tree warns
+# once, not once per process.  What was stored stays, and vmrec --finish
+# turns it into a trace once there is room.  Needs root for a small tmpfs.
+. "$(dirname "$0")/../lib.sh"
+. "$S/tests/shim/shim.sh"
+LOOP=$B/bench/shim-page_test
+need_built "$LOOP" "$B/bin/vmrec" "$LIB"
+[ "$(id -u)" = 0 ] || skip_all "needs root to mount a small tmpfs"
+M=$T/mnt
+mkdir -p "$M"
+mount -t tmpfs -o size=12m tmpfs "$M" 2>/dev/null || skip_all "cannot mount a tmpfs here"
+trap 'umount "$M" 2>/dev/null' EXIT
+fill() { rm -f "$M/fill"; head -c $((12 * 1024 * 1024 - $1 * 1024)) /dev/zero >"$M/fill" 2>/dev/null; }
+
+# less room than the store's first extent: the root cannot record; every
+# process of the tree runs as usual and one line says so
+fill 64
+LD_PRELOAD=$LIB VMREC_OUT=$M/a.lz4 sh -c 'ls / >/dev/null; sh -c "ls / >/dev/null"; exit 3' 2>"$T/err1"
+is "$?" 3 "no room at all: the exit status is the program's"
+is "$(cat "$T/err1")" "vmrec: cannot open $M/a.lz4: not recording" "no room at all: one line for the whole tree"
+
+# room for the first extent, not for the second: the store cannot grow
+fill 4600
+"$B/bin/vmrec" -o "$M/b.lz4" -- sh -c "$LOOP 20000 >/dev/null; $LOOP 20000 >/dev/null; exit 3" 2>"$T/err2"
+is "$?" 3 "the store filling up kills nothing: vmrec returns the program's status (main: SIGBUS)"
+is "$(grep -c 'cannot write the trace' "$T/err2")" 1 "the store filling up: warned once"
+store=$(ls "$M"/b.lz4.vmrec-store.* 2>/dev/null)
+ok "$([ -n "$store" ]; echo $?)" "what was recorded stays in the store"
+grep -q "the records stay in $store (vmrec --finish $store)" "$T/err2"
+ok $? "the message says where the records are and how to finish them"
+rm -f "$M/fill"
+"$B/bin/vmrec" --finish "$store"
+is "$?" 0 "vmrec --finish once there is room"
+"$TC" "$M/b.lz4" >/dev/null 2>&1
+"$B/bin/vmtrace" check "$M/b.lz4" >"$T/check" 2>&1
+is "$?" 0 "the finished trace passes check ($(head -c 80 "$T/check"))"
+done_testing
