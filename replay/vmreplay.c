@@ -137,6 +137,8 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 			fprintf(stderr, "vmreplay: %s: --strict: the trace has no checkpoints to compare\n", t->path);
 		status = 1;
 	}
+	for (int r = 0; r < o->repeat; r++)
+		rp_run_free(&runs[r]);
 	free(runs);
 	rp_engine_free(&e);
 	standins_remove(&si);
