@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay/trace.h"
+#include "vmt_check.h"
 
 #define GROW(arr, n, cap) do { \
 	if ((n) == (cap)) { \
@@ -70,8 +71,16 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 	}
 	struct caps c = { 0 };
 	struct vmt_record rec;
-	int got;
-	while ((got = vmt_reader_next(r, &rec)) == 1) {
+	int got = 0;
+	const char *problem = NULL;
+	struct vmt_check *ck = vmt_check_new(h);
+	if (!ck)
+		goto nomem;
+	if (h && h->version != VMT_FORMAT_VERSION)
+		problem = "header of another format version";
+	while (!problem && (got = vmt_reader_next(r, &rec)) == 1) {
+		if ((problem = vmt_check_record(ck, &rec)))
+			break;
 		if (rec.type == VMT_REC_FILE) {
 			GROW(t->files, t->nfiles, c.files);
 			t->files[t->nfiles] = rec.u.file;
@@ -145,10 +154,25 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 		GROW(t->steps, t->nsteps, c.steps);
 		t->steps[t->nsteps++] = st;
 	}
-	if (got < 0) {
+	if (!problem && got < 0) {
 		t->incomplete = 1;
 		snprintf(t->note, sizeof(t->note), "%s", vmt_reader_error(r));
+	} else if (!problem) {
+		problem = vmt_check_end(ck);
 	}
+	if (problem) {
+		if (got == 1)
+			snprintf(why, whylen, "%s: bad: %s (record %llu)", path, problem,
+			         (unsigned long long)vmt_check_records(ck));
+		else
+			snprintf(why, whylen, "%s: bad: %s", path, problem);
+		vmt_check_free(ck);
+		vmt_reader_close(r);
+		rp_trace_free(t);
+		return -1;
+	}
+	vmt_check_free(ck);
+	ck = NULL;
 	vmt_reader_close(r);
 	r = NULL;
 
@@ -198,6 +222,7 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 	}
 	return 0;
 nomem:
+	vmt_check_free(ck);
 	if (r)
 		vmt_reader_close(r);
 	snprintf(why, whylen, "%s: out of memory loading the trace", path);
