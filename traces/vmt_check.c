@@ -58,6 +58,44 @@ static int idset_add(struct idset *s, uint64_t key)
 	return 0;
 }
 
+/* pid -> the seq of its first record, and pid -> the seq of the first
+ * successful fork that returned it (open addressing, key pid + 1). */
+struct seqmap {
+	struct { uint64_t key, seq; } *e;
+	size_t cap, n;
+};
+
+static size_t seqmap_find(const struct seqmap *m, uint64_t key)
+{
+	size_t i = slot_of(key, m->cap);
+	while (m->e[i].key && m->e[i].key != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+/* Keeps the first seq of each key; -1 when out of memory. */
+static int seqmap_first(struct seqmap *m, int32_t pid, uint64_t seq)
+{
+	uint64_t key = (uint64_t)(uint32_t)pid + 1;
+	if ((m->n + 1) * 2 > m->cap) {
+		struct seqmap big = { calloc(m->cap ? m->cap * 2 : 64, sizeof(*m->e)), m->cap ? m->cap * 2 : 64, m->n };
+		if (!big.e)
+			return -1;
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->e[i].key)
+				big.e[seqmap_find(&big, m->e[i].key)] = m->e[i];
+		free(m->e);
+		*m = big;
+	}
+	size_t i = seqmap_find(m, key);
+	if (!m->e[i].key) {
+		m->e[i].key = key;
+		m->e[i].seq = seq;
+		m->n++;
+	}
+	return 0;
+}
+
 static uint64_t pid_key(int32_t pid, uint32_t id)
 {
 	return (uint64_t)(uint32_t)pid << 32 | id;
@@ -65,6 +103,7 @@ static uint64_t pid_key(int32_t pid, uint32_t id)
 
 struct vmt_check {
 	struct idset procs, stacks, files, stack_refs, file_refs;
+	struct seqmap first, forked;
 	uint64_t last_seq, records, page;
 	int have_seq;
 	char why[192];
@@ -112,6 +151,12 @@ static const char *check_event(struct vmt_check *c, const struct vmt_event *ev)
 	}
 	c->last_seq = ev->seq;
 	c->have_seq = 1;
+	int forks = ev->sys == VMT_SYS_FORK || ev->sys == VMT_SYS_VFORK ||
+	            ((ev->sys == VMT_SYS_CLONE || ev->sys == VMT_SYS_CLONE3) && !(ev->flags & VMT_EV_THREAD));
+	if (seqmap_first(&c->first, ev->pid, ev->seq) < 0 ||
+	    (forks && !ev->err && ev->result > 0 && ev->result <= INT32_MAX &&
+	     seqmap_first(&c->forked, (int32_t)ev->result, ev->seq) < 0))
+		return "out of memory";
 	if ((ev->stack_id && idset_add(&c->stack_refs, pid_key(ev->pid, ev->stack_id)) < 0) ||
 	    (ev->file_id && idset_add(&c->file_refs, pid_key(ev->pid, ev->file_id)) < 0))
 		return "out of memory";
@@ -123,7 +168,8 @@ const char *vmt_check_record(struct vmt_check *c, const struct vmt_record *rec)
 	c->records++;
 	switch (rec->type) {
 	case VMT_REC_PROCESS:
-		return idset_add(&c->procs, (uint32_t)rec->u.process.pid) < 0 ? "out of memory" : NULL;
+		return idset_add(&c->procs, (uint32_t)rec->u.process.pid) < 0 ||
+		       seqmap_first(&c->first, rec->u.process.pid, rec->u.process.seq) < 0 ? "out of memory" : NULL;
 	case VMT_REC_STACK:
 		if (rec->u.stack.id == 0)
 			return "stack record with id 0";
@@ -162,6 +208,20 @@ const char *vmt_check_record(struct vmt_check *c, const struct vmt_record *rec)
 
 const char *vmt_check_end(struct vmt_check *c)
 {
+	/* a child's records come after the fork that made it: a replay
+	 * starts the child there and would wait for them forever */
+	for (size_t i = 0; i < c->forked.cap; i++) {
+		uint64_t key = c->forked.e[i].key;
+		if (!key || !c->first.cap)
+			continue;
+		size_t j = seqmap_find(&c->first, key);
+		if (c->first.e[j].key && c->first.e[j].seq < c->forked.e[i].seq) {
+			snprintf(c->why, sizeof(c->why), "pid %d has a record at seq %" PRIu64
+			         ", before the fork that makes it (event seq %" PRIu64 ")",
+			         (int32_t)(key - 1), c->first.e[j].seq, c->forked.e[i].seq);
+			return c->why;
+		}
+	}
 	struct { const char *what; const struct idset *refs, *defs; } kinds[] = {
 		{ "stack", &c->stack_refs, &c->stacks },
 		{ "file", &c->file_refs, &c->files },
@@ -197,6 +257,8 @@ void vmt_check_free(struct vmt_check *c)
 	free(c->files.slots);
 	free(c->stack_refs.slots);
 	free(c->file_refs.slots);
+	free(c->first.e);
+	free(c->forked.e);
 	free(c);
 }
 
