@@ -112,7 +112,7 @@ static int mmap_flags_of(const struct vmt_vma *v, int fd)
 
 int rp_fd_of(const struct rp_engine *e, const struct vmt_file *f)
 {
-	return f && e->si ? e->si->fd[rp_trace_file_index(e->t, f)] : -1;
+	return f && e->si ? standins_fd(e->si, rp_trace_file_index(e->t, f)) : -1;
 }
 
 const struct vmt_file *rp_file_of(const struct rp_engine *e, uint32_t slot, uint32_t id)

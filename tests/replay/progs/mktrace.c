@@ -2,7 +2,7 @@
  * tests.  Records get increasing seq numbers in script order.
  *   process PID PPID IMAGE
  *   map PID            then   vma START END PERMS [shared] [rec] [file=ID] [off=N] [NAME]   then   end
- *   file PID ID SIZE PATH
+ *   file PID ID SIZE PATH [ino=N]   (default inode: ID + 1000, so one per id)
  *   ev PID SYS A0 A1 A2 A3 A4 A5 = RESULT [err=N] [file=ID] [thread] [noreturn]
  *   ck PID REASON VMAS RECORDER_VMAS
  *   res PID START NPAGES HEXBYTES
@@ -109,6 +109,8 @@ int main(int argc, char **argv)
 			r.type = VMT_REC_FILE;
 			r.u.file = (struct vmt_file){ .id = (uint32_t)num(tok[2]), .pid = pid, .dev = 1,
 			                              .ino = num(tok[2]) + 1000, .size = num(tok[3]), .path = tok[4] };
+			if (n >= 6 && strncmp(tok[5], "ino=", 4) == 0)
+				r.u.file.ino = num(tok[5] + 4);
 			put(pid, &r);
 		} else if (strcmp(tok[0], "ev") == 0 && n >= 11) {
 			r.type = VMT_REC_EVENT;
