@@ -34,16 +34,24 @@ static int range_safe(const struct rp_engine *e, const struct rp_pstate *p, uint
 	while (am_next_piece(&p->am, &cur, re, &pc)) {
 		if (pc.mapped)
 			continue;
-		struct vq_list l;
-		int64_t d = delta ? *delta : rp_unit_delta(p->unit, pc.start);
-		uint64_t a = pc.start + (uint64_t)d, b = pc.end + (uint64_t)d;
-		if (vq_around(a + 1, b - 1, &l) < 0)
-			return 0;
-		for (size_t i = 0; i < l.n && i < VQ_MAX; i++)
-			if (l.v[i].start < b && l.v[i].end > a)
+		/* the placeholders of the recorder's VMAs are the replay's own
+		 * to change, as the recorded program could */
+		uint64_t hcur = pc.start;
+		struct am_piece hp;
+		while (am_next_piece(&p->holds, &hcur, pc.end, &hp)) {
+			if (hp.mapped)
+				continue;
+			struct vq_list l;
+			int64_t d = delta ? *delta : rp_unit_delta(p->unit, hp.start);
+			uint64_t a = hp.start + (uint64_t)d, b = hp.end + (uint64_t)d;
+			if (vq_around(a + 1, b - 1, &l) < 0)
 				return 0;
-		if (l.n > VQ_MAX)
-			return 0;
+			for (size_t i = 0; i < l.n && i < VQ_MAX; i++)
+				if (l.v[i].start < b && l.v[i].end > a)
+					return 0;
+			if (l.n > VQ_MAX)
+				return 0;
+		}
 	}
 	return 1;
 }
