@@ -32,6 +32,25 @@ head_script | "$MK" a.vmt
 "$VT" check b.vmt >/dev/null
 ok $? "the whole trace checks OK"
 
+# not corrupt: after an exec the new image's writer starts with a chunk of
+# files only, whose first_seq is 0 (no event written yet), after the same
+# thread's chunks with events
+{ head_script; cat <<'EOF2'
+ev 100 execve 0 0 0 0 0 0 = 0 noreturn
+flush
+rewrite 100
+file 100 7 4096 /usr/lib/after-exec.so
+flush
+process 100 1 1
+map 100
+vma 0x10000000 0x10001000 r-- exe
+end
+ev 100 mmap 0 0x1000 3 0x22 -1 0 = 0x20000000
+EOF2
+} | "$MK" exec.vmt
+"$VT" check exec.vmt >exec.out
+is "$?:$(cut -d: -f2 exec.out)" "0: OK" "a files-only chunk at seq 0 after an exec is no seq going back"
+
 # the second chunk appended twice: the thread's seqs go back
 a=$(stat -c %s a.vmt)
 { cat b.vmt; tail -c +$((a + 1)) b.vmt; } >dup.vmt

@@ -7,6 +7,8 @@
  *   ck PID REASON VMAS RECORDER_VMAS
  *   res PID START NPAGES HEXBYTES
  *   flush              (end the current chunk of every writer)
+ *   rewrite PID        (close PID's writer; the next record gets a new one, as an
+ *                      exec'd image does)
  *   trunc BYTES        (after writing, cut the file to BYTES; negative: from the end)
  */
 #include <fcntl.h>
@@ -155,6 +157,13 @@ int main(int argc, char **argv)
 			r.u.residency = (struct vmt_residency){ .seq = seq++, .pid = pid, .start = num(tok[2]),
 			                                        .npages = num(tok[3]), .bits = bits };
 			put(pid, &r);
+		} else if (strcmp(tok[0], "rewrite") == 0 && n >= 2) {
+			for (int i = 0; i < nws; i++)
+				if (ws[i].pid == pid) {
+					vmt_writer_close(ws[i].w);
+					ws[i] = ws[--nws];
+					break;
+				}
 		} else if (strcmp(tok[0], "flush") == 0) {
 			for (int i = 0; i < nws; i++)
 				vmt_writer_flush(ws[i].w);
