@@ -319,6 +319,9 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 	am_init(&c->am);
 	for (size_t i = 0; i < p->am.n; i++)
 		am_set(&c->am, p->am.r[i].start, p->am.r[i].end, p->am.r[i].delta);
+	am_init(&c->holds);
+	for (size_t i = 0; i < p->holds.n; i++)
+		am_set(&c->holds, p->holds.r[i].start, p->holds.r[i].end, 0);
 	c->space = cs;
 	c->owned = 1;
 	c->started = 0;
@@ -483,7 +486,7 @@ __attribute__((hot)) int rp_replay_event(struct rp_engine *e, uint32_t slot, str
 		result_check(e, i, rec, r, want);
 	if (!skipped && fx.kind != RP_FX_NONE) {
 		if (!e->be->per_process)
-			p->count = out.vma_count >= 0 ? out.vma_count : rp_full_count(e, p);
+			p->count = out.vma_count >= 0 ? out.vma_count - p->held : rp_full_count(e, p);
 		else if (fx.have_delta)
 			p->count += fx.vma_delta;
 		else if (e->o->outcomes)

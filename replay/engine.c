@@ -457,6 +457,7 @@ int rp_engine_run_once(struct rp_engine *e)
 			if (e->ps[s].space)
 				e->be->space_free(e->ps[s].space);
 			am_free(&e->ps[s].am);
+			am_free(&e->ps[s].holds);
 		}
 		return 0;
 	}

@@ -11,6 +11,7 @@
 #include "replay/engine_int.h"
 #include "replay/kernel.h"
 #include "replay/set_break.h"
+#include "replay/sim/sim.h"
 
 static int cmp_range(const void *a, const void *b)
 {
@@ -18,10 +19,29 @@ static int cmp_range(const void *a, const void *b)
 	return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
+/* The simulator's VMAs but those of the recorder (wholly inside one of
+ * its ranges), as the kernel replay counts only what meets the program's
+ * ranges: a program VMA merged with the recorder's counts once. */
+static int64_t sim_count(struct rp_engine *e, struct rp_pstate *p)
+{
+	int64_t n = e->be->count(p->space, NULL, 0);
+	if (!p->held || n < 0)
+		return n;
+	const struct sim_mm *mm = (const struct sim_mm *)p->space;
+	for (size_t i = 0, total = sim_vma_count(mm); i < total; i++) {
+		struct sim_vma_view v;
+		if (sim_vma_at(mm, i, &v) < 0)
+			break;
+		const struct am_range *r = am_find(&p->holds, v.start);
+		n -= r && v.end <= r->end;
+	}
+	return n;
+}
+
 int64_t rp_full_count(struct rp_engine *e, struct rp_pstate *p)
 {
 	if (!e->be->per_process)
-		return e->be->count(p->space, NULL, 0);
+		return sim_count(e, p);
 	if (p->am.n > e->rcap) {
 		size_t cap = p->am.n * 2;
 		void *nb = realloc(e->rbuf, cap * sizeof(*e->rbuf));
@@ -95,7 +115,6 @@ static void teardown(struct rp_engine *e, struct rp_pstate *p)
 		for (size_t i = 0; i < p->holds.n; i++)
 			munmap((void *)(p->holds.r[i].start + (uint64_t)p->holds.r[i].delta),
 			       p->holds.r[i].end - p->holds.r[i].start);
-		am_clear(&p->holds);
 		if (p->unit)
 			rp_unit_leave(e, p->unit);
 	} else if (p->space) {
@@ -103,6 +122,7 @@ static void teardown(struct rp_engine *e, struct rp_pstate *p)
 		p->space = NULL;
 	}
 	am_clear(&p->am);
+	am_clear(&p->holds);
 }
 
 static int mmap_flags_of(const struct vmt_vma *v, int fd)
@@ -181,9 +201,15 @@ static void build_heap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, 
  * kind, so program mappings beside it merge or fail as they did when
  * recorded.  The recorder's file mappings are its own memfd, a file no
  * program mapping shares: a shared anonymous (shmem) mapping is one too.
- * Not in the address map: never counted, torn down with the image. */
+ * Not in the address map: never counted, torn down with the image.  The
+ * simulator gets them in its map instead, and counts without them
+ * (sim_count; after each call, its count less p->held). */
 static void place_holder(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, const struct vmt_vma *v)
 {
+	if (!e->be->per_process) {
+		am_set(&p->holds, v->start, v->end, 0);   /* the simulator's map has it */
+		return;
+	}
 	int64_t d = rp_unit_delta(p->unit, v->start);
 	int shared = (v->flags & VMT_VMA_SHARED) || v->file_id;
 	struct rp_standin_map sm = {
@@ -211,13 +237,17 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 	struct vmt_vma *keep = NULL;
 	uint32_t nall = 0;   /* keep[]: the program's VMAs, then (kernel) every VMA */
 	p->special = 0;
+	p->held = 0;
 	if (m) {
 		prog = *m;
 		keep = calloc(2 * (size_t)m->nvma + 1, sizeof(*keep));
 		prog.nvma = 0;
 		for (uint32_t i = 0; keep && i < m->nvma; i++) {
-			if (m->vmas[i].flags & VMT_VMA_RECORDER)
+			/* the simulator models the recorder's VMAs as the kernel
+			 * replay holds them (place_holder), uncounted */
+			if ((m->vmas[i].flags & VMT_VMA_RECORDER) && e->be->per_process)
 				continue;
+			p->held += (m->vmas[i].flags & VMT_VMA_RECORDER) != 0;
 			if (rp_is_special_vma(&m->vmas[i]))
 				p->special++;
 			keep[prog.nvma++] = m->vmas[i];
