@@ -126,13 +126,15 @@ void rp_fidelity_snap(struct rp_engine *e, struct rp_pstate *p, uint32_t ck)
 	if (!p->space || atomic_load(&sh->nsnaps) >= RP_SNAP_MAX)
 		return;
 	size_t n = e->be->per_process ? kernel_vmas(&p->am, scratch) : sim_vmas(p, scratch);
+	if (n >= RP_SNAP_VMAS)
+		return;   /* more VMAs than it keeps: no partial comparison */
 	uint32_t k = atomic_fetch_add(&sh->nsnaps, 1);
 	if (k >= RP_SNAP_MAX)
 		return;
 	uint32_t first = atomic_fetch_add(&sh->snap_used, (uint32_t)n);
 	if (first > RP_SNAP_VMAS || n > RP_SNAP_VMAS - first)
-		n = first > RP_SNAP_VMAS ? 0 : RP_SNAP_VMAS - first;
-	memcpy(sh->snap_vmas + (first < RP_SNAP_VMAS ? first : 0), scratch, n * sizeof(*scratch));
+		return;   /* the pool is full: part of a map would be wrong diffs */
+	memcpy(sh->snap_vmas + first, scratch, n * sizeof(*scratch));
 	sh->snaps[k].ck = ck;
 	sh->snaps[k].first = first;
 	sh->snaps[k].n = (uint32_t)n;

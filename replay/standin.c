@@ -104,10 +104,19 @@ static size_t fd_budget(void)
 static int open_one(const struct standins *s, size_t i, int create)
 {
 	if (s->real_files) {
-		int fd = open(s->t->files[i].path, O_RDONLY | O_CLOEXEC);
+		/* a path from the trace: never block on a FIFO or a device, never
+		 * follow a link, and map regular files only */
+		int fd = open(s->t->files[i].path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY);
+		struct stat st;
+		const char *why = fd < 0 ? strerror(errno) : NULL;
+		if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+			why = "not a regular file, refused";
+			close(fd);
+			fd = -1;
+		}
 		if (fd < 0 && create)
 			fprintf(stderr, "vmreplay: %s: %s (its mappings will be anonymous)\n",
-			        s->t->files[i].path, strerror(errno));
+			        s->t->files[i].path, why);
 		return fd;
 	}
 	char p[320];

@@ -53,6 +53,40 @@ static int32_t rec_pid(const struct vmt_record *r)
 	return 0;
 }
 
+/* A vfork returns when its child has exec'ed or exited, and the recorded
+ * call comes after the child's first records; a replay starts the child
+ * at that call, so it goes where the child began, before them (else the
+ * turns would wait for the child's steps forever). */
+static void vfork_first(struct rp_trace *t)
+{
+	for (size_t c = 0; c < t->nprocs; c++) {
+		if (t->procs[c].parent_slot < 0)
+			continue;
+		size_t first = t->procs[c].first_step, fork = SIZE_MAX;
+		for (size_t s = first; s < t->nsteps && fork == SIZE_MAX; s++) {
+			const struct rp_step *st = &t->steps[s];
+			const struct vmt_event *e = st->kind == RP_EVENT ? &t->events[st->idx] : NULL;
+			if (e && st->slot == (uint32_t)t->procs[c].parent_slot && !e->err && e->result == t->procs[c].pid &&
+			    (e->sys == VMT_SYS_FORK || e->sys == VMT_SYS_VFORK ||
+			     ((e->sys == VMT_SYS_CLONE || e->sys == VMT_SYS_CLONE3) && !(e->flags & VMT_EV_THREAD))))
+				fork = s;
+		}
+		if (fork == SIZE_MAX)
+			continue;   /* the fork comes before the child: as it should */
+		struct rp_step f = t->steps[fork];
+		memmove(&t->steps[first + 1], &t->steps[first], (fork - first) * sizeof(*t->steps));
+		t->steps[first] = f;
+		for (size_t s = first; s <= fork; s++)
+			if (t->steps[s].kind == RP_EVENT)
+				t->step_of_event[t->steps[s].idx] = (uint32_t)s;
+		for (size_t p = 0; p < t->nprocs; p++)
+			if (t->procs[p].first_step >= first && t->procs[p].first_step < fork)
+				t->procs[p].first_step++;
+			else if (t->procs[p].first_step == fork)
+				t->procs[p].first_step = (uint32_t)first;
+	}
+}
+
 int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen)
 {
 	memset(t, 0, sizeof(*t));
@@ -220,6 +254,7 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 				if (t->procs[p].pid == (int32_t)e->result && t->procs[p].parent_slot < 0)
 					t->procs[p].parent_slot = (int32_t)st->slot;
 	}
+	vfork_first(t);
 	return 0;
 nomem:
 	vmt_check_free(ck);

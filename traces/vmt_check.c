@@ -2,6 +2,7 @@
  * events belong to a known process and name stacks and files the trace has
  * (in any order: checked at the end), sane maps, checkpoints and residency. */
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "vmt_check.h"
@@ -151,8 +152,12 @@ static const char *check_event(struct vmt_check *c, const struct vmt_event *ev)
 	}
 	c->last_seq = ev->seq;
 	c->have_seq = 1;
-	int forks = ev->sys == VMT_SYS_FORK || ev->sys == VMT_SYS_VFORK ||
-	            ((ev->sys == VMT_SYS_CLONE || ev->sys == VMT_SYS_CLONE3) && !(ev->flags & VMT_EV_THREAD));
+	/* not vfork (nor clone with CLONE_VFORK): the parent's call returns
+	 * after the child ran to its exec or exit, and the child's records may
+	 * come first */
+	int forks = ev->sys == VMT_SYS_FORK ||
+	            ((ev->sys == VMT_SYS_CLONE || ev->sys == VMT_SYS_CLONE3) && !(ev->flags & VMT_EV_THREAD) &&
+	             !(ev->args[0] & CLONE_VFORK));
 	if (seqmap_first(&c->first, ev->pid, ev->seq) < 0 ||
 	    (forks && !ev->err && ev->result > 0 && ev->result <= INT32_MAX &&
 	     seqmap_first(&c->forked, (int32_t)ev->result, ev->seq) < 0))

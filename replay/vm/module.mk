@@ -56,15 +56,14 @@ kernels:
 
 # Unit tests of this module link its objects.
 VM_UNIT_TESTS := $(patsubst tests/vm/%_test.c,$(BUILD)/tests/vm/%.t,$(wildcard tests/vm/*_test.c))
-# vm_main.c checks traces with the trace library (traces/vmt_check.h)
-TEST_LIBS_vm := $(VMREPLAY_VM_OBJS) $(LIBVMT) $(LIBVMT_LIBS)
-$(VM_UNIT_TESTS): $(VMREPLAY_VM_OBJS) $(LIBVMT)
+TEST_LIBS_vm := $(VMREPLAY_VM_OBJS)
+$(VM_UNIT_TESTS): $(VMREPLAY_VM_OBJS)
 
 VM_ENTRY := $(BUILD)/tests/vm/vm-entry
 TEST_BINS += $(VM_ENTRY)
-$(VM_ENTRY): $(OBJ)/tests/vm/vm_entry.o $(VMREPLAY_VM_OBJS) $(LIBVMT)
+$(VM_ENTRY): $(OBJ)/tests/vm/vm_entry.o $(VMREPLAY_VM_OBJS)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
+	$(CC) -o $@ $^ $(VMREC_LDFLAGS)
 
 # Seeded operation sequences as traces, for the differential test.
 VM_SEQGEN := $(BUILD)/tests/vm/vm-seqgen

@@ -10,7 +10,6 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "vmt_check.h"
 #include "replay/vm/vm.h"
 #include "replay/vm/vm_frame.h"
 #include "replay/vm/vm_initramfs.h"
@@ -155,19 +154,11 @@ static int parse(int argc, char **argv, struct vm_opts *o)
 		o->thp = host_thp_mode();
 	if (!o->ntraces)
 		return usage("no trace given");
-	for (int i = 0; i < o->ntraces; i++) {
-		char msg[512];
+	for (int i = 0; i < o->ntraces; i++)
 		if (access(o->traces[i], R_OK)) {
 			fprintf(stderr, "%s: %s: %s\n", prog, o->traces[i], strerror(errno));
 			return 2;
 		}
-		/* the rules every target applies, before any kernel boots (a
-		 * damaged trace still replays its complete part in the guest) */
-		if (vmt_check_file(o->traces[i], msg, sizeof(msg)) < 0) {
-			fprintf(stderr, "%s: %s\n", prog, msg);
-			return 2;
-		}
-	}
 	return 0;
 }
 
