@@ -34,16 +34,24 @@ static int range_safe(const struct rp_engine *e, const struct rp_pstate *p, uint
 	while (am_next_piece(&p->am, &cur, re, &pc)) {
 		if (pc.mapped)
 			continue;
-		struct vq_list l;
-		int64_t d = delta ? *delta : rp_unit_delta(p->unit, pc.start);
-		uint64_t a = pc.start + (uint64_t)d, b = pc.end + (uint64_t)d;
-		if (vq_around(a + 1, b - 1, &l) < 0)
-			return 0;
-		for (size_t i = 0; i < l.n && i < VQ_MAX; i++)
-			if (l.v[i].start < b && l.v[i].end > a)
+		/* the placeholders of the recorder's VMAs are the replay's own
+		 * to change, as the recorded program could */
+		uint64_t hcur = pc.start;
+		struct am_piece hp;
+		while (am_next_piece(&p->holds, &hcur, pc.end, &hp)) {
+			if (hp.mapped)
+				continue;
+			struct vq_list l;
+			int64_t d = delta ? *delta : rp_unit_delta(p->unit, hp.start);
+			uint64_t a = hp.start + (uint64_t)d, b = hp.end + (uint64_t)d;
+			if (vq_around(a + 1, b - 1, &l) < 0)
 				return 0;
-		if (l.n > VQ_MAX)
-			return 0;
+			for (size_t i = 0; i < l.n && i < VQ_MAX; i++)
+				if (l.v[i].start < b && l.v[i].end > a)
+					return 0;
+			if (l.n > VQ_MAX)
+				return 0;
+		}
 	}
 	return 1;
 }
@@ -311,6 +319,9 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 	am_init(&c->am);
 	for (size_t i = 0; i < p->am.n; i++)
 		am_set(&c->am, p->am.r[i].start, p->am.r[i].end, p->am.r[i].delta);
+	am_init(&c->holds);
+	for (size_t i = 0; i < p->holds.n; i++)
+		am_set(&c->holds, p->holds.r[i].start, p->holds.r[i].end, 0);
 	c->space = cs;
 	c->owned = 1;
 	c->started = 0;
@@ -475,7 +486,7 @@ __attribute__((hot)) int rp_replay_event(struct rp_engine *e, uint32_t slot, str
 		result_check(e, i, rec, r, want);
 	if (!skipped && fx.kind != RP_FX_NONE) {
 		if (!e->be->per_process)
-			p->count = out.vma_count >= 0 ? out.vma_count : rp_full_count(e, p);
+			p->count = out.vma_count >= 0 ? out.vma_count - p->held : rp_full_count(e, p);
 		else if (fx.have_delta)
 			p->count += fx.vma_delta;
 		else if (e->o->outcomes)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "replay/deps.h"
 #include "replay/engine_int.h"
+#include "replay/fidelity.h"
 #include "replay/kernel.h"
 #include "replay/latency.h"
 #include "replay/set_break.h"
@@ -224,6 +225,9 @@ __attribute__((hot, always_inline)) static inline int do_step(struct rp_engine *
 			rp_build_image(e, s, st->slot, p, NULL);
 		p->count = rp_full_count(e, p);
 		e->sh->ck[st->idx] = p->count;
+		if (p->count != (int64_t)(e->t->cks[st->idx].vma_count - e->t->cks[st->idx].recorder_vmas) &&
+		    !e->quiet_mismatch)
+			rp_fidelity_snap(e, p, st->idx);
 		if (p->count > p->peak)
 			p->peak = p->count;
 		rp_publish_count(e, st->slot, p);
@@ -437,6 +441,8 @@ int rp_engine_run_once(struct rp_engine *e)
 	memset(sh->ev, 0, t->nevents * sizeof(*sh->ev));
 	for (size_t i = 0; i < t->ncks; i++)
 		sh->ck[i] = INT64_MIN;
+	atomic_store(&sh->nsnaps, 0);
+	atomic_store(&sh->snap_used, 0);
 	if (e->thr)
 		memset(e->thr->lanes, 0, e->thr->deps.nlanes * sizeof(*e->thr->lanes));
 	if (!e->be->per_process) {
@@ -451,6 +457,7 @@ int rp_engine_run_once(struct rp_engine *e)
 			if (e->ps[s].space)
 				e->be->space_free(e->ps[s].space);
 			am_free(&e->ps[s].am);
+			am_free(&e->ps[s].holds);
 		}
 		return 0;
 	}
@@ -579,7 +586,8 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	if (be->per_process)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	size_t bytes = sizeof(struct rp_shared) + t->nprocs * sizeof(struct rp_slot_state) +
-	               t->nevents * sizeof(struct rp_evres) + t->ncks * sizeof(int64_t) + 64;
+	               t->nevents * sizeof(struct rp_evres) + t->ncks * sizeof(int64_t) +
+	               RP_SNAP_VMAS * sizeof(struct rp_snap_vma) + 64;
 	bytes = (bytes + 4095) & ~(size_t)4095;
 	char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	e->ps = calloc(t->nprocs + 1, sizeof(*e->ps));
@@ -596,6 +604,8 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	e->sh->ev = (struct rp_evres *)at;
 	at += t->nevents * sizeof(struct rp_evres);
 	e->sh->ck = (int64_t *)at;
+	at += t->ncks * sizeof(int64_t);
+	e->sh->snap_vmas = (struct rp_snap_vma *)at;
 	/* the threads' stacks are the replayer's own memory, placed around */
 	if (o->threads && be->per_process && threads_init(e) < 0)
 		return -1;

@@ -36,6 +36,23 @@ struct rp_slot_state {
 	uint64_t t_first, t_last;
 };
 
+/* The replayed VMAs (recorded addresses) of a checkpoint whose count
+ * differs, kept for the report (fidelity.c). */
+#define RP_SNAP_MAX 8
+#define RP_SNAP_VMAS 8192
+struct rp_snap_vma {
+	uint64_t start, end;     /* recorded addresses of one piece of a replayed VMA */
+	uint64_t rstart, rend;   /* the whole replayed VMA, replay addresses */
+	uint32_t prot, shared;
+	uint64_t inode;          /* 0: anonymous */
+	uint32_t id;             /* pieces of one replayed VMA share it */
+	uint32_t beyond;         /* the VMA reaches past the program's ranges */
+};
+struct rp_snap {
+	uint32_t ck, first, n;
+	_Atomic uint32_t ready;
+};
+
 /* Shared between the driver and every replayer (MAP_SHARED). */
 struct rp_shared {
 	_Atomic uint32_t turn, waiters;
@@ -44,6 +61,9 @@ struct rp_shared {
 	struct rp_slot_state *slots;  /* nprocs */
 	struct rp_evres *ev;          /* nevents */
 	int64_t *ck;                  /* replayed count per checkpoint; INT64_MIN: not reached */
+	_Atomic uint32_t nsnaps, snap_used;
+	struct rp_snap snaps[RP_SNAP_MAX];
+	struct rp_snap_vma *snap_vmas;  /* RP_SNAP_VMAS */
 };
 
 struct rp_pstate;

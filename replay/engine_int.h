@@ -23,6 +23,8 @@ struct rp_pstate {
 	int owned, built, needs_build;
 	struct rp_space *space;
 	struct addrmap am;
+	struct addrmap holds;  /* kernel: placeholders at the recorder's own VMAs (image.c) */
+	uint32_t held;         /* sim: the recorder's VMAs in the model, not counted */
 	const struct rp_unit *unit;  /* offsets for ranges not yet mapped */
 	int64_t brk_delta;     /* recorded brk address + brk_delta = replay address */
 	uint64_t cur_brk;      /* replay address; 0 unknown */

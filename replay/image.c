@@ -1,6 +1,7 @@
 /* image.c - a recorded process image rebuilt in the replay: stand-ins for
  * its initial mappings and heap, its pages faulted in where the recording
  * says they were resident, and its VMAs counted. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "replay/engine_int.h"
 #include "replay/kernel.h"
 #include "replay/set_break.h"
+#include "replay/sim/sim.h"
 
 static int cmp_range(const void *a, const void *b)
 {
@@ -17,10 +19,29 @@ static int cmp_range(const void *a, const void *b)
 	return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
+/* The simulator's VMAs but those of the recorder (wholly inside one of
+ * its ranges), as the kernel replay counts only what meets the program's
+ * ranges: a program VMA merged with the recorder's counts once. */
+static int64_t sim_count(struct rp_engine *e, struct rp_pstate *p)
+{
+	int64_t n = e->be->count(p->space, NULL, 0);
+	if (!p->held || n < 0)
+		return n;
+	const struct sim_mm *mm = (const struct sim_mm *)p->space;
+	for (size_t i = 0, total = sim_vma_count(mm); i < total; i++) {
+		struct sim_vma_view v;
+		if (sim_vma_at(mm, i, &v) < 0)
+			break;
+		const struct am_range *r = am_find(&p->holds, v.start);
+		n -= r && v.end <= r->end;
+	}
+	return n;
+}
+
 int64_t rp_full_count(struct rp_engine *e, struct rp_pstate *p)
 {
 	if (!e->be->per_process)
-		return e->be->count(p->space, NULL, 0);
+		return sim_count(e, p);
 	if (p->am.n > e->rcap) {
 		size_t cap = p->am.n * 2;
 		void *nb = realloc(e->rbuf, cap * sizeof(*e->rbuf));
@@ -91,6 +112,9 @@ static void teardown(struct rp_engine *e, struct rp_pstate *p)
 		for (size_t i = 0; i < p->am.n; i++)
 			munmap((void *)(p->am.r[i].start + (uint64_t)p->am.r[i].delta),
 			       p->am.r[i].end - p->am.r[i].start);
+		for (size_t i = 0; i < p->holds.n; i++)
+			munmap((void *)(p->holds.r[i].start + (uint64_t)p->holds.r[i].delta),
+			       p->holds.r[i].end - p->holds.r[i].start);
 		if (p->unit)
 			rp_unit_leave(e, p->unit);
 	} else if (p->space) {
@@ -98,6 +122,7 @@ static void teardown(struct rp_engine *e, struct rp_pstate *p)
 		p->space = NULL;
 	}
 	am_clear(&p->am);
+	am_clear(&p->holds);
 }
 
 static int mmap_flags_of(const struct vmt_vma *v, int fd)
@@ -112,7 +137,7 @@ static int mmap_flags_of(const struct vmt_vma *v, int fd)
 
 int rp_fd_of(const struct rp_engine *e, const struct vmt_file *f)
 {
-	return f && e->si ? e->si->fd[rp_trace_file_index(e->t, f)] : -1;
+	return f && e->si ? standins_fd(e->si, rp_trace_file_index(e->t, f)) : -1;
 }
 
 const struct vmt_file *rp_file_of(const struct rp_engine *e, uint32_t slot, uint32_t id)
@@ -172,6 +197,35 @@ static void build_heap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, 
 	}
 }
 
+/* A placeholder of the recorder's VMA v: the same range, protection and
+ * kind, so program mappings beside it merge or fail as they did when
+ * recorded.  The recorder's file mappings are its own memfd, a file no
+ * program mapping shares: a shared anonymous (shmem) mapping is one too.
+ * Not in the address map: never counted, torn down with the image.  The
+ * simulator gets them in its map instead, and counts without them
+ * (sim_count; after each call, its count less p->held). */
+static void place_holder(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, const struct vmt_vma *v)
+{
+	if (!e->be->per_process) {
+		am_set(&p->holds, v->start, v->end, 0);   /* the simulator's map has it */
+		return;
+	}
+	int64_t d = rp_unit_delta(p->unit, v->start);
+	int shared = (v->flags & VMT_VMA_SHARED) || v->file_id;
+	struct rp_standin_map sm = {
+		.start = v->start + (uint64_t)d, .end = v->end + (uint64_t)d,
+		.prot = (int)(v->prot & 7), .flags = (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS,
+		.fd = -1,
+	};
+	int err = e->be->standin(p->space, &sm);
+	/* EEXIST: the replayer's own memory is there, which holds it as well */
+	if (err && err != EEXIST)
+		rp_say(e, "pid %d: cannot hold the recorder's mapping %#llx-%#llx: %s", e->t->procs[slot].pid,
+		       (unsigned long long)v->start, (unsigned long long)v->end, strerror(err));
+	if (!err)
+		am_set(&p->holds, v->start, v->end, d);
+}
+
 void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_pstate *p,
                         const struct vmt_map *m)
 {
@@ -181,19 +235,29 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 	p->unit = rp_unit_at(e, step, slot);
 	struct vmt_map prog = { 0 };
 	struct vmt_vma *keep = NULL;
+	uint32_t nall = 0;   /* keep[]: the program's VMAs, then (kernel) every VMA */
 	p->special = 0;
+	p->held = 0;
 	if (m) {
 		prog = *m;
-		keep = calloc(m->nvma + 1, sizeof(*keep));
+		keep = calloc(2 * (size_t)m->nvma + 1, sizeof(*keep));
 		prog.nvma = 0;
 		for (uint32_t i = 0; keep && i < m->nvma; i++) {
-			if (m->vmas[i].flags & VMT_VMA_RECORDER)
+			/* the simulator models the recorder's VMAs as the kernel
+			 * replay holds them (place_holder), uncounted */
+			if ((m->vmas[i].flags & VMT_VMA_RECORDER) && e->be->per_process)
 				continue;
+			p->held += (m->vmas[i].flags & VMT_VMA_RECORDER) != 0;
 			if (rp_is_special_vma(&m->vmas[i]))
 				p->special++;
 			keep[prog.nvma++] = m->vmas[i];
 		}
 		prog.vmas = keep;
+		/* the kernel replay also holds the recorder's own VMAs, which
+		 * shaped the recording: a program mapping placed next to one
+		 * merged, or failed MAP_FIXED_NOREPLACE, against it */
+		for (uint32_t i = 0; keep && e->be->per_process && i < m->nvma; i++)
+			keep[prog.nvma + nall++] = m->vmas[i];
 	}
 	if (!p->space || e->be->per_process)
 		p->space = e->be->space_new(m ? &prog : NULL, &e->t->header.host);
@@ -210,6 +274,7 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 	if (most > (1u << 20))
 		most = 1u << 20;
 	am_reserve(&p->am, most);
+	am_reserve(&p->holds, nall + 1);
 	if (e->be->per_process && most > e->rcap) {
 		void *nb = realloc(e->rbuf, most * sizeof(*e->rbuf));
 		if (nb) {
@@ -222,8 +287,16 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 	uint64_t heap_end;
 	uint64_t rec_brk = recorded_start_brk(e, m, step, slot, &heap_end);
 	int heap_built = 0;
-	for (uint32_t i = 0; i < prog.nvma; i++) {
-		const struct vmt_vma *v = &prog.vmas[i];
+	/* kernel: every VMA (placeholders among them, in address order); sim:
+	 * the program's */
+	const struct vmt_vma *walk = nall ? keep + prog.nvma : prog.vmas;
+	uint32_t nwalk = nall ? nall : prog.nvma;
+	for (uint32_t i = 0; i < nwalk; i++) {
+		const struct vmt_vma *v = &walk[i];
+		if (v->flags & VMT_VMA_RECORDER) {
+			place_holder(e, slot, p, v);
+			continue;
+		}
 		/* in address order, as exec sets up the break after the program's
 		 * data: the kernel's tree of VMAs then takes a shape like the
 		 * original's, and the cost of every later brk depends on it */

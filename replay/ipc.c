@@ -279,7 +279,7 @@ static void replay_lockall(struct rp_engine *e, struct rp_pstate *p, size_t i, s
 	if (out->err && !rec->err && (out->err == ENOMEM || out->err == EPERM || out->err == EAGAIN))
 		rp_say(e, "event %zu (mlockall): RLIMIT_MEMLOCK here (ulimit -l) is below what the recording locked", i);
 	if (!e->be->per_process && out->vma_count >= 0)
-		p->count = out->vma_count;
+		p->count = out->vma_count - p->held;
 	else if (e->be->per_process && e->o->outcomes)
 		p->count = rp_full_count(e, p);
 }

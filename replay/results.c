@@ -12,6 +12,21 @@ void rp_run_reset(struct rp_run *r)
 	r->vma_start = r->vma_final = r->vma_peak = -1;
 }
 
+void rp_run_free(struct rp_run *r)
+{
+	free(r->fdiffs);
+	r->fdiffs = NULL;
+	r->nfdiffs = 0;
+}
+
+static void print_diffs(const struct rp_run *r, uint32_t ck)
+{
+	for (size_t i = 0; i < r->nfdiffs; i++)
+		if (r->fdiffs[i].ck == ck)
+			printf("  %s: recorded %s; replay: %s\n", r->fdiffs[i].kind, r->fdiffs[i].recorded,
+			       r->fdiffs[i].replay);
+}
+
 /* The index of the last event of `slot` before step `s`, or -1. */
 static long event_before(const struct rp_trace *t, size_t s, uint32_t slot)
 {
@@ -37,6 +52,8 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 	}
 	for (size_t i = 0; i < t->nevents; i++)
 		r->skipped += sh->ev[i].skipped;
+	if (report && !r->fdiffs)
+		r->nfdiffs = rp_fidelity_diffs(e, &r->fdiffs);
 	for (size_t s = 0; s < t->nsteps; s++) {
 		if (t->steps[s].kind != RP_CHECKPOINT)
 			continue;
@@ -61,6 +78,7 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 			else
 				printf("fidelity: pid %d checkpoint %s: %lld VMAs, recorded %lld\n",
 				       ck->pid, where, (long long)got, (long long)want);
+			print_diffs(r, t->steps[s].idx);
 		}
 	}
 	r->unplaceable += sh->unplaceable;
@@ -271,6 +289,25 @@ static void json_per_event(FILE *f, const struct rp_report *rep)
 	fputs("\n  ]", f);
 }
 
+/* The first run's first loop: where its checkpoints were reported. */
+static void json_fidelity_diffs(FILE *f, const struct rp_report *rep)
+{
+	const struct rp_run *r = &rep->runs[0];
+	fputs(",\n  \"fidelity_diffs\": [", f);
+	for (size_t i = 0; i < r->nfdiffs; i++) {
+		const struct rp_fid_diff *d = &r->fdiffs[i];
+		fprintf(f, "%s\n    {\"pid\": %d, \"checkpoint\": %u, \"after_event\": %ld, \"kind\": ", i ? "," : "",
+		        d->pid, d->ck, d->after_event);
+		json_str(f, d->kind);
+		fputs(", \"recorded\": ", f);
+		json_str(f, d->recorded);
+		fputs(", \"replay\": ", f);
+		json_str(f, d->replay);
+		fputc('}', f);
+	}
+	fputs(r->nfdiffs ? "\n  ]" : "]", f);
+}
+
 int rp_write_json(const char *path, const struct rp_report *rep)
 {
 	FILE *f = fopen(path, "w");
@@ -306,6 +343,7 @@ int rp_write_json(const char *path, const struct rp_report *rep)
 	json_str(f, cmd);
 	fprintf(f, ",\n  \"runs\": %d,\n  \"complete\": %s,\n", rep->nruns, rep->t->incomplete ? "false" : "true");
 	json_metrics(f, rep);
+	json_fidelity_diffs(f, rep);
 	if (rep->o->per_event)
 		json_per_event(f, rep);
 	fputs("\n}\n", f);

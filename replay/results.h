@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "vmt.h"
 #include "replay/engine.h"
+#include "replay/fidelity.h"
 #include "replay/latency.h"
 #include "lib/outcome.h"
 
@@ -17,9 +18,12 @@ struct rp_run {
 	uint64_t moved;        /* events at absolute low addresses issued elsewhere */
 	int64_t vma_start, vma_final, vma_peak;
 	uint64_t events, elapsed_ns, loops;
+	struct rp_fid_diff *fdiffs;   /* the reported loop's differing VMAs (fidelity.h) */
+	size_t nfdiffs;
 };
 
 void rp_run_reset(struct rp_run *r);
+void rp_run_free(struct rp_run *r);
 /* Add one replay of the trace (the shared results just written); `report`
  * prints each checkpoint mismatch. */
 void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "replay/standin.h"
@@ -24,15 +25,22 @@ static void remove_files(const struct standins *s)
 	rmdir(s->dir);
 }
 
+static int lazy_fd = -1;   /* the identity opened on demand last */
+
 void standins_remove(struct standins *s)
 {
 	if (getpid() != owner_pid)
 		return;
 	for (size_t i = 0; s->fd && i < s->n; i++)
-		if (s->fd[i] >= 0)
+		if (s->fd[i] >= 0 && s->first[i] == i)
 			close(s->fd[i]);
+	if (lazy_fd >= 0)
+		close(lazy_fd);
+	lazy_fd = -1;
 	free(s->fd);
+	free(s->first);
 	s->fd = NULL;
+	s->first = NULL;
 	if (s->dir[0])
 		remove_files(s);
 	s->dir[0] = 0;
@@ -75,20 +83,74 @@ static int same_identity(const struct rp_trace *t, size_t i)
 	return -1;
 }
 
+/* Descriptors the stand-ins may hold open at once: the limit raised to
+ * its hard maximum, less room for the replayer's own (trace, maps, pipes). */
+static size_t fd_budget(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 512;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (1u << 20) ? (1u << 20) : rl.rlim_max;
+		if (want > rl.rlim_cur) {
+			struct rlimit up = { want, rl.rlim_max };
+			if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+				rl.rlim_cur = want;
+		}
+	}
+	return rl.rlim_cur > 128 ? (size_t)(rl.rlim_cur - 64) : rl.rlim_cur / 2;
+}
+
+static int open_one(const struct standins *s, size_t i, int create)
+{
+	if (s->real_files) {
+		/* a path from the trace: never block on a FIFO or a device, never
+		 * follow a link, and map regular files only */
+		int fd = open(s->t->files[i].path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY);
+		struct stat st;
+		const char *why = fd < 0 ? strerror(errno) : NULL;
+		if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+			why = "not a regular file, refused";
+			close(fd);
+			fd = -1;
+		}
+		if (fd < 0 && create)
+			fprintf(stderr, "vmreplay: %s: %s (its mappings will be anonymous)\n",
+			        s->t->files[i].path, why);
+		return fd;
+	}
+	char p[320];
+	snprintf(p, sizeof(p), "%s/f%zu", s->dir, i);
+	return open(p, create ? O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC : O_RDWR | O_CLOEXEC, 0600);
+}
+
+int standins_fd_lazy(const struct standins *s, size_t i)
+{
+	/* cold: only traces with more files than descriptors get here */
+	if (lazy_fd >= 0)
+		close(lazy_fd);
+	lazy_fd = open_one(s, s->first[i], 0);
+	return lazy_fd;
+}
+
 int standins_create(struct standins *s, const struct rp_trace *t, int real_files,
                     char *why, size_t whylen)
 {
 	memset(s, 0, sizeof(*s));
 	owner_pid = getpid();
 	s->real_files = real_files;
+	s->t = t;
 	s->n = t->nfiles;
 	s->fd = malloc((t->nfiles + 1) * sizeof(*s->fd));
-	if (!s->fd) {
+	s->first = malloc((t->nfiles + 1) * sizeof(*s->first));
+	if (!s->fd || !s->first) {
 		snprintf(why, whylen, "out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
 		s->fd[i] = -1;
+		s->first[i] = (uint32_t)i;
+	}
 	if (!t->nfiles)
 		return 0;
 	if (!real_files) {
@@ -101,38 +163,44 @@ int standins_create(struct standins *s, const struct rp_trace *t, int real_files
 			return -1;
 		}
 	}
+	size_t budget = fd_budget(), open_now = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		if (!t->file_need[i])
 			continue;   /* never mapped (an execve's file, a failed lookup) */
 		int same = same_identity(t, i);
 		if (same >= 0) {
-			s->fd[i] = s->fd[same] >= 0 ? dup(s->fd[same]) : -1;
-			/* one file for every record of the identity: big enough for all */
+			/* one file and one descriptor for every record of the
+			 * identity: big enough for all */
+			s->first[i] = s->first[same];
+			s->fd[i] = s->fd[same];
 			uint64_t size = (t->file_need[i] + 4095) & ~4095ull;
 			struct stat st;
-			if (!real_files && s->fd[i] >= 0 && fstat(s->fd[i], &st) == 0 &&
-			    (uint64_t)st.st_size < size && ftruncate(s->fd[i], (off_t)size) < 0) {
-				snprintf(why, whylen, "%s/f%d: cannot grow a stand-in file: %s", s->dir, same,
-				         strerror(errno));
+			char p[320];
+			snprintf(p, sizeof(p), "%s/f%u", s->dir, s->first[i]);
+			if (!real_files && s->fd[i] != -1 &&
+			    (s->fd[i] >= 0 ? fstat(s->fd[i], &st) : stat(p, &st)) == 0 &&
+			    (uint64_t)st.st_size < size &&
+			    (s->fd[i] >= 0 ? ftruncate(s->fd[i], (off_t)size) : truncate(p, (off_t)size)) < 0) {
+				snprintf(why, whylen, "%s: cannot grow a stand-in file: %s", p, strerror(errno));
 				return -1;
 			}
 			continue;
 		}
-		if (real_files) {
-			s->fd[i] = open(t->files[i].path, O_RDONLY | O_CLOEXEC);
-			if (s->fd[i] < 0)
-				fprintf(stderr, "vmreplay: %s: %s (its mappings will be anonymous)\n",
-				        t->files[i].path, strerror(errno));
+		int fd = open_one(s, i, 1);
+		if (fd < 0 && real_files)
 			continue;
-		}
-		char p[320];
-		snprintf(p, sizeof(p), "%s/f%zu", s->dir, i);
-		s->fd[i] = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		uint64_t size = t->file_need[i];
-		if (s->fd[i] < 0 || ftruncate(s->fd[i], (off_t)((size + 4095) & ~4095ull)) < 0) {
-			snprintf(why, whylen, "%s: cannot create a stand-in file: %s", p, strerror(errno));
+		if (fd < 0 || (!real_files && ftruncate(fd, (off_t)((size + 4095) & ~4095ull)) < 0)) {
+			snprintf(why, whylen, "%s/f%zu: cannot create a stand-in file: %s", s->dir, i, strerror(errno));
+			if (fd >= 0)
+				close(fd);
 			return -1;
 		}
+		if (++open_now > budget) {
+			close(fd);   /* the file stays; opened again when mapped */
+			fd = STANDIN_LAZY;
+		}
+		s->fd[i] = fd;
 	}
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay/trace.h"
+#include "vmt_check.h"
 
 #define GROW(arr, n, cap) do { \
 	if ((n) == (cap)) { \
@@ -52,6 +53,40 @@ static int32_t rec_pid(const struct vmt_record *r)
 	return 0;
 }
 
+/* A vfork returns when its child has exec'ed or exited, and the recorded
+ * call comes after the child's first records; a replay starts the child
+ * at that call, so it goes where the child began, before them (else the
+ * turns would wait for the child's steps forever). */
+static void vfork_first(struct rp_trace *t)
+{
+	for (size_t c = 0; c < t->nprocs; c++) {
+		if (t->procs[c].parent_slot < 0)
+			continue;
+		size_t first = t->procs[c].first_step, fork = SIZE_MAX;
+		for (size_t s = first; s < t->nsteps && fork == SIZE_MAX; s++) {
+			const struct rp_step *st = &t->steps[s];
+			const struct vmt_event *e = st->kind == RP_EVENT ? &t->events[st->idx] : NULL;
+			if (e && st->slot == (uint32_t)t->procs[c].parent_slot && !e->err && e->result == t->procs[c].pid &&
+			    (e->sys == VMT_SYS_FORK || e->sys == VMT_SYS_VFORK ||
+			     ((e->sys == VMT_SYS_CLONE || e->sys == VMT_SYS_CLONE3) && !(e->flags & VMT_EV_THREAD))))
+				fork = s;
+		}
+		if (fork == SIZE_MAX)
+			continue;   /* the fork comes before the child: as it should */
+		struct rp_step f = t->steps[fork];
+		memmove(&t->steps[first + 1], &t->steps[first], (fork - first) * sizeof(*t->steps));
+		t->steps[first] = f;
+		for (size_t s = first; s <= fork; s++)
+			if (t->steps[s].kind == RP_EVENT)
+				t->step_of_event[t->steps[s].idx] = (uint32_t)s;
+		for (size_t p = 0; p < t->nprocs; p++)
+			if (t->procs[p].first_step >= first && t->procs[p].first_step < fork)
+				t->procs[p].first_step++;
+			else if (t->procs[p].first_step == fork)
+				t->procs[p].first_step = (uint32_t)first;
+	}
+}
+
 int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen)
 {
 	memset(t, 0, sizeof(*t));
@@ -70,8 +105,16 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 	}
 	struct caps c = { 0 };
 	struct vmt_record rec;
-	int got;
-	while ((got = vmt_reader_next(r, &rec)) == 1) {
+	int got = 0;
+	const char *problem = NULL;
+	struct vmt_check *ck = vmt_check_new(h);
+	if (!ck)
+		goto nomem;
+	if (h && !vmt_check_version(h))
+		problem = "header of another format version";
+	while (!problem && (got = vmt_reader_next(r, &rec)) == 1) {
+		if ((problem = vmt_check_record(ck, &rec)))
+			break;
 		if (rec.type == VMT_REC_FILE) {
 			GROW(t->files, t->nfiles, c.files);
 			t->files[t->nfiles] = rec.u.file;
@@ -145,10 +188,25 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 		GROW(t->steps, t->nsteps, c.steps);
 		t->steps[t->nsteps++] = st;
 	}
-	if (got < 0) {
+	if (!problem && got < 0) {
 		t->incomplete = 1;
 		snprintf(t->note, sizeof(t->note), "%s", vmt_reader_error(r));
+	} else if (!problem) {
+		problem = vmt_check_end(ck);
 	}
+	if (problem) {
+		if (got == 1)
+			snprintf(why, whylen, "%s: bad: %s (record %llu)", path, problem,
+			         (unsigned long long)vmt_check_records(ck));
+		else
+			snprintf(why, whylen, "%s: bad: %s", path, problem);
+		vmt_check_free(ck);
+		vmt_reader_close(r);
+		rp_trace_free(t);
+		return -1;
+	}
+	vmt_check_free(ck);
+	ck = NULL;
 	vmt_reader_close(r);
 	r = NULL;
 
@@ -196,8 +254,10 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 				if (t->procs[p].pid == (int32_t)e->result && t->procs[p].parent_slot < 0)
 					t->procs[p].parent_slot = (int32_t)st->slot;
 	}
+	vfork_first(t);
 	return 0;
 nomem:
+	vmt_check_free(ck);
 	if (r)
 		vmt_reader_close(r);
 	snprintf(why, whylen, "%s: out of memory loading the trace", path);

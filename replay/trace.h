@@ -41,7 +41,9 @@ struct rp_trace {
 	char note[512];              /* its message */
 };
 
-/* 0, or -1 with a one-line message in *why (trace unreadable). */
+/* 0, or -1 with a one-line message in *why (trace unreadable, or it
+ * breaks a rule of traces/vmt_check.h: checked as it loads, before any
+ * target replays). */
 int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen);
 void rp_trace_free(struct rp_trace *t);
 

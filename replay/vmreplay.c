@@ -1,8 +1,11 @@
 /* vmreplay - replay a vmrec trace against this kernel (or the simulator)
  * and measure latency, VMA counts, merge outcomes and fidelity. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "replay/backend.h"
@@ -137,10 +140,33 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 			fprintf(stderr, "vmreplay: %s: --strict: the trace has no checkpoints to compare\n", t->path);
 		status = 1;
 	}
+	for (int r = 0; r < o->repeat; r++)
+		rp_run_free(&runs[r]);
 	free(runs);
 	rp_engine_free(&e);
 	standins_remove(&si);
 	return status;
+}
+
+/* --json OUT writable before any work: 0, or -1 with the message printed.
+ * Opened as it will be, without truncating; a file made here is removed. */
+static int json_writable(const char *path)
+{
+	struct stat st;
+	int existed = stat(path, &st) == 0;
+	if (existed && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "vmreplay: --json %s: is a directory\n", path);
+		return -1;
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "vmreplay: --json %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (!existed)
+		unlink(path);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -152,6 +178,8 @@ int main(int argc, char **argv)
 	int r = rp_parse_options(argc, argv, &o);
 	if (r)
 		return r > 0 ? 0 : 2;
+	if (o.json && json_writable(o.json) < 0)
+		return 2;
 	if (strcmp(o.target, "sim") != 0)
 		rp_kernel_hold_low();
 	struct rp_trace t;

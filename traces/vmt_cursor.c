@@ -38,6 +38,7 @@ int vmt_cursor_load(struct vmt_cursor *c, const struct vmt_chunk_info *ci,
 	c->events_done = 0;
 	c->ordinal = ordinal;
 	c->key = ci->first_seq;
+	c->last_seq = ci->last_seq;
 	c->why = NULL;
 	vmt_predictor_init(&c->pred, ci->first_seq, ci->pid, ci->tid);
 	c->meta_at = meta_due(c);

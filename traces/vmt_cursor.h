@@ -24,6 +24,7 @@ struct vmt_cursor {
 
 	struct vmt_record cur;       /* the record the cursor is at */
 	uint64_t key;                /* its seq, for merging */
+	uint64_t last_seq;           /* the chunk's last seq, as its header says */
 	uint64_t ordinal;            /* orders chunks of equal keys (file offset) */
 	uint64_t offset, size;       /* where the chunk is in the file */
 	const char *why;             /* what did not decode */

@@ -11,11 +11,11 @@ ck 100 4 7 1
 ev 100 execve 0 0 0 0 0 0 = 0 noreturn
 process 100 1 1
 map 100
+vma 0x40000000 0x40002000 r-x [vdso]
 vma 0x60000000 0x60002000 r-x newexe
 vma 0x60002000 0x60003000 rw- newexe
 vma 0x61000000 0x61001000 rw- [heap]
 vma 0x70000000 0x70021000 rw- [stack]
-vma 0x40000000 0x40002000 r-x [vdso]
 end
 ck 100 2 5 0
 ev 100 mmap 0 0x1000 3 0x22 -1 0 = 0x20000000

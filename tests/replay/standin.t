@@ -77,4 +77,15 @@ mkdir "$T/tmp2"
 TMPDIR="$T/tmp2" "$V" -q --strict --real-files "$T/unmapped.vmt" 2>"$T/err"
 ok $? "unmapped files: checkpoints match"
 is "$(cat "$T/err")" "" "--real-files: no complaint about files nothing maps"
+# --real-files opens regular files only, never blocking: a FIFO is refused
+mkfifo "$T/fifo"
+{ base_map; cat <<EOF2
+file 100 1 8192 $T/fifo
+ev 100 mmap 0 0x2000 1 0x2 3 0 = 0x20000000 file=1
+ck 100 4 7 1
+EOF2
+} | mk fifo
+timeout 60 "$V" -q --strict --real-files "$T/fifo.vmt" 2>"$T/err"
+is "$?:$(cat "$T/err")" "0:vmreplay: $T/fifo: not a regular file, refused (its mappings will be anonymous)" \
+	"--real-files: a FIFO is refused, not waited on (124: killed by the timeout)"
 done_testing

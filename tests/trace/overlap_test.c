@@ -33,18 +33,21 @@ static void write_overlapping(const char *path, int nchunks)
 
 	gen_header(&rec);
 	vmt_write(w, &rec);
-	/* chunk i holds seq i and 100000 + i: every chunk overlaps every other */
+	vmt_writer_close(w);
+	/* chunk i, of thread i + 1 (one thread's seqs never go back), holds
+	 * seq i and 100000 + i: every chunk overlaps every other */
 	for (int i = 0; i < nchunks; i++) {
+		w = vmt_writer_fdopen(fd, 1, i + 1, NULL);
 		for (int k = 0; k < 2; k++) {
 			rec = (struct vmt_record){ .type = VMT_REC_EVENT };
 			rec.u.event.seq = (uint64_t)(k * 100000 + i);
 			rec.u.event.sys = VMT_SYS_BRK;
-			rec.u.event.pid = rec.u.event.tid = 1;
+			rec.u.event.pid = 1;
+			rec.u.event.tid = i + 1;
 			vmt_write(w, &rec);
 		}
-		vmt_writer_flush(w);
+		vmt_writer_close(w);
 	}
-	vmt_writer_close(w);
 	close(fd);
 }
 

@@ -2,11 +2,13 @@
  * tests.  Records get increasing seq numbers in script order.
  *   process PID PPID IMAGE
  *   map PID            then   vma START END PERMS [shared] [rec] [file=ID] [off=N] [NAME]   then   end
- *   file PID ID SIZE PATH
+ *   file PID ID SIZE PATH [ino=N]   (default inode: ID + 1000, so one per id)
  *   ev PID SYS A0 A1 A2 A3 A4 A5 = RESULT [err=N] [file=ID] [thread] [noreturn]
  *   ck PID REASON VMAS RECORDER_VMAS
  *   res PID START NPAGES HEXBYTES
  *   flush              (end the current chunk of every writer)
+ *   rewrite PID        (close PID's writer; the next record gets a new one, as an
+ *                      exec'd image does)
  *   trunc BYTES        (after writing, cut the file to BYTES; negative: from the end)
  */
 #include <fcntl.h>
@@ -109,6 +111,8 @@ int main(int argc, char **argv)
 			r.type = VMT_REC_FILE;
 			r.u.file = (struct vmt_file){ .id = (uint32_t)num(tok[2]), .pid = pid, .dev = 1,
 			                              .ino = num(tok[2]) + 1000, .size = num(tok[3]), .path = tok[4] };
+			if (n >= 6 && strncmp(tok[5], "ino=", 4) == 0)
+				r.u.file.ino = num(tok[5] + 4);
 			put(pid, &r);
 		} else if (strcmp(tok[0], "ev") == 0 && n >= 11) {
 			r.type = VMT_REC_EVENT;
@@ -153,6 +157,13 @@ int main(int argc, char **argv)
 			r.u.residency = (struct vmt_residency){ .seq = seq++, .pid = pid, .start = num(tok[2]),
 			                                        .npages = num(tok[3]), .bits = bits };
 			put(pid, &r);
+		} else if (strcmp(tok[0], "rewrite") == 0 && n >= 2) {
+			for (int i = 0; i < nws; i++)
+				if (ws[i].pid == pid) {
+					vmt_writer_close(ws[i].w);
+					ws[i] = ws[--nws];
+					break;
+				}
 		} else if (strcmp(tok[0], "flush") == 0) {
 			for (int i = 0; i < nws; i++)
 				vmt_writer_flush(ws[i].w);
