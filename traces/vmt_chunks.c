@@ -161,54 +161,6 @@ static int resync(struct vmt_reader *r, struct vmt_cursor *c, const char *why)
 /* Find the next good chunk from r->off on and load it into c: 1, 0 at the
  * end, or an error described in msg.  Damaged stretches are skipped and
  * counted; the caller reports them at the end. */
-static struct tid_seq *tid_slot(struct tid_seq *t, size_t cap, uint64_t key)
-{
-	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
-	while (t[i].used && t[i].key != key)
-		i = (i + 1) & (cap - 1);
-	return &t[i];
-}
-
-/* A thread's chunk that starts before the last seq of its previous chunk
- * (a chunk written twice, a damaged first_seq) would make the merged
- * order a lie: refuse it.  Once per chunk, never per record. */
-static int check_thread_seq(struct vmt_reader *r, const struct vmt_cursor *c, char *msg)
-{
-	/* a chunk of only files, modules and stacks carries the writer's next
-	 * seq, 0 for a writer that has written no event yet (the new image's
-	 * writer after an exec): nothing to order */
-	if (!c->ev_left && c->key == c->last_seq)
-		return 0;
-	uint64_t key = (uint64_t)(uint32_t)c->pred.pid << 32 | (uint32_t)c->pred.tid;
-	if ((r->ntids + 1) * 2 > r->tids_cap) {
-		size_t cap = r->tids_cap ? r->tids_cap * 2 : 64;
-		struct tid_seq *n = calloc(cap, sizeof(*n));
-		if (!n)
-			return vmt_rd_set_error(msg, r->path, VMT_ENOMEM, "out of memory");
-		for (size_t i = 0; i < r->tids_cap; i++)
-			if (r->tids[i].used)
-				*tid_slot(n, cap, r->tids[i].key) = r->tids[i];
-		free(r->tids);
-		r->tids = n;
-		r->tids_cap = cap;
-	}
-	struct tid_seq *t = tid_slot(r->tids, r->tids_cap, key);
-	if (t->used && c->key < t->last)
-		return vmt_rd_set_error(msg, r->path, VMT_ECORRUPT,
-		                        "pid %d tid %d: seq %llu (chunk at byte %llu) goes back before seq %llu of "
-		                        "the thread's previous chunk (a chunk written twice, or a damaged one)",
-		                        c->pred.pid, c->pred.tid, (unsigned long long)c->key,
-		                        (unsigned long long)c->offset, (unsigned long long)t->last);
-	if (!t->used) {
-		t->used = 1;
-		t->key = key;
-		r->ntids++;
-	}
-	if (c->last_seq > t->last || !t->last)
-		t->last = c->last_seq;
-	return 0;
-}
-
 int vmt_rd_next_chunk(struct vmt_reader *r, struct vmt_cursor *c, uint64_t ordinal,
                       char *msg)
 {
@@ -224,7 +176,7 @@ int vmt_rd_next_chunk(struct vmt_reader *r, struct vmt_cursor *c, uint64_t ordin
 			case VMT_FRAME_CHUNK:
 				ret = try_load(r, c, r->off, f.size, ordinal, &why);
 				if (!ret)
-					return (ret = check_thread_seq(r, c, msg)) ? ret : 1;
+					return 1;
 				break;
 			case VMT_FRAME_BAD:
 				ret = VMT_ECORRUPT;

@@ -238,7 +238,6 @@ void vmt_reader_close(struct vmt_reader *r)
 	free(r->heap);
 	free(r->pool);
 	free(r->index);
-	free(r->tids);
 	free(r->header_buf);
 	vmt_scratch_free(&r->header_scratch);
 	if (r->fd >= 0)

@@ -48,11 +48,6 @@ struct vmt_reader {
 	struct vmt_reader_stats st;
 	char msg[MSG_SIZE];
 
-	/* the last seq of every thread's latest chunk, in file order: a
-	 * thread's chunks never go back (open addressing on pid:tid) */
-	struct tid_seq { uint64_t key, last; int used; } *tids;
-	size_t ntids, tids_cap;
-
 	/* file order */
 	struct vmt_cursor one;
 	int one_loaded;
