@@ -29,10 +29,17 @@ struct rp_standin_map {
 	const struct vmt_file *file;
 };
 
+/* What a back end is told when a space is made, instead of globals. */
+struct rp_backend_cfg {
+	const void *profile;    /* sim: its kernel profile (struct sim_profile) */
+	int thp;                /* sim: transparent_hugepage/enabled (enum sim_thp) */
+};
+
 struct rp_backend {
 	const char *target;                     /* "kernel", "sim" */
 	/* A fresh space for the first image (kernel: this process). */
-	struct rp_space *(*space_new)(const struct vmt_map *map, const struct vmt_host *host);
+	struct rp_space *(*space_new)(const struct rp_backend_cfg *cfg, const struct vmt_map *map,
+	                              const struct vmt_host *host);
 	/* Place one stand-in mapping: 0 or an errno. */
 	int (*standin)(struct rp_space *s, const struct rp_standin_map *m);
 	/* Apply one call; fx says which range it touches (kernel: the outcome
@@ -56,11 +63,16 @@ struct rp_backend {
 	 * *latency_ns.  NULL: every brk goes through apply. */
 	long (*brk_timed)(uint64_t target, uint64_t *latency_ns);
 	int per_process;                        /* 1: each recorded process in its own OS process */
+	/* The modelled kernel cost (the simulator; NULL: none): nmodel counts
+	 * named model_name(i), and model adds a space's counts to acc[] before
+	 * the space goes (vmreplay.model.<name> in the results). */
+	int nmodel;
+	const char *(*model_name)(int i);
+	void (*model)(struct rp_space *s, uint64_t *acc);
 };
+#define RP_MODEL_MAX 32
 
 extern const struct rp_backend rp_kernel_backend;
 extern const struct rp_backend rp_sim_backend;
-/* The simulator's kernel profile, set before space_new. */
-void rp_sim_set_profile(const void *profile);
 
 #endif

@@ -443,6 +443,7 @@ int rp_engine_run_once(struct rp_engine *e)
 		sh->ck[i] = INT64_MIN;
 	atomic_store(&sh->nsnaps, 0);
 	atomic_store(&sh->snap_used, 0);
+	memset(sh->model, 0, sizeof sh->model);
 	if (e->thr)
 		memset(e->thr->lanes, 0, e->thr->deps.nlanes * sizeof(*e->thr->lanes));
 	if (!e->be->per_process) {
@@ -455,7 +456,7 @@ int rp_engine_run_once(struct rp_engine *e)
 		for (size_t s = 0; s < t->nprocs; s++) {
 			e->ps[s].owned = 0;
 			if (e->ps[s].space)
-				e->be->space_free(e->ps[s].space);
+				rp_space_free(e, e->ps[s].space);
 			am_free(&e->ps[s].am);
 			am_free(&e->ps[s].holds);
 		}
@@ -571,12 +572,14 @@ nomem:
 }
 
 int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct rp_opts *o,
-                   const struct rp_backend *be, const struct standins *si)
+                   const struct rp_backend *be, const struct rp_backend_cfg *cfg,
+                   const struct standins *si)
 {
 	memset(e, 0, sizeof(*e));
 	e->t = t;
 	e->o = o;
 	e->be = be;
+	e->cfg = *cfg;
 	e->si = si;
 	e->page = t->header.host.page_size ? t->header.host.page_size : 4096;
 	e->base_brk = (uint64_t)syscall(SYS_brk, 0);

@@ -64,6 +64,7 @@ struct rp_shared {
 	_Atomic uint32_t nsnaps, snap_used;
 	struct rp_snap snaps[RP_SNAP_MAX];
 	struct rp_snap_vma *snap_vmas;  /* RP_SNAP_VMAS */
+	uint64_t model[RP_MODEL_MAX];   /* this loop's modelled kernel cost (backend.h) */
 };
 
 struct rp_pstate;
@@ -73,6 +74,7 @@ struct rp_engine {
 	const struct rp_trace *t;
 	const struct rp_opts *o;
 	const struct rp_backend *be;
+	struct rp_backend_cfg cfg;
 	const struct standins *si;
 	struct rp_shared *sh;
 	size_t shared_bytes;
@@ -96,7 +98,8 @@ struct rp_engine {
 
 /* 0, or -1 with a message printed. */
 int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct rp_opts *o,
-                   const struct rp_backend *be, const struct standins *si);
+                   const struct rp_backend *be, const struct rp_backend_cfg *cfg,
+                   const struct standins *si);
 /* Replay the whole trace once, from a fresh address space. */
 int rp_engine_run_once(struct rp_engine *e);
 void rp_engine_free(struct rp_engine *e);

@@ -47,6 +47,15 @@ static inline uint64_t rp_page_up(const struct rp_engine *e, uint64_t x)
 __attribute__((format(printf, 2, 3))) void rp_say(struct rp_engine *e, const char *fmt, ...);
 
 /* image.c */
+/* A replayed address space goes: its modelled cost (if the back end has
+ * one) is added to the loop's first. */
+static inline void rp_space_free(struct rp_engine *e, struct rp_space *s)
+{
+	if (e->be->model)
+		e->be->model(s, e->sh->model);
+	e->be->space_free(s);
+}
+
 int64_t rp_full_count(struct rp_engine *e, struct rp_pstate *p);
 void rp_publish_count(struct rp_engine *e, uint32_t slot, struct rp_pstate *p);
 void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_pstate *p,

@@ -118,7 +118,7 @@ static void teardown(struct rp_engine *e, struct rp_pstate *p)
 		if (p->unit)
 			rp_unit_leave(e, p->unit);
 	} else if (p->space) {
-		e->be->space_free(p->space);
+		rp_space_free(e, p->space);
 		p->space = NULL;
 	}
 	am_clear(&p->am);
@@ -260,7 +260,7 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 			keep[prog.nvma + nall++] = m->vmas[i];
 	}
 	if (!p->space || e->be->per_process)
-		p->space = e->be->space_new(m ? &prog : NULL, &e->t->header.host);
+		p->space = e->be->space_new(&e->cfg, m ? &prog : NULL, &e->t->header.host);
 	if (!p->space) {
 		rp_say(e, "the %s back end could not build the address space of pid %d", e->be->target,
 		    e->t->procs[slot].pid);

@@ -27,8 +27,10 @@ struct rp_kernel_config rp_kernel = { .outcomes = 1 };
 struct rp_space { int unused; };
 static struct rp_space the_space;
 
-static struct rp_space *k_new(const struct vmt_map *map, const struct vmt_host *host)
+static struct rp_space *k_new(const struct rp_backend_cfg *cfg, const struct vmt_map *map,
+                              const struct vmt_host *host)
 {
+	(void)cfg;
 	(void)map;
 	(void)host;
 	vq_open();

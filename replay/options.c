@@ -12,6 +12,8 @@ static const char usage[] =
 "  --threads             replay each recorded thread in its own thread\n"
 "  --target kernel|sim   replay on this kernel (default) or in the simulator\n"
 "  --kernel VERSION      the simulator's kernel profile (6.1, 6.12, host, ...)\n"
+"  --thp MODE            the simulator's transparent_hugepage/enabled: always,\n"
+"                        madvise, never or host (default: this machine's)\n"
 "  --list-profiles       print the simulator's kernel profiles and exit\n"
 "  --list-rules          print the simulator's kernel rules and exit\n"
 "  --repeat N            independent runs (one metric value per run)\n"
@@ -39,13 +41,15 @@ static int positive(const char *opt, const char *arg, int *out)
 int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 {
 	enum { O_PLACEMENT = 256, O_REAL, O_THREADS, O_TARGET, O_KERNEL, O_REPEAT, O_LOOP,
-	       O_DURATION, O_JSON, O_PER_EVENT, O_NO_OUTCOMES, O_STRICT, O_HELP, O_LIST_PROFILES, O_LIST_RULES };
+	       O_DURATION, O_JSON, O_PER_EVENT, O_NO_OUTCOMES, O_STRICT, O_HELP, O_LIST_PROFILES, O_LIST_RULES,
+	       O_THP };
 	static const struct option longopts[] = {
 		{ "placement", required_argument, 0, O_PLACEMENT },
 		{ "real-files", no_argument, 0, O_REAL },
 		{ "threads", no_argument, 0, O_THREADS },
 		{ "target", required_argument, 0, O_TARGET },
 		{ "kernel", required_argument, 0, O_KERNEL },
+		{ "thp", required_argument, 0, O_THP },
 		{ "repeat", required_argument, 0, O_REPEAT },
 		{ "loop", required_argument, 0, O_LOOP },
 		{ "duration", required_argument, 0, O_DURATION },
@@ -89,6 +93,13 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 			o->target = optarg;
 			break;
 		case O_KERNEL: o->kernel = optarg; break;
+		case O_THP:
+			if ((o->thp = sim_thp_parse(optarg)) < 0) {
+				fprintf(stderr, "vmreplay: --thp: expected always, madvise, never or host, got %s\n",
+				        optarg);
+				return -1;
+			}
+			break;
 		case O_REPEAT: if (positive("--repeat", optarg, &o->repeat)) return -1; break;
 		case O_LOOP: if (positive("--loop", optarg, &o->loop)) return -1; break;
 		case O_DURATION: {
@@ -120,6 +131,10 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 	o->trace = argv[optind];
 	if (o->kernel && strcmp(o->target, "sim")) {
 		fprintf(stderr, "vmreplay: --kernel needs --target sim (or --vm for real kernels)\n");
+		return -1;
+	}
+	if (o->thp != SIM_THP_HOST && strcmp(o->target, "sim")) {
+		fprintf(stderr, "vmreplay: --thp needs --target sim (this kernel has its own setting)\n");
 		return -1;
 	}
 	return 0;

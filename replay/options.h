@@ -9,6 +9,7 @@ struct rp_opts {
 	const char *json;         /* --json OUT */
 	const char *target;       /* "kernel" | "sim" */
 	const char *kernel;       /* --kernel VERSION (sim) */
+	int thp;                  /* --thp MODE (sim): enum sim_thp, SIM_THP_HOST by default */
 	int placement;            /* enum rp_placement */
 	int real_files;
 	int threads;

@@ -40,6 +40,8 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 {
 	const struct rp_trace *t = e->t;
 	const struct rp_shared *sh = e->sh;
+	for (int i = 0; i < e->be->nmodel; i++)
+		r->model[i] += sh->model[i];
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct rp_evres *v = &sh->ev[i];
 		if (!v->done || v->skipped)
@@ -106,7 +108,9 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 
 /* ---- metrics --------------------------------------------------------- */
 
-typedef double (*metric_fn)(const struct rp_run *r, int sys);
+/* A metric's value in one run; arg: the system call, outcome or model
+ * count it is of. */
+typedef double (*metric_fn)(const struct rp_run *r, int arg);
 
 static double m_calls(const struct rp_run *r, int s) { return (double)r->lat[s].count; }
 static double m_ops(const struct rp_run *r, int s)
@@ -209,8 +213,6 @@ static int sys_used(const struct rp_report *rep, int s)
 	return 0;
 }
 
-static double clock_metric_value;
-static double g_clock(const struct rp_run *r, int s) { (void)r; (void)s; return clock_metric_value; }
 
 /* An outcome's total; "move" is every move (the move_* kinds are each a
  * part of it), as results before them counted moves. */
@@ -225,8 +227,24 @@ static uint64_t outcome_total(const struct rp_run *r, int o)
 	return n;
 }
 
-static int outcome_index;
-static double g_outcome(const struct rp_run *r, int s) { (void)s; return (double)outcome_total(r, outcome_index); }
+static double g_outcome(const struct rp_run *r, int o) { return (double)outcome_total(r, o); }
+static double g_model(const struct rp_run *r, int i) { return (double)r->model[i]; }
+
+/* A value of the whole replay, the same in every run's column. */
+static void json_constant(FILE *f, int *first, const char *name, const struct rp_report *rep,
+                          double v)
+{
+	fprintf(f, "%s\n    ", *first ? "" : ",");
+	*first = 0;
+	json_str(f, name);
+	fputs(": [", f);
+	for (int i = 0; i < rep->nruns; i++) {
+		if (i)
+			fputs(", ", f);
+		json_num(f, v);
+	}
+	fputc(']', f);
+}
 
 static void json_metrics(FILE *f, const struct rp_report *rep)
 {
@@ -243,12 +261,15 @@ static void json_metrics(FILE *f, const struct rp_report *rep)
 	}
 	for (size_t m = 0; m < sizeof(run_metrics) / sizeof(*run_metrics); m++)
 		json_metric(f, &first, run_metrics[m].name, rep, run_metrics[m].fn, 0);
-	for (outcome_index = 0; outcome_index < VR_OUTCOME_COUNT; outcome_index++) {
-		snprintf(name, sizeof(name), "vmreplay.merge.%s", vr_outcome_name(outcome_index));
-		json_metric(f, &first, name, rep, g_outcome, 0);
+	for (int o = 0; o < VR_OUTCOME_COUNT; o++) {
+		snprintf(name, sizeof(name), "vmreplay.merge.%s", vr_outcome_name(o));
+		json_metric(f, &first, name, rep, g_outcome, o);
 	}
-	clock_metric_value = (double)rep->clock_cost;
-	json_metric(f, &first, "vmreplay.clock_cost_ns", rep, g_clock, 0);
+	for (int i = 0; i < rep->e->be->nmodel; i++) {
+		snprintf(name, sizeof(name), "vmreplay.model.%s", rep->e->be->model_name(i));
+		json_metric(f, &first, name, rep, g_model, i);
+	}
+	json_constant(f, &first, "vmreplay.clock_cost_ns", rep, (double)rep->clock_cost);
 	fputs("\n  }", f);
 }
 

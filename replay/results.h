@@ -14,6 +14,7 @@
 struct rp_run {
 	struct lat_stats lat[VMT_SYS_COUNT];
 	uint64_t outcomes[VR_OUTCOME_COUNT];
+	uint64_t model[RP_MODEL_MAX];   /* the modelled kernel cost (backend.h), over loops */
 	uint64_t ck_matched, ck_total, mismatches, skipped, unplaceable;
 	uint64_t moved;        /* events at absolute low addresses issued elsewhere */
 	int64_t vma_start, vma_final, vma_peak;

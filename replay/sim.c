@@ -9,19 +9,20 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-static const struct sim_profile *profile;
-/* CAP_SYS_RAWIO of the recorded processes: -1 not known yet */
+/* CAP_SYS_RAWIO of the recorded processes: -1 not known yet (one replay
+ * runs one trace, whose processes share it) */
 static int cap_rawio = -1;
 static uint64_t min_addr;
 
-void rp_sim_set_profile(const void *p) { profile = p; cap_rawio = -1; }
-
-static struct rp_space *s_new(const struct vmt_map *map, const struct vmt_host *host)
+static struct rp_space *s_new(const struct rp_backend_cfg *cfg, const struct vmt_map *map,
+                              const struct vmt_host *host)
 {
-	struct sim_mm *mm = sim_mm_new(profile, map, host);
+	struct sim_mm *mm = sim_mm_new(cfg->profile, map, host);
 	min_addr = host && host->mmap_min_addr ? host->mmap_min_addr : 4096;
 	if (mm && cap_rawio > 0)
 		sim_mm_set_cap_rawio(mm, 1);
+	if (mm)
+		sim_mm_set_thp(mm, cfg->thp);
 	return (struct rp_space *)mm;
 }
 
@@ -91,6 +92,16 @@ static int s_set_brk(struct rp_space *s, uint64_t start_brk, uint64_t brk)
 
 static void s_free(struct rp_space *s) { sim_mm_free((struct sim_mm *)s); }
 
+static void s_model(struct rp_space *s, uint64_t *acc)
+{
+	struct sim_cost c;
+	sim_mm_cost((const struct sim_mm *)s, &c);
+	for (int i = 0; i < SIM_COST_COUNT; i++)
+		acc[i] += sim_cost_value(&c, i);
+}
+
+_Static_assert(SIM_COST_COUNT <= RP_MODEL_MAX, "RP_MODEL_MAX holds every modelled cost");
+
 const struct rp_backend rp_sim_backend = {
 	.target = "sim",
 	.space_new = s_new,
@@ -100,6 +111,9 @@ const struct rp_backend rp_sim_backend = {
 	.count = s_count,
 	.fork = s_fork,
 	.space_free = s_free,
+	.nmodel = SIM_COST_COUNT,
+	.model_name = sim_cost_name,
+	.model = s_model,
 	.set_brk = s_set_brk,
 	.per_process = 0,
 };

@@ -53,6 +53,7 @@ static void progress_end(struct progress *pg)
 static int replay(const struct rp_opts *o, const struct rp_trace *t)
 {
 	const struct rp_backend *be = &rp_kernel_backend;
+	struct rp_backend_cfg cfg = { .thp = o->thp };
 	const char *kernel_name;
 	struct utsname u;
 	uname(&u);
@@ -65,7 +66,7 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 			        *sim_profile_names() ? sim_profile_names() : "none yet");
 			return 2;
 		}
-		rp_sim_set_profile(p);
+		cfg.profile = p;
 		kernel_name = sim_profile_name(p);
 		be = &rp_sim_backend;
 	}
@@ -95,7 +96,7 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 	for (int r = 0; r < o->repeat; r++)
 		rp_run_reset(&runs[r]);
 	struct rp_engine e;
-	if (rp_engine_init(&e, t, o, be, be->per_process ? &si : NULL) < 0) {
+	if (rp_engine_init(&e, t, o, be, &cfg, be->per_process ? &si : NULL) < 0) {
 		free(runs);
 		standins_remove(&si);
 		return 2;

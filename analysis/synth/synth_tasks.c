@@ -56,6 +56,12 @@ void synth_thread_exit(struct synth *s, struct synth_proc *p, const struct synth
 
 void synth_thread_join(struct synth *s, struct synth_proc *p, const struct synth_thread *t)
 {
+	/* the top of the stack the thread ran on (its struct pthread, TLS and
+	 * frames: what its exit did not advise away) holds pages, as the
+	 * recorder's scan before the munmap finds them; a replay faults them
+	 * in, and where the kernel aligned the stack for THP that is a 2 MiB
+	 * page (the stress-ng.pthread regression) */
+	synth_residency(s, p, t->stack + UNUSED_STACK, (SYNTH_STACK_MAP - UNUSED_STACK) / SYNTH_PAGE);
 	uint64_t a[6] = { t->stack, SYNTH_STACK_MAP };
 	synth_call(s, p, p->pid, VMT_SYS_MUNMAP, a, LAT_MUNMAP_STACK);
 	synth_think(s, 200);

@@ -49,11 +49,11 @@ printf '4243  brk(0x55555557b000)               = 0x55555557b000\n4244  brk(0x55
 is_file "$T/got" "$T/want" "brk1: each child grows its own heap by one page"
 
 synth brk2 brk2 --tasks 2 --iterations 3 --mode thread
-is "$(counts "$T/brk2.json")" "brk=14 clone3=2 exit=2 exit_group=1 madvise=2 mmap=2 mprotect=2 munmap=2 procs=1 res=0 ck=start:1,exit:1" \
+is "$(counts "$T/brk2.json")" "brk=14 clone3=2 exit=2 exit_group=1 madvise=2 mmap=2 mprotect=2 munmap=2 procs=1 res=2 ck=start:1,exit:1" \
 	"brk2 (thread mode): sbrk(page) per thread, then the loop"
 
 synth mmap1 mmap1 --tasks 2 --iterations 3 --mode thread
-is "$(counts "$T/mmap1.json")" "clone3=2 exit=2 exit_group=1 madvise=2 mmap=8 mprotect=2 munmap=8 procs=1 res=0 ck=start:1,exit:1" \
+is "$(counts "$T/mmap1.json")" "clone3=2 exit=2 exit_group=1 madvise=2 mmap=8 mprotect=2 munmap=8 procs=1 res=2 ck=start:1,exit:1" \
 	"mmap1 (thread mode): thread stacks plus mmap/munmap of 128 MiB"
 "$V" dump "$T/mmap1" | sed -n '7,8p' >"$T/got"
 cat >"$T/want" <<'W'
@@ -70,7 +70,7 @@ echo '4243  mmap(NULL, 134217728, PROT_READ|PROT_WRITE, MAP_PRIVATE, 3, 0) = 0x7
 is_file "$T/got" "$T/want" "mmap2: private file mapping, not PMD-aligned"
 
 synth pthread pthread --iterations 2 --tasks 3
-is "$(counts "$T/pthread.json")" "clone3=6 exit=6 exit_group=1 madvise=6 mmap=6 mprotect=6 munmap=6 procs=1 res=0 ck=start:1,exit:1" \
+is "$(counts "$T/pthread.json")" "clone3=6 exit=6 exit_group=1 madvise=6 mmap=6 mprotect=6 munmap=6 procs=1 res=6 ck=start:1,exit:1" \
 	"pthread: 2 rounds of 3 threads"
 "$V" dump "$T/pthread" | head -2 >"$T/got"
 cat >"$T/want" <<'W'
