@@ -1,5 +1,7 @@
-/* json.c - recursive-descent JSON reader (RFC 8259) and a streaming writer.
- * Depth is limited so hostile input cannot exhaust the stack. */
+/* json.c - results files in and out.  Reading is jansson's: this file
+ * only walks the top-level object and the one streamed array, handling
+ * their separators ('{' ':' ',' ']' '}' and whitespace); every key, value
+ * and row is decoded by json_loadb() from a window onto the file. */
 #include "analysis/json.h"
 
 #include <errno.h>
@@ -9,485 +11,292 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define JSON_MAX_DEPTH 64
-#define CHUNK_MIN (256u << 10)
+#define WINDOW_MIN (1u << 20)
+/* One value at a time, whatever its type; the window goes on past it. */
+#define LOAD_FLAGS (JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES)
 
-/* Bump allocation: a results file is millions of small values read once
- * and freed together, which malloc serves poorly. */
-struct json_arena {
-	struct json_arena *next;
-	size_t size, used;
-	uint64_t data[];
-};
-
-static void *arena_alloc(struct json_arena **a, size_t n)
-{
-	n = (n + 7) & ~(size_t)7;
-	if (!*a || (*a)->size - (*a)->used < n) {
-		size_t size = n > CHUNK_MIN ? n : CHUNK_MIN;
-		struct json_arena *c = malloc(sizeof(*c) + size);
-		if (!c)
-			return NULL;
-		c->next = *a;
-		c->size = size;
-		c->used = 0;
-		*a = c;
-	}
-	void *p = (char *)(*a)->data + (*a)->used;
-	(*a)->used += n;
-	return p;
-}
-
-static void arena_free(struct json_arena *a)
-{
-	while (a) {
-		struct json_arena *next = a->next;
-		free(a);
-		a = next;
-	}
-}
-
-/* Members of open containers wait here until their container closes and
- * gets arrays of the exact size. */
-struct pending {
-	struct json **items;
-	char **keys;
-	size_t n, cap;
-};
-
-struct parser {
-	char *s, *end, *p;	/* our own copy: strings are decoded in place */
+struct reader {
+	FILE *f;
+	char *buf;
+	size_t cap, at, end;     /* unread bytes: buf[at..end) */
+	size_t total;            /* bytes read from the file */
+	bool eof;
+	long line, col;          /* of buf[at], from 1 */
+	enum json_read_status st;
 	char *err;
 	size_t errlen;
-	bool failed;
-	struct json_arena *arena;
-	struct pending stack;
 };
 
-__attribute__((format(printf, 2, 3)))
-static void fail(struct parser *ps, const char *fmt, ...)
+__attribute__((format(printf, 4, 5)))
+static void fail(struct reader *r, long line, long col, const char *fmt, ...)
 {
-	if (ps->failed)
-		return;
-	ps->failed = true;
-	int line = 1, col = 1;
-	for (const char *c = ps->s; c < ps->p && c < ps->end; c++) {
-		if (*c == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-	}
-	int k = snprintf(ps->err, ps->errlen, "line %d, column %d: ", line, col);
-	if (k < 0 || (size_t)k >= ps->errlen)
+	if (r->st != JSON_READ_OK)
+		return;		/* the first problem is the one to report */
+	r->st = JSON_READ_SYNTAX;
+	int k = snprintf(r->err, r->errlen, "line %ld, column %ld: ", line, col);
+	if (k < 0 || (size_t)k >= r->errlen)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(ps->err + k, ps->errlen - k, fmt, ap);
+	vsnprintf(r->err + k, r->errlen - k, fmt, ap);
 	va_end(ap);
 }
 
-static void skip_ws(struct parser *ps)
+/* Reads more of the file behind the unread bytes: 1 when it did, 0 at
+ * the end, -1 on an error (reported). */
+static int more(struct reader *r)
 {
-	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' ||
-				   *ps->p == '\n' || *ps->p == '\r'))
-		ps->p++;
-}
-
-static struct json *node(struct parser *ps, enum json_type t)
-{
-	struct json *j = arena_alloc(&ps->arena, sizeof(*j));
-	if (!j) {
-		fail(ps, "out of memory");
-		return NULL;
+	if (r->eof)
+		return 0;
+	if (r->at) {
+		memmove(r->buf, r->buf + r->at, r->end - r->at);
+		r->end -= r->at;
+		r->at = 0;
 	}
-	memset(j, 0, sizeof(*j));
-	j->type = t;
-	return j;
-}
-
-static struct json *parse_value(struct parser *ps, int depth);
-
-static bool literal(struct parser *ps, const char *word)
-{
-	size_t n = strlen(word);
-	if ((size_t)(ps->end - ps->p) >= n && memcmp(ps->p, word, n) == 0) {
-		ps->p += n;
-		return true;
-	}
-	return false;
-}
-
-static int hex4(const char *p)
-{
-	int v = 0;
-	for (int i = 0; i < 4; i++) {
-		int c = p[i], d;
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
+	if (r->end == r->cap) {	/* one value fills the window: widen it */
+		char *nb = realloc(r->buf, r->cap * 2);
+		if (!nb) {
+			r->st = JSON_READ_IO;
+			snprintf(r->err, r->errlen, "out of memory");
 			return -1;
-		v = v * 16 + d;
+		}
+		r->buf = nb;
+		r->cap *= 2;
 	}
-	return v;
-}
-
-static size_t put_utf8(char *o, uint32_t cp)
-{
-	if (cp < 0x80) {
-		o[0] = (char)cp;
+	size_t n = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
+	r->end += n;
+	r->total += n;
+	if (n)
 		return 1;
+	if (ferror(r->f)) {
+		r->st = JSON_READ_IO;
+		snprintf(r->err, r->errlen, "read error: %s", strerror(errno ? errno : EIO));
+		return -1;
 	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xc0 | cp >> 6);
-		o[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xe0 | cp >> 12);
-		o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		o[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	o[0] = (char)(0xf0 | cp >> 18);
-	o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	o[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
+	r->eof = true;
+	return 0;
 }
 
-/* At the opening quote.  Decodes the string in place (the text is the
- * parser's own copy; decoded escapes never grow, so writing never overtakes
- * reading) and returns it, NUL-terminated where the closing quote was. */
-static char *parse_string(struct parser *ps)
+static void advance(struct reader *r, size_t n)
 {
-	char *q = ++ps->p;
-	while (q < ps->end && *q != '"') {
-		if (*q == '\\')
-			q++;
-		q++;
+	const char *p = r->buf + r->at, *e = p + n, *nl;
+	while ((nl = memchr(p, '\n', (size_t)(e - p)))) {
+		r->line++;
+		r->col = 1;
+		p = nl + 1;
 	}
-	if (q >= ps->end) {
-		fail(ps, "unterminated string");
+	r->col += e - p;
+	r->at += n;
+}
+
+/* The next byte after whitespace, not consumed; EOF at the end or on an
+ * error. */
+static int peek(struct reader *r)
+{
+	for (;;) {
+		for (; r->at < r->end; advance(r, 1)) {
+			char c = r->buf[r->at];
+			if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+				return (unsigned char)c;
+		}
+		if (more(r) <= 0)
+			return EOF;
+	}
+}
+
+/* "unexpected character 'x'" or "unexpected end of input" for C. */
+static void unexpected(struct reader *r, int c, const char *wanted)
+{
+	if (c == EOF)
+		fail(r, r->line, r->col, "unexpected end of input (%s)", wanted);
+	else if (c >= 0x20 && c < 0x7f)
+		fail(r, r->line, r->col, "%s, not '%c'", wanted, c);
+	else
+		fail(r, r->line, r->col, "%s, not byte 0x%02x", wanted, c);
+}
+
+/* One JSON value at the window's start, decoded by jansson.  A value the
+ * window cuts short is retried with more of the file: a number or word
+ * ends only where jansson saw the byte after it. */
+static json_t *value(struct reader *r)
+{
+	if (peek(r) == EOF) {
+		unexpected(r, EOF, "expected a value");
 		return NULL;
-	}
-	char *out = ps->p, *o = out;
-	while (ps->p < q) {
-		unsigned char c = (unsigned char)*ps->p;
-		if (c < 0x20) {
-			fail(ps, "control character in string");
-			goto bad;
-		}
-		if (c != '\\') {
-			*o++ = (char)c;
-			ps->p++;
-			continue;
-		}
-		ps->p++;
-		static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-		const char *e = strchr(from, *ps->p);
-		if (*ps->p && e) {
-			*o++ = to[e - from];
-			ps->p++;
-			continue;
-		}
-		if (*ps->p != 'u' || q - ps->p < 5) {
-			fail(ps, "bad escape in string");
-			goto bad;
-		}
-		int cp = hex4(ps->p + 1);
-		if (cp < 0) {
-			fail(ps, "bad \\u escape in string");
-			goto bad;
-		}
-		ps->p += 5;
-		if (cp >= 0xd800 && cp < 0xdc00 && q - ps->p >= 6 &&
-		    ps->p[0] == '\\' && ps->p[1] == 'u') {
-			int lo = hex4(ps->p + 2);
-			if (lo >= 0xdc00 && lo < 0xe000) {
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-				ps->p += 6;
-			}
-		}
-		if (cp >= 0xd800 && cp < 0xe000)
-			cp = 0xfffd;	/* a lone surrogate */
-		o += put_utf8(o, (uint32_t)cp);
-	}
-	*o = 0;
-	ps->p = q + 1;
-	return out;
-bad:
-	return NULL;
-}
-
-static struct json *parse_number(struct parser *ps)
-{
-	char *p = ps->p;
-	if (p < ps->end && *p == '-')
-		p++;
-	const char *digits = p;
-	while (p < ps->end && *p >= '0' && *p <= '9')
-		p++;
-	if (p == digits || (*digits == '0' && p - digits > 1)) {
-		fail(ps, "bad number");
-		return NULL;
-	}
-	if (p < ps->end && *p == '.') {
-		const char *f = ++p;
-		while (p < ps->end && *p >= '0' && *p <= '9')
-			p++;
-		if (p == f) {
-			fail(ps, "bad number");
-			return NULL;
-		}
-	}
-	if (p < ps->end && (*p == 'e' || *p == 'E')) {
-		p++;
-		if (p < ps->end && (*p == '+' || *p == '-'))
-			p++;
-		const char *x = p;
-		while (p < ps->end && *p >= '0' && *p <= '9')
-			p++;
-		if (p == x) {
-			fail(ps, "bad number");
-			return NULL;
-		}
-	}
-	char buf[64];
-	size_t n = (size_t)(p - ps->p);
-	if (n >= sizeof(buf)) {
-		fail(ps, "number too long");
-		return NULL;
-	}
-	memcpy(buf, ps->p, n);
-	buf[n] = 0;
-	struct json *j = node(ps, JSON_NUMBER);
-	if (j)
-		j->number = strtod(buf, NULL);
-	ps->p = p;
-	return j;
-}
-
-static bool push(struct parser *ps, char *key, struct json *v)
-{
-	struct pending *st = &ps->stack;
-	if (st->n == st->cap) {
-		size_t nc = st->cap ? st->cap * 2 : 256;
-		struct json **it = realloc(st->items, nc * sizeof(*it));
-		if (it)
-			st->items = it;
-		char **k = realloc(st->keys, nc * sizeof(*k));
-		if (k)
-			st->keys = k;
-		if (!it || !k) {
-			fail(ps, "out of memory");
-			return false;
-		}
-		st->cap = nc;
-	}
-	st->keys[st->n] = key;
-	st->items[st->n++] = v;
-	return true;
-}
-
-/* Moves the members pushed since BASE into J. */
-static bool settle(struct parser *ps, struct json *j, size_t base, bool object)
-{
-	struct pending *st = &ps->stack;
-	j->n = st->n - base;
-	st->n = base;
-	if (!j->n)
-		return true;
-	j->items = arena_alloc(&ps->arena, j->n * sizeof(*j->items));
-	j->keys = object ? arena_alloc(&ps->arena, j->n * sizeof(*j->keys)) : NULL;
-	if (!j->items || (object && !j->keys)) {
-		fail(ps, "out of memory");
-		return false;
-	}
-	memcpy(j->items, st->items + base, j->n * sizeof(*j->items));
-	if (object)
-		memcpy(j->keys, st->keys + base, j->n * sizeof(*j->keys));
-	return true;
-}
-
-/* Arrays and objects: CLOSE ends them; objects read "key": before values. */
-static struct json *parse_container(struct parser *ps, int depth, bool object)
-{
-	char close = object ? '}' : ']';
-	struct json *j = node(ps, object ? JSON_OBJECT : JSON_ARRAY);
-	size_t base = ps->stack.n;
-	if (!j)
-		return NULL;
-	ps->p++;
-	skip_ws(ps);
-	if (ps->p < ps->end && *ps->p == close) {
-		ps->p++;
-		return j;
 	}
 	for (;;) {
-		char *key = NULL;
-		skip_ws(ps);
-		if (object) {
-			if (ps->p >= ps->end || *ps->p != '"') {
-				fail(ps, "expected a string key");
-				return NULL;
+		json_error_t e;
+		size_t avail = r->end - r->at;
+		json_t *v = json_loadb(r->buf + r->at, avail, LOAD_FLAGS, &e);
+		bool cut;
+		if (v)
+			cut = !json_is_object(v) && !json_is_array(v) && (size_t)e.position >= avail;
+		else
+			cut = json_error_code(&e) == json_error_premature_end_of_input ||
+			      (size_t)e.position + 4 >= avail;
+		if (!cut || r->eof) {
+			if (v) {
+				advance(r, (size_t)e.position);
+				return v;
 			}
-			if (!(key = parse_string(ps)))
-				return NULL;
-			skip_ws(ps);
-			if (ps->p >= ps->end || *ps->p != ':') {
-				fail(ps, "expected ':' after key \"%s\"", key);
-				return NULL;
-			}
-			ps->p++;
-		}
-		struct json *v = parse_value(ps, depth + 1);
-		if (!v || !push(ps, key, v))
+			long line = r->line + e.line - 1;
+			long col = e.line == 1 ? r->col + e.column - 1 : e.column;
+			fail(r, line, col, "%s", e.text);
 			return NULL;
-		skip_ws(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			ps->p++;
+		}
+		json_decref(v);
+		if (more(r) < 0)
+			return NULL;
+	}
+}
+
+/* The array RD->stream_key names, at its '['. */
+static int stream(struct reader *r, struct json_read *rd)
+{
+	advance(r, 1);
+	rd->streamed = rd->in_stream = true;
+	int c = peek(r);
+	if (c == ']') {
+		advance(r, 1);
+		rd->in_stream = false;
+		return 0;
+	}
+	for (;;) {
+		json_t *row = value(r);
+		if (!row)
+			return -1;
+		int rc = rd->row ? rd->row(row, rd->rows, rd->arg, r->err, r->errlen) : 0;
+		json_decref(row);
+		if (rc) {
+			if (r->st == JSON_READ_OK)
+				r->st = JSON_READ_ROW;
+			return -1;
+		}
+		rd->rows++;
+		c = peek(r);
+		if (c == ',' || c == ']') {
+			advance(r, 1);
+			if (c == ']') {
+				rd->in_stream = false;
+				return 0;
+			}
 			continue;
 		}
-		if (ps->p < ps->end && *ps->p == close) {
-			ps->p++;
-			return settle(ps, j, base, object) ? j : NULL;
-		}
-		fail(ps, ps->p >= ps->end ? "unexpected end of input" :
-		     object ? "expected ',' or '}'" : "expected ',' or ']'");
-		return NULL;
+		unexpected(r, c, "expected ',' or ']'");
+		return -1;
 	}
 }
 
-static struct json *parse_value(struct parser *ps, int depth)
+/* The top-level object, at its '{'. */
+static json_t *object(struct reader *r, struct json_read *rd)
 {
-	struct json *j;
-	if (depth > JSON_MAX_DEPTH) {
-		fail(ps, "nested deeper than %d", JSON_MAX_DEPTH);
-		return NULL;
+	json_t *doc = json_object();
+	advance(r, 1);
+	int c = peek(r);
+	if (c == '}') {
+		advance(r, 1);
+		return doc;
 	}
-	skip_ws(ps);
-	if (ps->p >= ps->end) {
-		fail(ps, "unexpected end of input");
-		return NULL;
-	}
-	switch (*ps->p) {
-	case '{':
-		return parse_container(ps, depth, true);
-	case '[':
-		return parse_container(ps, depth, false);
-	case '"': {
-		char *s = parse_string(ps);
-		if (!s || !(j = node(ps, JSON_STRING)))
-			return NULL;
-		j->string = s;
-		return j;
-	}
-	case 't':
-	case 'f':
-	{
-		bool is_true = literal(ps, "true");
-		if (is_true || literal(ps, "false")) {
-			if ((j = node(ps, JSON_BOOL)))
-				j->boolean = is_true;
-			return j;
+	for (;;) {
+		if ((c = peek(r)) != '"') {
+			unexpected(r, c, "expected a string key");
+			break;
 		}
-	}
+		long line = r->line, col = r->col;
+		json_t *k = value(r);
+		if (!k)
+			break;
+		const char *key = json_string_value(k);
+		bool streams = rd->stream_key && strcmp(key, rd->stream_key) == 0;
+		if ((c = peek(r)) != ':') {
+			unexpected(r, c, "expected ':' after a key");
+		} else if (json_object_get(doc, key) || (streams && rd->streamed)) {
+			fail(r, line, col, "duplicate object key \"%s\"", key);
+		} else {
+			advance(r, 1);
+			if (streams && peek(r) == '[') {
+				stream(r, rd);
+			} else {
+				json_t *v = value(r);
+				if (v)
+					json_object_set_new(doc, key, v);
+			}
+		}
+		json_decref(k);
+		if (r->st != JSON_READ_OK)
+			break;
+		c = peek(r);
+		if (c == ',' || c == '}') {
+			advance(r, 1);
+			if (c == '}')
+				return doc;
+			continue;
+		}
+		unexpected(r, c, "expected ',' or '}'");
 		break;
-	case 'n':
-		if (literal(ps, "null"))
-			return node(ps, JSON_NULL);
-		break;
-	default:
-		if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'))
-			return parse_number(ps);
 	}
-	fail(ps, "unexpected character '%c'", *ps->p);
+	json_decref(doc);
 	return NULL;
 }
 
-/* Parses the copy TEXT..TEXT+LEN that ps->arena or OWNED holds. */
-static struct json *parse_document(struct parser *ps, char *text, size_t len, char *owned)
+enum json_read_status json_read_file(const char *path, struct json_read *rd,
+				     char *err, size_t errlen)
 {
-	ps->s = ps->p = text;
-	ps->end = text + len;
-	struct json *j = parse_value(ps, 0);
-	if (j) {
-		skip_ws(ps);
-		if (ps->p != ps->end) {
-			fail(ps, "unexpected data after the document");
-			j = NULL;
-		}
-	}
-	free(ps->stack.items);
-	free(ps->stack.keys);
-	if (!j) {
-		arena_free(ps->arena);
-		free(owned);
-		return NULL;
-	}
-	j->arena = ps->arena;
-	j->owned = owned;
-	return j;
-}
-
-struct json *json_parse(const char *text, size_t len, char *err, size_t errlen)
-{
-	struct parser ps = { .err = err, .errlen = errlen };
+	struct reader r = { .line = 1, .col = 1, .err = err, .errlen = errlen };
+	rd->doc = NULL;
+	rd->streamed = rd->in_stream = false;
+	rd->rows = 0;
 	if (errlen)
 		err[0] = 0;
-	char *copy = arena_alloc(&ps.arena, len + 1);	/* strings are decoded in it */
-	if (!copy) {
+	r.f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!r.f) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		return JSON_READ_IO;
+	}
+	if (!(r.buf = malloc(r.cap = WINDOW_MIN))) {
 		snprintf(err, errlen, "out of memory");
-		return NULL;
+		r.st = JSON_READ_IO;
 	}
-	memcpy(copy, text, len);
-	return parse_document(&ps, copy, len, NULL);
-}
-
-struct json *json_parse_owned(char *text, size_t len, char *err, size_t errlen)
-{
-	struct parser ps = { .err = err, .errlen = errlen };
-	if (errlen)
-		err[0] = 0;
-	return parse_document(&ps, text, len, text);
-}
-
-void json_free(struct json *j)
-{
-	if (j) {
-		free(j->owned);
-		arena_free(j->arena);
+	int c = r.buf ? peek(&r) : EOF;
+	json_t *doc = NULL;
+	if (r.st != JSON_READ_OK) {
+		/* a read error */
+	} else if (c == EOF && r.total == 0) {
+		snprintf(err, errlen, "empty file");
+		r.st = JSON_READ_EMPTY;
+	} else {
+		doc = c == '{' ? object(&r, rd) : value(&r);
+		if (doc && (c = peek(&r)) != EOF)
+			unexpected(&r, c, "expected the end after the document");
 	}
+	if (r.st != JSON_READ_OK) {
+		json_decref(doc);
+		doc = NULL;
+	}
+	free(r.buf);
+	if (r.f != stdin)
+		fclose(r.f);
+	rd->doc = doc;
+	return r.st;
 }
 
-const struct json *json_get(const struct json *obj, const char *key)
+const char *json_get_str(const json_t *obj, const char *key)
 {
-	if (!obj || obj->type != JSON_OBJECT)
-		return NULL;
-	for (size_t i = 0; i < obj->n; i++)
-		if (strcmp(obj->keys[i], key) == 0)
-			return obj->items[i];
-	return NULL;
+	return json_string_value(json_object_get(obj, key));
 }
 
-const char *json_get_str(const struct json *obj, const char *key)
+const char *json_kind(const json_t *v)
 {
-	const struct json *v = json_get(obj, key);
-	return v && v->type == JSON_STRING ? v->string : NULL;
-}
-
-const char *json_type_name(enum json_type t)
-{
-	static const char *const names[] = {
-		"null", "a boolean", "a number", "a string", "an array", "an object",
-	};
-	return names[t];
+	switch (v ? json_typeof(v) : JSON_NULL) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER:
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
 }
 
 /* ---- writer ---------------------------------------------------------- */
