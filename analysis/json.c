@@ -1,7 +1,7 @@
 /* json.c - results files in and out.  Reading is jansson's: this file
  * only walks the top-level object and the one streamed array, handling
  * their separators ('{' ':' ',' ']' '}' and whitespace); every key, value
- * and row is decoded by json_loadb() from a window onto the file. */
+ * and row is decoded by json_load_callback() from a window onto the file. */
 #include "analysis/json.h"
 
 #include <errno.h>
@@ -115,39 +115,48 @@ static void unexpected(struct reader *r, int c, const char *wanted)
 		fail(r, r->line, r->col, "%s, not byte 0x%02x", wanted, c);
 }
 
-/* One JSON value at the window's start, decoded by jansson.  A value the
- * window cuts short is retried with more of the file: a number or word
- * ends only where jansson saw the byte after it. */
+/* jansson's input for one value: the window from its start, read on
+ * into (and widened) as jansson asks, so a value the window cut is never
+ * decoded twice.  jansson reads ahead; it says where the value ended. */
+struct feed {
+	struct reader *r;
+	size_t served;		/* bytes from buf[at] handed to jansson */
+};
+
+static size_t feed(void *out, size_t len, void *arg)
+{
+	struct feed *fd = arg;
+	struct reader *r = fd->r;
+	if (r->at + fd->served == r->end) {
+		int m = more(r);	/* keeps buf[at..end), so fd->served holds */
+		if (m <= 0)
+			return m == 0 ? 0 : (size_t)-1;
+	}
+	size_t n = r->end - r->at - fd->served;
+	n = n < len ? n : len;
+	memcpy(out, r->buf + r->at + fd->served, n);
+	fd->served += n;
+	return n;
+}
+
+/* One JSON value at the window's start, decoded by jansson. */
 static json_t *value(struct reader *r)
 {
 	if (peek(r) == EOF) {
 		unexpected(r, EOF, "expected a value");
 		return NULL;
 	}
-	for (;;) {
-		json_error_t e;
-		size_t avail = r->end - r->at;
-		json_t *v = json_loadb(r->buf + r->at, avail, LOAD_FLAGS, &e);
-		bool cut;
-		if (v)
-			cut = !json_is_object(v) && !json_is_array(v) && (size_t)e.position >= avail;
-		else
-			cut = json_error_code(&e) == json_error_premature_end_of_input ||
-			      (size_t)e.position + 4 >= avail;
-		if (!cut || r->eof) {
-			if (v) {
-				advance(r, (size_t)e.position);
-				return v;
-			}
-			long line = r->line + e.line - 1;
-			long col = e.line == 1 ? r->col + e.column - 1 : e.column;
-			fail(r, line, col, "%s", e.text);
-			return NULL;
-		}
-		json_decref(v);
-		if (more(r) < 0)
-			return NULL;
+	json_error_t e;
+	struct feed fd = { r, 0 };
+	json_t *v = json_load_callback(feed, &fd, LOAD_FLAGS, &e);
+	if (v) {
+		advance(r, (size_t)e.position);
+		return v;
 	}
+	long line = r->line + e.line - 1;
+	long col = e.line == 1 ? r->col + e.column - 1 : e.column;
+	fail(r, line, col, "%s", e.text);
+	return NULL;
 }
 
 /* The array RD->stream_key names, at its '['. */
