@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WINDOW_MIN (1u << 20)
-/* One value at a time, whatever its type; the window goes on past it. */
+#define WINDOW_MIN (1u << 20)	/* widened while one value is larger */
+/* One value at a time, whatever its type, stopping where it ends. */
 #define LOAD_FLAGS (JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES)
 
 struct reader {
