@@ -12,7 +12,7 @@ VMREPORT_SRCS := analysis/vmreport.c analysis/vmreport_checks.c analysis/vmrepor
                  analysis/vmreport_explain.c analysis/vmreport_format.c analysis/vmreport_html.c \
                  analysis/vmreport_html_plots.c analysis/vmreport_json.c analysis/vmreport_names.c \
                  analysis/vmreport_results.c analysis/vmreport_stacks.c analysis/vmreport_stats.c \
-                 analysis/vmreport_text.c analysis/json.c
+                 analysis/vmreport_text.c
 VMTRACE_OBJS  := $(call objs,$(VMTRACE_SRCS))
 VMREPORT_OBJS := $(call objs,$(VMREPORT_SRCS))
 
@@ -21,8 +21,13 @@ BENCH_SCRIPTS += tests/bench/symbolize.sh tests/bench/report-scaling.sh
 
 $(BUILD)/bin/vmtrace: $(VMTRACE_OBJS) $(LIBSHARED) $(LIBVMT)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(SYMBOLIZE_LIBS) -lm $(VMREC_LDFLAGS)
+	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(SYMBOLIZE_LIBS) $(JSON_LIBS) -lm $(VMREC_LDFLAGS)
 
 $(BUILD)/bin/vmreport: $(VMREPORT_OBJS) $(LIBSHARED) $(LIBVMT)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(SYMBOLIZE_LIBS) -lm $(VMREC_LDFLAGS)
+	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(SYMBOLIZE_LIBS) $(JSON_LIBS) -lm $(VMREC_LDFLAGS)
+
+# Tests that include a reader of results files (json_test.c includes
+# json.c; results_test.c includes vmtrace_top_results.c, which calls it).
+TEST_LIBS_report  += $(JSON_LIBS)
+TEST_LIBS_symbols += $(call objs,lib/json.c) $(JSON_LIBS)

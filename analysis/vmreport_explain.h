@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "analysis/json.h"
+#include "lib/json.h"
 #include "analysis/vmreport_compare.h"
 
 /* Events differ when their merge outcomes differ or they change the VMA

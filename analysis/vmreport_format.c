@@ -175,22 +175,23 @@ static void append(char *buf, size_t len, const char *sep, const char *s)
 
 void rep_fmt_host(char *buf, size_t len, const struct rep_results *r)
 {
-	const struct json *h = r->host, *v;
+	const json_t *h = r->host, *v;
 	char part[96];
 	buf[0] = 0;
 	const char *cpu = json_get_str(h, "cpu");
 	if (cpu)
 		append(buf, len, ", ", cpu);
-	if ((v = json_get(h, "cores")) && v->type == JSON_NUMBER) {
-		snprintf(part, sizeof(part), "%g core%s", v->number, v->number == 1 ? "" : "s");
+	if ((v = json_object_get(h, "cores")) && json_is_number(v)) {
+		double n = json_number_value(v);
+		snprintf(part, sizeof(part), "%g core%s", n, n == 1 ? "" : "s");
 		append(buf, len, ", ", part);
 	}
-	if ((v = json_get(h, "memory"))) {
-		if (v->type == JSON_NUMBER) {	/* bytes */
-			snprintf(part, sizeof(part), "%.1f GiB", v->number / (1 << 30));
+	if ((v = json_object_get(h, "memory"))) {
+		if (json_is_number(v)) {	/* bytes */
+			snprintf(part, sizeof(part), "%.1f GiB", json_number_value(v) / (1 << 30));
 			append(buf, len, ", ", part);
-		} else if (v->type == JSON_STRING) {
-			append(buf, len, ", ", v->string);
+		} else if (json_is_string(v)) {
+			append(buf, len, ", ", json_string_value(v));
 		}
 	}
 	const char *en = json_get_str(h, "thp_enabled"), *df = json_get_str(h, "thp_defrag");

@@ -3,7 +3,7 @@
  * text report would list it.  Undefined numbers are null. */
 #include "analysis/vmreport_json.h"
 
-#include "analysis/json.h"
+#include "lib/json.h"
 #include "analysis/vmreport_explain.h"
 #include "analysis/vmreport_format.h"
 
@@ -110,15 +110,16 @@ static void inputs(struct json_w *w, const struct rep_table *t)
 		json_w_int(w, (long long)r->runs);
 		json_w_key(w, "host");
 		json_w_begin(w, '{');
-		for (size_t k = 0; r->host && k < r->host->n; k++) {
-			const struct json *v = r->host->items[k];
-			json_w_key(w, r->host->keys[k]);
-			if (v->type == JSON_NUMBER)
-				json_w_num(w, v->number);
-			else if (v->type == JSON_STRING)
-				json_w_str(w, v->string);
-			else if (v->type == JSON_BOOL)
-				json_w_bool(w, v->boolean);
+		const char *key;
+		const json_t *v;
+		json_object_foreach((json_t *)r->host, key, v) {
+			json_w_key(w, key);
+			if (json_is_number(v))
+				json_w_num(w, json_number_value(v));
+			else if (json_is_string(v))
+				json_w_str(w, json_string_value(v));
+			else if (json_is_boolean(v))
+				json_w_bool(w, json_is_true(v));
 			else
 				json_w_null(w);
 		}

@@ -9,11 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "vmt.h"
-
-#define MAX_RESULTS_BYTES (1u << 30)
 
 __attribute__((format(printf, 3, 4)))
 static int bad(char *err, size_t errlen, const char *fmt, ...)
@@ -25,65 +22,27 @@ static int bad(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!f) {
-		bad(err, errlen, "cannot open: %s", strerror(errno));
-		return NULL;
-	}
-	struct stat st;
-	size_t cap = 1 << 16, n = 0;
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
-	    (unsigned long long)st.st_size < MAX_RESULTS_BYTES)
-		cap = (size_t)st.st_size + 1;	/* one more byte to see the end */
-	char *buf = malloc(cap);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		char *nb = cap < MAX_RESULTS_BYTES ? realloc(buf, cap * 2) : NULL;
-		if (!nb) {
-			free(buf);
-			buf = NULL;
-			bad(err, errlen, "too large (over %u MiB)", MAX_RESULTS_BYTES >> 20);
-			break;
-		}
-		buf = nb;
-		cap *= 2;
-	}
-	if (buf && ferror(f)) {
-		bad(err, errlen, "read error: %s", strerror(errno));
-		free(buf);
-		buf = NULL;
-	}
-	if (f != stdin)
-		fclose(f);
-	*len = n;
-	return buf;
-}
-
 /* An optional string field: absent or null is fine, another type is not. */
-static int opt_str(const struct json *doc, const char *key, const char **out,
+static int opt_str(const json_t *doc, const char *key, const char **out,
 		   char *err, size_t errlen)
 {
-	const struct json *v = json_get(doc, key);
+	const json_t *v = json_object_get(doc, key);
 	*out = NULL;
-	if (!v || v->type == JSON_NULL)
+	if (!v || json_is_null(v))
 		return 0;
-	if (v->type != JSON_STRING)
-		return bad(err, errlen, "\"%s\" is %s, not a string", key, json_type_name(v->type));
-	*out = v->string;
+	if (!json_is_string(v))
+		return bad(err, errlen, "\"%s\" is %s, not a string", key, json_kind(v));
+	*out = json_string_value(v);
 	return 0;
 }
 
 /* V as a whole number within [LO, HI]; false when it is not one. */
-static bool whole(const struct json *v, long long lo, long long hi, long long *out)
+static bool whole(const json_t *v, long long lo, long long hi, long long *out)
 {
-	if (!v || v->type != JSON_NUMBER || v->number != floor(v->number) ||
-	    v->number < (double)lo || v->number > (double)hi)
+	double x = json_number_value(v);
+	if (!json_is_number(v) || x != floor(x) || x < (double)lo || x > (double)hi)
 		return false;
-	*out = (long long)v->number;
+	*out = (long long)x;
 	return true;
 }
 
@@ -92,35 +51,38 @@ static const char *metric_name(size_t i, const void *arg)
 	return ((const struct rep_results *)arg)->metrics[i].name;
 }
 
-static int load_metrics(struct rep_results *r, const struct json *m, char *err, size_t errlen)
+static int load_metrics(struct rep_results *r, const json_t *m, char *err, size_t errlen)
 {
 	if (!m)
 		return bad(err, errlen, "no \"metrics\" object");
-	if (m->type != JSON_OBJECT)
-		return bad(err, errlen, "\"metrics\" is %s, not an object", json_type_name(m->type));
-	r->metrics = calloc(m->n ? m->n : 1, sizeof(*r->metrics));
+	if (!json_is_object(m))
+		return bad(err, errlen, "\"metrics\" is %s, not an object", json_kind(m));
+	size_t nm = json_object_size(m);
+	r->metrics = calloc(nm ? nm : 1, sizeof(*r->metrics));
 	if (!r->metrics)
 		return bad(err, errlen, "out of memory");
-	for (size_t i = 0; i < m->n; i++) {
-		const struct json *a = m->items[i];
+	const char *key;
+	const json_t *a;
+	json_object_foreach((json_t *)m, key, a) {
 		struct rep_metric *rm = &r->metrics[r->nmetrics];
-		if (a->type != JSON_ARRAY && a->type != JSON_NUMBER)
+		if (!json_is_array(a) && !json_is_number(a))
 			return bad(err, errlen, "metric \"%s\" is %s, not an array of numbers",
-				   m->keys[i], json_type_name(a->type));
-		size_t cap = a->type == JSON_ARRAY && a->n ? a->n : 1;
+				   key, json_kind(a));
+		size_t cap = json_is_array(a) && json_array_size(a) ? json_array_size(a) : 1;
 		if (!(rm->v = malloc(cap * sizeof(double))))
 			return bad(err, errlen, "out of memory");
-		rm->name = m->keys[i];
+		rm->name = key;
 		r->nmetrics++;
-		if (a->type == JSON_NUMBER)	/* a single run written as a scalar */
-			rm->v[rm->n++] = a->number;
-		for (size_t k = 0; a->type == JSON_ARRAY && k < a->n; k++) {
-			if (a->items[k]->type == JSON_NULL)
+		if (json_is_number(a))	/* a single run written as a scalar */
+			rm->v[rm->n++] = json_number_value(a);
+		for (size_t k = 0; json_is_array(a) && k < json_array_size(a); k++) {
+			const json_t *x = json_array_get(a, k);
+			if (json_is_null(x))
 				continue;	/* a run that did not measure it */
-			if (a->items[k]->type != JSON_NUMBER)
+			if (!json_is_number(x))
 				return bad(err, errlen, "metric \"%s\" value %zu is %s, not a number",
-					   m->keys[i], k + 1, json_type_name(a->items[k]->type));
-			rm->v[rm->n++] = a->items[k]->number;
+					   key, k + 1, json_kind(x));
+			rm->v[rm->n++] = json_number_value(x);
 		}
 		if (rm->n > r->runs)
 			r->runs = rm->n;
@@ -137,55 +99,118 @@ static int by_index(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int load_events(struct rep_results *r, const struct json *pe, char *err, size_t errlen)
+/* Strings of the per_event rows live in chunks that never move. */
+struct rep_chunk {
+	struct rep_chunk *next;
+	size_t used, size;
+	char data[];
+};
+
+static const char *keep(struct rep_results *r, const char *s)
 {
-	if (!pe || pe->type == JSON_NULL)
-		return 0;
-	if (pe->type != JSON_ARRAY)
-		return bad(err, errlen, "\"per_event\" is %s, not an array", json_type_name(pe->type));
-	r->has_events = true;
-	r->events = calloc(pe->n ? pe->n : 1, sizeof(*r->events));
-	if (!r->events)
-		return bad(err, errlen, "out of memory");
-	for (size_t k = 0; k < pe->n; k++) {
-		const struct json *e = pe->items[k];
-		struct rep_event *re = &r->events[k];
-		if (e->type != JSON_OBJECT)
-			return bad(err, errlen, "per_event[%zu] is %s, not an object", k,
-				   json_type_name(e->type));
-		long long num;
-		if (!whole(json_get(e, "i"), 0, 1LL << 53, &re->i))
-			return bad(err, errlen, "per_event[%zu] has no event index \"i\"", k);
-		re->op = json_get_str(e, "op");
-		re->outcome = json_get_str(e, "outcome");
-		re->call = json_get_str(e, "call");
-		re->rule = json_get_str(e, "rule");
-		if (!re->outcome)
-			return bad(err, errlen, "per_event[%zu] (event %lld) has no \"outcome\"", k, re->i);
-		re->vma_count = whole(json_get(e, "vma_count"), 0, 1LL << 53, &num) ? num : -1;
-		re->err = whole(json_get(e, "errno"), 0, 4095, &num) ? (int)num : 0;
-		re->pid = whole(json_get(e, "pid"), 0, 1LL << 32, &num) ? num : 0;
-		r->nevents++;
+	size_t n = strlen(s) + 1;
+	struct rep_chunk *c = r->chunks;
+	if (!c || c->size - c->used < n) {
+		size_t size = n > (1u << 20) ? n : (1u << 20);
+		if (!(c = malloc(sizeof(*c) + size)))
+			return NULL;
+		*c = (struct rep_chunk){ .next = r->chunks, .size = size };
+		r->chunks = c;
 	}
-	/* --explain walks two lists in step; --threads may write them out of order */
-	qsort(r->events, r->nevents, sizeof(*r->events), by_index);
+	char *p = memcpy(c->data + c->used, s, n);
+	c->used += n;
+	return p;
+}
+
+static const char *word_at(size_t i, const void *arg)
+{
+	return ((const struct rep_results *)arg)->words[i];
+}
+
+/* One copy of each op, outcome and rule name, however many rows carry it. */
+static const char *word(struct rep_results *r, const char *s, bool *oom)
+{
+	if (!s)
+		return NULL;
+	long i = rep_names_find(&r->word_index, s, word_at, r);
+	if (i >= 0)
+		return r->words[i];
+	if (r->nwords % 64 == 0) {
+		const char **w = realloc(r->words, (r->nwords + 64) * sizeof(*w));
+		if (!w)
+			goto oom;
+		r->words = w;
+	}
+	if (!(r->words[r->nwords] = keep(r, s)) ||
+	    rep_names_add(&r->word_index, r->nwords, word_at, r))
+		goto oom;
+	return r->words[r->nwords++];
+oom:
+	*oom = true;
+	return NULL;
+}
+
+/* json_row_fn for "per_event": one row into r->events. */
+static int load_event(const json_t *e, size_t k, void *arg, char *err, size_t errlen)
+{
+	struct rep_results *r = arg;
+	if (r->nevents == r->event_cap) {
+		size_t cap = r->event_cap ? r->event_cap * 2 : 1024;
+		struct rep_event *ev = realloc(r->events, cap * sizeof(*ev));
+		if (!ev)
+			return bad(err, errlen, "out of memory");
+		r->events = ev;
+		r->event_cap = cap;
+	}
+	struct rep_event *re = &r->events[r->nevents];
+	if (!json_is_object(e))
+		return bad(err, errlen, "per_event[%zu] is %s, not an object", k, json_kind(e));
+	long long num;
+	if (!whole(json_object_get(e, "i"), 0, 1LL << 53, &re->i))
+		return bad(err, errlen, "per_event[%zu] has no event index \"i\"", k);
+	bool oom = false;
+	re->op = word(r, json_get_str(e, "op"), &oom);
+	re->outcome = word(r, json_get_str(e, "outcome"), &oom);
+	re->rule = word(r, json_get_str(e, "rule"), &oom);
+	const char *call = json_get_str(e, "call");
+	re->call = call ? keep(r, call) : NULL;
+	if (oom || (call && !re->call))
+		return bad(err, errlen, "out of memory");
+	if (!re->outcome)
+		return bad(err, errlen, "per_event[%zu] (event %lld) has no \"outcome\"", k, re->i);
+	re->vma_count = whole(json_object_get(e, "vma_count"), 0, 1LL << 53, &num) ? num : -1;
+	re->err = whole(json_object_get(e, "errno"), 0, 4095, &num) ? (int)num : 0;
+	re->pid = whole(json_object_get(e, "pid"), 0, 1LL << 32, &num) ? num : 0;
+	r->nevents++;
 	return 0;
 }
 
-static int check(struct rep_results *r, char *err, size_t errlen)
+static int load_events(struct rep_results *r, bool streamed, char *err, size_t errlen)
 {
-	const struct json *doc = r->doc, *ver = json_get(doc, "vmrec_results");
-	if (doc->type != JSON_OBJECT)
+	const json_t *pe = json_object_get(r->doc, "per_event");
+	if (!streamed && pe && !json_is_null(pe))
+		return bad(err, errlen, "\"per_event\" is %s, not an array", json_kind(pe));
+	r->has_events = streamed;
+	/* --explain walks two lists in step; --threads may write them out of order */
+	if (r->nevents)
+		qsort(r->events, r->nevents, sizeof(*r->events), by_index);
+	return 0;
+}
+
+static int check(struct rep_results *r, bool streamed, char *err, size_t errlen)
+{
+	const json_t *doc = r->doc, *ver = json_object_get(doc, "vmrec_results");
+	if (!json_is_object(doc))
 		return bad(err, errlen, "not vmrec results (the document is %s, not an object)",
-			   json_type_name(doc->type));
+			   json_kind(doc));
 	if (!ver)
 		return bad(err, errlen, "not vmrec results (no \"vmrec_results\" version field)");
-	if (ver->type != JSON_NUMBER)
+	if (!json_is_number(ver))
 		return bad(err, errlen, "\"vmrec_results\" is %s, not a version number",
-			   json_type_name(ver->type));
-	if (ver->number != REP_SCHEMA_VERSION)
+			   json_kind(ver));
+	if (json_number_value(ver) != REP_SCHEMA_VERSION)
 		return bad(err, errlen, "results schema version %g; this vmreport reads version %d",
-			   ver->number, REP_SCHEMA_VERSION);
+			   json_number_value(ver), REP_SCHEMA_VERSION);
 	if (opt_str(doc, "trace", &r->trace, err, errlen) ||
 	    opt_str(doc, "target", &r->target, err, errlen) ||
 	    opt_str(doc, "kernel", &r->kernel, err, errlen) ||
@@ -199,17 +224,16 @@ static int check(struct rep_results *r, char *err, size_t errlen)
 	r->sim = strcmp(r->target, "sim") == 0;
 	if (!r->kernel)
 		return bad(err, errlen, "no \"kernel\" (release or simulator profile)");
-	r->host = json_get(doc, "host");
-	if (r->host && r->host->type != JSON_OBJECT)
+	r->host = json_object_get(doc, "host");
+	if (!json_is_object(r->host))
 		r->host = NULL;
-	const struct json *v = json_get(doc, "complete");
-	r->incomplete = v && v->type == JSON_BOOL && !v->boolean;
-	if (load_metrics(r, json_get(doc, "metrics"), err, errlen))
+	r->incomplete = json_is_false(json_object_get(doc, "complete"));
+	if (load_metrics(r, json_object_get(doc, "metrics"), err, errlen))
 		return -1;
 	long long runs;
-	if (whole(json_get(doc, "runs"), 1, 1LL << 32, &runs))
+	if (whole(json_object_get(doc, "runs"), 1, 1LL << 32, &runs))
 		r->runs = (size_t)runs;
-	return load_events(r, json_get(doc, "per_event"), err, errlen);
+	return load_events(r, streamed, err, errlen);
 }
 
 /* PATH opens as a trace (the trace library decides; standard input is
@@ -237,24 +261,20 @@ static const char *results_name(const char *trace)
 
 int rep_results_load(const char *path, struct rep_results *r, char *err, size_t errlen)
 {
-	size_t len;
 	memset(r, 0, sizeof(*r));
 	r->path = path;
-	char *text = slurp(path, &len, err, errlen);
-	if (!text)
-		return -1;
-	if (len == 0) {
-		free(text);
-		return bad(err, errlen, "empty file");
-	}
-	char jerr[160];
-	r->doc = json_parse_owned(text, len, jerr, sizeof(jerr));
-	if (!r->doc && is_trace(path))
-		return bad(err, errlen, "a vmrec trace, not results: make results from it with "
-			   "vmreplay --repeat 5 --json %s %s", results_name(path), path);
-	if (!r->doc)
-		return bad(err, errlen, "not valid JSON: %s", jerr);
-	if (check(r, err, errlen)) {
+	char jerr[200];
+	struct json_read rd = { .stream_key = "per_event", .row = load_event, .arg = r };
+	enum json_read_status st = json_read_file(path, &rd, jerr, sizeof(jerr));
+	r->doc = rd.doc;
+	if (st == JSON_READ_SYNTAX && is_trace(path))
+		bad(err, errlen, "a vmrec trace, not results: make results from it with "
+		    "vmreplay --repeat 5 --json %s %s", results_name(path), path);
+	else if (st == JSON_READ_SYNTAX)
+		bad(err, errlen, "not valid JSON: %s", jerr);
+	else if (st != JSON_READ_OK)
+		bad(err, errlen, "%s", jerr);
+	if (st != JSON_READ_OK || check(r, rd.streamed, err, errlen)) {
 		rep_results_free(r);
 		r->path = path;
 		return -1;
@@ -268,8 +288,14 @@ void rep_results_free(struct rep_results *r)
 		free(r->metrics[i].v);
 	free(r->metrics);
 	rep_names_free(&r->index);
+	rep_names_free(&r->word_index);
+	free(r->words);
 	free(r->events);
-	json_free(r->doc);
+	for (struct rep_chunk *c = r->chunks, *next; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	json_decref(r->doc);
 	memset(r, 0, sizeof(*r));
 }
 

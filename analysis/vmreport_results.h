@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/json.h"
+#include "lib/json.h"
 #include "analysis/vmreport_names.h"
 
 #define REP_SCHEMA_VERSION 1
@@ -27,16 +27,20 @@ struct rep_event {
 
 struct rep_results {
 	const char *path;
-	struct json *doc;                /* strings below point into it */
+	json_t *doc;                     /* all but per_event; strings below point into it */
 	const char *trace, *target, *kernel, *vm, *command;
-	const struct json *host;         /* object or NULL */
+	const json_t *host;              /* object or NULL */
 	bool sim;                        /* target "sim" */
 	bool incomplete;                 /* "complete": false - the trace was cut short */
 	struct rep_metric *metrics;
 	size_t nmetrics;
 	struct rep_names index;          /* metric name -> metrics[]; the first of a repeated name */
-	struct rep_event *events;
-	size_t nevents;
+	struct rep_event *events;        /* per_event, sorted by i */
+	size_t nevents, event_cap;
+	struct rep_chunk *chunks;        /* the events' strings */
+	const char **words;              /* each op, outcome and rule name once */
+	size_t nwords;
+	struct rep_names word_index;
 	bool has_events;
 	size_t runs;                     /* "runs", or the most values any metric has */
 };

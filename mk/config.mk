@@ -28,6 +28,7 @@ VMREC_LDFLAGS := $(LDFLAGS) $(SANITIZE)
 # tests that need them (as root; `make deps-extra`).  VMREC_NO_INSTALL=1
 # installs nothing anywhere (chroot and distribution builds).
 DEPS_PACKAGES := gcc libc6-dev make perl lz4 liblz4-dev libunwind-dev \
-                 libjemalloc-dev libdw-dev libelf-dev python3 binutils
+                 libjemalloc-dev libdw-dev libelf-dev libjansson-dev python3 \
+                 binutils
 DEPS_OPTIONAL := clang strace
 DEPS_EXTRA    := qemu-system-x86 chromium

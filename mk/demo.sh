@@ -46,6 +46,22 @@ try() {
 run() { try "$@" || exit 1; }
 
 section() { printf '\n=== %s ===\n\n' "$*"; }
+# model TRACE KERNEL COUNT OPTS: one modelled count of a replay in the simulator
+model() {
+	f=$OUT/work/model-$(basename "$1" .lz4)-$2-$3.json
+	# shellcheck disable=SC2086
+	"$BIN/vmreplay" -q --target sim --kernel "$2" $4 --json "$f" "$1" >>"$OUT/logs/model.log" 2>&1 ||
+		{ echo '?'; return; }
+	sed -n "s/.*\"vmreplay\.model\.$3\": \[\([0-9]*\)\].*/\1/p" "$f"
+}
+# story NAME COUNT OPTS TRACE KERNEL...: one line, the count in each release
+story() {
+	name=$1 count=$2 opts=$3 trace=$4
+	shift 4
+	line=
+	for k in "$@"; do line="$line  $k: $(model "$trace" "$k" "$count" "$opts")"; done
+	printf '  %-16s%s\n' "$name" "$line"
+}
 
 for t in vmrec vmtrace vmreplay vmreport; do
 	[ -x "$BIN/$t" ] || die "$BIN/$t is missing: run 'make' first"
@@ -217,6 +233,25 @@ report() { # NAME RESULTS... : the text report of one trace, kept in report.txt
 	section "6. First events where the 6.1 and 6.8 profiles diverge: thread churn (pthread)"
 	report --explain=3 "$R/pthread-sim6.1.json" "$R/pthread-sim6.8.json" |
 		sed -n '/^explain:/,$p'
+
+	section "7. The regressions that motivated vmrec: the kernel's modelled work per release"
+	echo "(vmreplay --target sim --kernel K: vmreplay.model.<count>, summed over the trace;"
+	echo " docs/kernel-profiles.md \"Modelled cost\")"
+	echo
+	echo "stress-ng.pthread -84%: 6.7 efa7df3e3bb5 aligns thread stacks for THP, 6.8"
+	echo "c4608d1bf7c6 makes them VM_NOHUGEPAGE; 2 MiB pages zeroed (--thp always):"
+	for n in pthread $REC_NAMES; do
+		story "$n" zero_2m "--placement kernel --thp always" "$T/$n.lz4" 6.6 6.7 6.8
+	done
+	echo "aim9.page_test -10.8%: 6.4 28c5609fb2 preallocates maple nodes per brk expansion:"
+	for n in brk_test $REC_NAMES; do
+		story "$n" mt_prealloc "" "$T/$n.lz4" 6.3 6.4
+	done
+	echo "aim9.brk_test -6%: 6.12 cacded5e42b9 walks to prev and next again per brk"
+	echo "expansion, 6.13's expand-only merge mode does not; maple tree walks:"
+	for n in brk_test $REC_NAMES; do
+		story "$n" mt_walk "" "$T/$n.lz4" 6.11 6.12 6.13
+	done
 } | tee "$OUT/report.txt"
 [ -e "$OUT/logs/report.failed" ] && exit 1
 

@@ -16,8 +16,8 @@ while IFS='|' read -r file msg; do
 	is "$(wc -c <"$T/out")" 0 "$file: no table"
 done <<'LIST'
 bad-empty.json|empty file
-bad-syntax.json|not valid JSON: line 3, column 12: unexpected character 'k'
-bad-truncated.json|not valid JSON: line 10, column 4: unterminated string
+bad-syntax.json|not valid JSON: line 3, column 17: invalid token near 'kernel'
+bad-truncated.json|not valid JSON: line 10, column 9: premature end of input near '"thp_en'
 bad-foreign.json|not vmrec results (no "vmrec_results" version field)
 bad-version.json|results schema version 2; this vmreport reads version 1
 bad-no-metrics.json|no "metrics" object
@@ -92,6 +92,6 @@ fi
 python3 -c 'print("[" * 100000)' >"$T/deep.json"
 "$R" "$GOOD" "$T/deep.json" 2>"$T/err"
 is "$?" 1 "100000 nested arrays: exit status 1"
-is "$(cat "$T/err")" "vmreport: $T/deep.json: not valid JSON: line 1, column 66: nested deeper than 64" "deep nesting: message"
+is "$(cat "$T/err")" "vmreport: $T/deep.json: not valid JSON: line 1, column 2049: maximum parsing depth reached near '['" "deep nesting: message"
 
 done_testing

@@ -1,12 +1,39 @@
-/* The JSON reader and writer vmreport uses: values, escapes, and the exact
- * message for each kind of malformed input. */
-#include "analysis/json.c"
+/* The JSON reader and writer of results files: the tree of small members,
+ * the streamed array (anywhere in the document), values cut by the read
+ * window, the message for each kind of malformed input, and the writer. */
+#include "lib/json.c"
+
+#include <unistd.h>
 
 #include "tests/tap.h"
 
-static struct json *parse(const char *s, char *err, size_t errlen)
+static char path[] = "/tmp/vmrec-json-XXXXXX";
+
+static enum json_read_status read_text(const char *text, struct json_read *rd,
+				       char *err, size_t errlen)
 {
-	return json_parse(s, strlen(s), err, errlen);
+	FILE *f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	return json_read_file(path, rd, err, errlen);
+}
+
+/* Rows of the streamed array: their "i" values summed, the rest counted. */
+struct rows {
+	long long sum;
+	size_t n, refuse_at;
+};
+
+static int row(const json_t *r, size_t k, void *arg, char *err, size_t errlen)
+{
+	struct rows *rs = arg;
+	if (rs->refuse_at && k + 1 == rs->refuse_at) {
+		snprintf(err, errlen, "row %zu refused", k);
+		return -1;
+	}
+	rs->sum += json_integer_value(json_object_get(r, "i"));
+	rs->n++;
+	return 0;
 }
 
 /* TEXT as a one-line test name: control characters escaped, cut at 24. */
@@ -20,50 +47,127 @@ static const char *shown(const char *text)
 	return buf;
 }
 
-static void bad(const char *text, const char *want)
+static void bad(const char *text, enum json_read_status want_st, const char *want)
 {
-	char err[160];
-	struct json *j = parse(text, err, sizeof(err));
-	ok(j == NULL, "rejects %s", shown(text));
+	char err[200];
+	struct rows rs = { 0 };
+	struct json_read rd = { .stream_key = "per_event", .row = row, .arg = &rs };
+	is_int(read_text(text, &rd, err, sizeof(err)), want_st, "rejects %s", shown(text));
+	ok(rd.doc == NULL, "with no document");
 	is_str(err, want, "message for %s", shown(text));
-	json_free(j);
 }
 
 static void values(void)
 {
-	char err[160];
-	struct json *j = parse(" {\"a\": [1, -2.5e3, true, false, null], \"s\": \"x\\n\\u00e9\\ud83d\\ude00\\\"\","
-			       " \"o\": {}, \"e\": []} ", err, sizeof(err));
-	if (!ok(j != NULL, "parses a document with every type"))
+	char err[200];
+	struct json_read rd = { 0 };
+	enum json_read_status st = read_text(" {\"a\": [1, -2.5e3, true, false, null], \"s\": \"x\\n\\u00e9\\ud83d\\ude00\\\"\","
+					     " \"o\": {}, \"e\": []} ", &rd, err, sizeof(err));
+	if (!ok(st == JSON_READ_OK, "reads a document with every type"))
 		diag("%s", err);
-	const struct json *a = json_get(j, "a");
-	is_int(a ? a->n : 0, 5, "array of 5");
-	ok(a && a->items[1]->number == -2500, "number with exponent");
-	ok(a && a->items[2]->boolean && !a->items[3]->boolean, "true and false");
-	ok(a && a->items[4]->type == JSON_NULL, "null");
-	is_str(json_get_str(j, "s"), "x\n\xc3\xa9\xf0\x9f\x98\x80\"", "escapes, \\u and a surrogate pair to UTF-8");
-	ok(json_get(j, "o") && json_get(j, "o")->n == 0, "empty object");
-	ok(json_get(j, "missing") == NULL && json_get_str(j, "a") == NULL, "absent key and wrong type give NULL");
-	json_free(j);
+	const json_t *a = json_object_get(rd.doc, "a");
+	is_int(json_array_size(a), 5, "array of 5");
+	ok(json_number_value(json_array_get(a, 1)) == -2500, "number with exponent");
+	ok(json_is_true(json_array_get(a, 2)) && json_is_false(json_array_get(a, 3)), "true and false");
+	ok(json_is_null(json_array_get(a, 4)), "null");
+	is_str(json_get_str(rd.doc, "s"), "x\n\xc3\xa9\xf0\x9f\x98\x80\"", "escapes, \\u and a surrogate pair to UTF-8");
+	ok(json_object_size(json_object_get(rd.doc, "o")) == 0, "empty object");
+	ok(json_object_get(rd.doc, "missing") == NULL && json_get_str(rd.doc, "a") == NULL,
+	   "absent key and wrong type give NULL");
+	is_str(json_kind(a), "an array", "kind of an array");
+	is_str(json_kind(NULL), "null", "kind of nothing");
+	json_decref(rd.doc);
+
+	st = read_text("[1, 2]", &rd, err, sizeof(err));
+	ok(st == JSON_READ_OK && json_is_array(rd.doc), "a document that is not an object reads as it is");
+	json_decref(rd.doc);
+}
+
+static void streaming(void)
+{
+	char err[200];
+	struct rows rs = { 0 };
+	struct json_read rd = { .stream_key = "per_event", .row = row, .arg = &rs };
+	enum json_read_status st = read_text("{\"per_event\": [{\"i\": 1}, {\"i\": 2, \"x\": [\"]}\"]},\n{\"i\": 3}],"
+					     " \"after\": 7}", &rd, err, sizeof(err));
+	if (!ok(st == JSON_READ_OK, "per_event first, a member after it"))
+		diag("%s", err);
+	ok(rd.streamed && rs.n == 3 && rs.sum == 6 && rd.rows == 3, "three rows streamed");
+	ok(json_object_get(rd.doc, "per_event") == NULL, "... and not kept in the tree");
+	is_int(json_integer_value(json_object_get(rd.doc, "after")), 7, "the member after them read");
+	json_decref(rd.doc);
+
+	rs = (struct rows){ 0 };
+	st = read_text("{\"per_event\": []}", &rd, err, sizeof(err));
+	ok(st == JSON_READ_OK && rd.streamed && rs.n == 0, "an empty array streams no rows");
+	json_decref(rd.doc);
+
+	st = read_text("{\"per_event\": \"none\"}", &rd, err, sizeof(err));
+	ok(st == JSON_READ_OK && !rd.streamed && json_is_string(json_object_get(rd.doc, "per_event")),
+	   "a per_event that is not an array stays in the tree for the caller to judge");
+	json_decref(rd.doc);
+
+	rs = (struct rows){ .refuse_at = 2 };
+	st = read_text("{\"per_event\": [{\"i\": 1}, {\"i\": 2}, {\"i\": 3}]}", &rd, err, sizeof(err));
+	ok(st == JSON_READ_ROW && rd.doc == NULL && rd.in_stream && rd.rows == 1,
+	   "a row the callback refuses stops the read");
+	is_str(err, "row 1 refused", "... with the callback's message");
+}
+
+/* Values that end at, or straddle, the 1 MiB read window's edge: a number
+ * must not be taken for its first digits. */
+static void window(void)
+{
+	char err[200];
+	size_t pad_max = WINDOW_MIN + 16;
+	char *text = malloc(pad_max + 64);
+	int good = 0, tries = 0;
+	for (size_t pad = WINDOW_MIN - 24; pad < WINDOW_MIN; pad++, tries++) {
+		int n = sprintf(text, "{\"pad\": \"");
+		memset(text + n, 'x', pad);
+		sprintf(text + n + pad, "\", \"n\": 1234567, \"t\": true}");
+		struct json_read rd = { 0 };
+		if (read_text(text, &rd, err, sizeof(err)) == JSON_READ_OK &&
+		    json_integer_value(json_object_get(rd.doc, "n")) == 1234567 &&
+		    json_is_true(json_object_get(rd.doc, "t")))
+			good++;
+		else
+			diag("pad %zu: %s", pad, err);
+		json_decref(rd.doc);
+	}
+	is_int(good, tries, "values across the window's edge read whole");
+	free(text);
 }
 
 static void errors(void)
 {
-	bad("", "line 1, column 1: unexpected end of input");
-	bad("{\"a\": 1,}", "line 1, column 9: expected a string key");
-	bad("[1 2]", "line 1, column 4: expected ',' or ']'");
-	bad("{\"a\" 1}", "line 1, column 6: expected ':' after key \"a\"");
-	bad("01", "line 1, column 1: bad number");
-	bad("1.", "line 1, column 1: bad number");
-	bad("\"abc", "line 1, column 2: unterminated string");
-	bad("\"a\\qb\"", "line 1, column 4: bad escape in string");
-	bad("\"a\tb\"", "line 1, column 3: control character in string");
-	bad("[1]\n x", "line 2, column 2: unexpected data after the document");
-	bad("{\n\"a\": tru}", "line 2, column 6: unexpected character 't'");
-	char deep[200];
+	bad("", JSON_READ_EMPTY, "empty file");
+	bad("  \n", JSON_READ_SYNTAX, "line 2, column 1: unexpected end of input (expected a value)");
+	bad("{\"a\": 1,}", JSON_READ_SYNTAX, "line 1, column 9: expected a string key, not '}'");
+	bad("[1 2]", JSON_READ_SYNTAX, "line 1, column 4: ']' expected near '2'");
+	bad("{\"a\" 1}", JSON_READ_SYNTAX, "line 1, column 6: expected ':' after a key, not '1'");
+	bad("{\"a\": 1, \"a\": 2}", JSON_READ_SYNTAX, "line 1, column 10: duplicate object key \"a\"");
+	bad("{\"o\": {\"a\": 1, \"a\": 2}}", JSON_READ_SYNTAX, "line 1, column 18: duplicate object key near '\"a\"'");
+	bad("01", JSON_READ_SYNTAX, "line 1, column 1: invalid token near '0'");
+	bad("\"abc", JSON_READ_SYNTAX, "line 1, column 4: premature end of input near '\"abc'");
+	bad("\"a\\qb\"", JSON_READ_SYNTAX, "line 1, column 4: invalid escape near '\"a\\q'");
+	bad("[1]\n x", JSON_READ_SYNTAX, "line 2, column 2: expected the end after the document, not 'x'");
+	bad("{\n\"a\": tru}", JSON_READ_SYNTAX, "line 2, column 8: invalid token near 'tru'");
+	bad("{\"per_event\": [{\"i\": 1} {\"i\": 2}]}", JSON_READ_SYNTAX,
+	    "line 1, column 25: expected ',' or ']', not '{'");
+	bad("{\"per_event\": [{\"i\": 1},\n  {\"i\": }]}", JSON_READ_SYNTAX,
+	    "line 2, column 9: unexpected token near '}'");
+	bad("{\"per_event\": [{\"i\": 1}", JSON_READ_SYNTAX,
+	    "line 1, column 24: unexpected end of input (expected ',' or ']')");
+	char deep[3000];
 	memset(deep, '[', sizeof(deep) - 1);
 	deep[sizeof(deep) - 1] = 0;
-	bad(deep, "line 1, column 66: nested deeper than 64");
+	bad(deep, JSON_READ_SYNTAX, "line 1, column 2049: maximum parsing depth reached near '['");
+	unlink(path);
+	char err[200];
+	struct json_read rd = { 0 };
+	is_int(json_read_file(path, &rd, err, sizeof(err)), JSON_READ_IO, "a missing file");
+	is_str(err, "cannot open: No such file or directory", "... says so");
 }
 
 static void writer(void)
@@ -93,17 +197,22 @@ static void writer(void)
 	fclose(f);
 	is_str(buf, "{\"n\":1.5,\"i\":3,\"inf\":null,\"a\":[\"q\\\"\\\\\\u0001\",null,true],\"e\":{}}",
 	       "writer: commas, escapes, non-finite as null");
-	char err[160];
-	struct json *j = parse(buf, err, sizeof(err));
-	ok(j != NULL, "writer output parses back");
-	json_free(j);
+	char err[200];
+	struct json_read rd = { 0 };
+	ok(read_text(buf, &rd, err, sizeof(err)) == JSON_READ_OK, "writer output reads back");
+	json_decref(rd.doc);
 	free(buf);
 }
 
 int main(void)
 {
+	int fd = mkstemp(path);
+	close(fd);
 	values();
+	streaming();
+	window();
 	errors();
 	writer();
+	unlink(path);
 	return done_testing();
 }
