@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/vmtrace.h"
+#include "lib/json_write.h"
 
 struct call_stats {
 	uint64_t count, errors, latency_ns, max_latency_ns;
@@ -222,30 +223,16 @@ static const char *call_name(int sys)
 	return n ? n : "unknown";
 }
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 static void print_json(FILE *f, const char *path, const struct vmt_header *h,
                        const struct stats *s, const struct vmt_reader_stats *st, int truncated)
 {
 	fprintf(f, "{\n  \"trace\": ");
-	json_string(f, path);
+	json_write_escaped(f, path);
 	fprintf(f, ",\n  \"cmdline\": ");
-	json_string(f, h->cmdline);
+	json_write_escaped(f, h->cmdline);
 	fprintf(f, ",\n  \"kernel\": ");
-	json_string(f, h->host.kernel);
+	json_write_escaped(f, h->host.kernel);
 	fprintf(f, ",\n  \"events\": %" PRIu64 ",\n  \"errors\": %" PRIu64
 	        ",\n  \"duration_ns\": %" PRIu64 ",\n  \"file_bytes\": %" PRIu64
 	        ",\n  \"bytes_per_event\": %.3f,\n  \"chunks\": %" PRIu64
@@ -288,7 +275,7 @@ static void print_json(FILE *f, const char *path, const struct vmt_header *h,
 		fprintf(f, "%s    {\"pid\": %d, \"ppid\": %d, \"images\": %u, \"threads\": %" PRIu64
 		        ", \"events\": %" PRIu64 ", \"exe\": ", sep, p->pid, p->ppid, p->images,
 		        p->threads, p->events);
-		json_string(f, p->exe);
+		json_write_escaped(f, p->exe);
 		char how[32];
 		if (p->end_how)
 			fprintf(f, ", \"ended\": \"%s\"", ended(p, how, sizeof how));

@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/json_write.h"
 #include "lib/sysfmt.h"
 #include "replay/results.h"
 
@@ -166,21 +167,6 @@ static const struct { const char *name; metric_fn fn; } run_metrics[] = {
 
 /* ---- JSON ------------------------------------------------------------ */
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
 
 static void json_num(FILE *f, double v)
 {
@@ -195,7 +181,7 @@ static void json_metric(FILE *f, int *first, const char *name, const struct rp_r
 {
 	fprintf(f, "%s\n    ", *first ? "" : ",");
 	*first = 0;
-	json_str(f, name);
+	json_write_escaped(f, name);
 	fputs(": [", f);
 	for (int i = 0; i < rep->nruns; i++) {
 		if (i)
@@ -236,7 +222,7 @@ static void json_constant(FILE *f, int *first, const char *name, const struct rp
 {
 	fprintf(f, "%s\n    ", *first ? "" : ",");
 	*first = 0;
-	json_str(f, name);
+	json_write_escaped(f, name);
 	fputs(": [", f);
 	for (int i = 0; i < rep->nruns; i++) {
 		if (i)
@@ -285,9 +271,9 @@ static void json_per_event(FILE *f, const struct rp_report *rep)
 		sysfmt_call(call, sizeof(call), ev);
 		fprintf(f, "%s\n    {\"i\": %zu, \"pid\": %d, \"order\": %llu, \"op\": ", i ? "," : "", i, ev->pid,
 		        (unsigned long long)v->order);
-		json_str(f, vmt_sys_name(ev->sys));
+		json_write_escaped(f, vmt_sys_name(ev->sys));
 		fputs(", \"outcome\": ", f);
-		json_str(f, !v->done ? "not_reached" : v->skipped ? "skipped" : vr_outcome_name(v->outcome));
+		json_write_escaped(f, !v->done ? "not_reached" : v->skipped ? "skipped" : vr_outcome_name(v->outcome));
 		fprintf(f, ", \"vma_count\": %lld, ", (long long)v->vma_count);
 		/* a skipped call has no errno or result of its own (not the recorded ones) */
 		if (v->done && !v->skipped)
@@ -297,11 +283,11 @@ static void json_per_event(FILE *f, const struct rp_report *rep)
 			fputs("\"errno\": null, \"result\": null, \"offset\": null, \"moved\": false", f);
 		fprintf(f, ", \"recorded_errno\": %d, \"recorded_result\": %lld, \"mismatch\": %s, \"latency_ns\": %llu, \"call\": ",
 		        ev->err, (long long)ev->result, v->mismatch ? "true" : "false", (unsigned long long)v->latency_ns);
-		json_str(f, call);
+		json_write_escaped(f, call);
 		if (strcmp(rep->target, "sim") == 0) {
 			fputs(", \"rule\": ", f);
 			if (v->rule)
-				json_str(f, v->rule);
+				json_write_escaped(f, v->rule);
 			else
 				fputs("null", f);
 		}
@@ -319,11 +305,11 @@ static void json_fidelity_diffs(FILE *f, const struct rp_report *rep)
 		const struct rp_fid_diff *d = &r->fdiffs[i];
 		fprintf(f, "%s\n    {\"pid\": %d, \"checkpoint\": %u, \"after_event\": %ld, \"kind\": ", i ? "," : "",
 		        d->pid, d->ck, d->after_event);
-		json_str(f, d->kind);
+		json_write_escaped(f, d->kind);
 		fputs(", \"recorded\": ", f);
-		json_str(f, d->recorded);
+		json_write_escaped(f, d->recorded);
 		fputs(", \"replay\": ", f);
-		json_str(f, d->replay);
+		json_write_escaped(f, d->replay);
 		fputc('}', f);
 	}
 	fputs(r->nfdiffs ? "\n  ]" : "]", f);
@@ -339,29 +325,29 @@ int rp_write_json(const char *path, const struct rp_report *rep)
 	struct vmt_host h;
 	vmt_host_probe(&h);
 	fputs("{\n  \"vmrec_results\": 1,\n  \"trace\": ", f);
-	json_str(f, rep->t->path);
+	json_write_escaped(f, rep->t->path);
 	fputs(",\n  \"target\": ", f);
-	json_str(f, rep->target);
+	json_write_escaped(f, rep->target);
 	fputs(",\n  \"kernel\": ", f);
-	json_str(f, rep->kernel);
+	json_write_escaped(f, rep->kernel);
 	fputs(",\n  \"host\": {\"cpu\": ", f);
-	json_str(f, h.cpu);
+	json_write_escaped(f, h.cpu);
 	fprintf(f, ", \"cores\": %u, \"memory\": %llu, \"page_size\": %u, \"machine\": ", h.cores,
 	        (unsigned long long)h.memory_bytes, h.page_size);
-	json_str(f, h.machine);
+	json_write_escaped(f, h.machine);
 	fputs(", \"kernel\": ", f);
-	json_str(f, h.kernel);
+	json_write_escaped(f, h.kernel);
 	fputs(", \"thp_enabled\": ", f);
-	json_str(f, h.thp_enabled);
+	json_write_escaped(f, h.thp_enabled);
 	fputs(", \"thp_defrag\": ", f);
-	json_str(f, h.thp_defrag);
+	json_write_escaped(f, h.thp_defrag);
 	fputs("},\n  \"command\": ", f);
 	char cmd[4096];
 	size_t n = 0;
 	cmd[0] = 0;
 	for (int i = 0; i < rep->o->argc && n < sizeof(cmd) - 1; i++)
 		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, "%s%s", i ? " " : "", rep->o->argv[i]);
-	json_str(f, cmd);
+	json_write_escaped(f, cmd);
 	fprintf(f, ",\n  \"runs\": %d,\n  \"complete\": %s,\n", rep->nruns, rep->t->incomplete ? "false" : "true");
 	json_metrics(f, rep);
 	json_fidelity_diffs(f, rep);

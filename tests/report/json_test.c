@@ -2,6 +2,7 @@
  * the streamed array (anywhere in the document), values cut by the read
  * window, the message for each kind of malformed input, and the writer. */
 #include "lib/json.c"
+#include "lib/json_write.c"
 
 #include <unistd.h>
 
