@@ -176,8 +176,10 @@ static void json_num(FILE *f, double v)
 		fprintf(f, "%.3f", v);
 }
 
-static void json_metric(FILE *f, int *first, const char *name, const struct rp_report *rep,
-                        metric_fn fn, int sys)
+/* One metric, a value per run: fn(run, arg), or `constant` without fn (a
+ * value of the whole replay, the same in every run's column). */
+static void json_row(FILE *f, int *first, const char *name, const struct rp_report *rep,
+                     metric_fn fn, int arg, double constant)
 {
 	fprintf(f, "%s\n    ", *first ? "" : ",");
 	*first = 0;
@@ -186,9 +188,15 @@ static void json_metric(FILE *f, int *first, const char *name, const struct rp_r
 	for (int i = 0; i < rep->nruns; i++) {
 		if (i)
 			fputs(", ", f);
-		json_num(f, fn(&rep->runs[i], sys));
+		json_num(f, fn ? fn(&rep->runs[i], arg) : constant);
 	}
 	fputc(']', f);
+}
+
+static void json_metric(FILE *f, int *first, const char *name, const struct rp_report *rep,
+                        metric_fn fn, int arg)
+{
+	json_row(f, first, name, rep, fn, arg, 0);
 }
 
 static int sys_used(const struct rp_report *rep, int s)
@@ -216,21 +224,6 @@ static uint64_t outcome_total(const struct rp_run *r, int o)
 static double g_outcome(const struct rp_run *r, int o) { return (double)outcome_total(r, o); }
 static double g_model(const struct rp_run *r, int i) { return (double)r->model[i]; }
 
-/* A value of the whole replay, the same in every run's column. */
-static void json_constant(FILE *f, int *first, const char *name, const struct rp_report *rep,
-                          double v)
-{
-	fprintf(f, "%s\n    ", *first ? "" : ",");
-	*first = 0;
-	json_write_escaped(f, name);
-	fputs(": [", f);
-	for (int i = 0; i < rep->nruns; i++) {
-		if (i)
-			fputs(", ", f);
-		json_num(f, v);
-	}
-	fputc(']', f);
-}
 
 static void json_metrics(FILE *f, const struct rp_report *rep)
 {
@@ -255,7 +248,7 @@ static void json_metrics(FILE *f, const struct rp_report *rep)
 		snprintf(name, sizeof(name), "vmreplay.model.%s", rep->e->be->model_name(i));
 		json_metric(f, &first, name, rep, g_model, i);
 	}
-	json_constant(f, &first, "vmreplay.clock_cost_ns", rep, (double)rep->clock_cost);
+	json_row(f, &first, "vmreplay.clock_cost_ns", rep, NULL, 0, (double)rep->clock_cost);
 	fputs("\n  }", f);
 }
 

@@ -4,20 +4,9 @@
 #define SHIM_RAW_H
 
 #include <stdint.h>
+#include "vmt_raw.h"
 
-/* The result is the kernel's: -4095..-1 is -errno. */
-static inline long raw6(long nr, long a, long b, long c, long d, long e, long f)
-{
-	register long r10 __asm__("r10") = d;
-	register long r8 __asm__("r8") = e;
-	register long r9 __asm__("r9") = f;
-	long ret;
-	__asm__ volatile("syscall"
-	                 : "=a"(ret)
-	                 : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-	                 : "rcx", "r11", "memory");
-	return ret;
-}
+#define raw6 vmt_raw6      /* traces/vmt_raw.h */
 
 #define raw0(nr)                raw6(nr, 0, 0, 0, 0, 0, 0)
 #define raw1(nr, a)             raw6(nr, (long)(a), 0, 0, 0, 0, 0)
@@ -25,7 +14,7 @@ static inline long raw6(long nr, long a, long b, long c, long d, long e, long f)
 #define raw3(nr, a, b, c)       raw6(nr, (long)(a), (long)(b), (long)(c), 0, 0, 0)
 #define raw4(nr, a, b, c, d)    raw6(nr, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
 
-static inline int raw_failed(long r) { return (unsigned long)r > -4096UL; }
+static inline int raw_failed(long r) { return vmt_raw_failed(r); }
 
 /* x86-64's base page, which the recorder's rounding assumes. */
 #define SHIM_PAGE      4096UL

@@ -19,6 +19,7 @@
 #include "vmt_format.h"
 #include "vmt_meta.h"
 #include "vmt_store.h"
+#include "vmt_raw.h"
 
 #define REGION_MAGIC 0x47524d56u   /* "VMRG" */
 #define EXTENT (4u << 20)
@@ -33,20 +34,9 @@ struct entry {
 	uint32_t type;             /* enum vmt_rec_type */
 };
 
-static inline long sc(long nr, long a, long b, long c, long d, long e, long f)
-{
-	register long r10 __asm__("r10") = d;
-	register long r8 __asm__("r8") = e;
-	register long r9 __asm__("r9") = f;
-	long ret;
-	__asm__ volatile("syscall"
-	                 : "=a"(ret)
-	                 : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-	                 : "rcx", "r11", "memory");
-	return ret;
-}
+#define sc vmt_raw6
 
-static int failed(long r) { return (unsigned long)r > -4096UL; }
+static int failed(long r) { return vmt_raw_failed(r); }
 static uint64_t align8(uint64_t v) { return (v + 7) & ~7ull; }
 
 static long open_path(const char *path, int flags, unsigned mode)
