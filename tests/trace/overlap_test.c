@@ -34,7 +34,7 @@ static void write_overlapping(const char *path, int nchunks)
 	gen_header(&rec);
 	vmt_write(w, &rec);
 	vmt_writer_close(w);
-	/* chunk i, of thread i + 1 (one thread's seqs never go back), holds
+	/* chunk i, of thread i + 1, holds
 	 * seq i and 100000 + i: every chunk overlaps every other */
 	for (int i = 0; i < nchunks; i++) {
 		w = vmt_writer_fdopen(fd, 1, i + 1, NULL);
