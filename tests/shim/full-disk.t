@@ -5,7 +5,7 @@
 # turns it into a trace once there is room.  Needs root for a small tmpfs.
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
-LOOP=$B/bench/shim-page_test
+LOOP=$B/tests/replay/progs/brk_loop
 need_built "$LOOP" "$B/bin/vmrec" "$LIB"
 [ "$(id -u)" = 0 ] || skip_all "needs root to mount a small tmpfs"
 M=$T/mnt
@@ -23,7 +23,7 @@ is "$(cat "$T/err1")" "vmrec: cannot open $M/a.lz4: not recording" "no room at a
 
 # room for the first extent, not for the second: the store cannot grow
 fill 4600
-"$B/bin/vmrec" -o "$M/b.lz4" -- sh -c "$LOOP 20000 >/dev/null; $LOOP 20000 >/dev/null; exit 3" 2>"$T/err2"
+"$B/bin/vmrec" -o "$M/b.lz4" -- sh -c "$LOOP 100000 >/dev/null; exit 3" 2>"$T/err2"
 is "$?" 3 "the store filling up kills nothing: vmrec returns the program's status (main: SIGBUS)"
 is "$(grep -c 'cannot write the trace' "$T/err2")" 1 "the store filling up: warned once"
 store=$(ls "$M"/b.lz4.vmrec-store.* 2>/dev/null)
