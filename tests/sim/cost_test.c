@@ -1,5 +1,5 @@
-/* cost_test.c - issue 21's regressions in the simulator's modelled kernel
- * cost (SIM_COSTS, docs/kernel-profiles.md "Modelled cost"), from traces
+/* cost_test.c - the regressions that motivated vmrec, in the simulator's
+ * modelled kernel cost (SIM_COSTS, docs/kernel-profiles.md "Modelled cost"), from traces
  * `vmtrace synth` writes: the work each release does, not the VMAs it ends
  * with.  The trace is fed to the simulator as vmreplay's driver would with
  * --placement kernel: mappings the program let the kernel place are placed
