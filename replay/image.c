@@ -199,8 +199,10 @@ static void build_heap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, 
 
 /* A placeholder of the recorder's VMA v: the same range, protection and
  * kind, so program mappings beside it merge or fail as they did when
- * recorded.  The recorder's file mappings are its own memfd, a file no
- * program mapping shares: a shared anonymous (shmem) mapping is one too.
+ * recorded.  The recorder's file mappings are its own files (the trace
+ * store, a 1 TiB MAP_NORESERVE window), which no program mapping shares:
+ * a shared anonymous (shmem) mapping is one too, and MAP_NORESERVE as the
+ * store is, or the commit of its whole window is refused.
  * Not in the address map: never counted, torn down with the image.  The
  * simulator gets them in its map instead, and counts without them
  * (sim_count; after each call, its count less p->held). */
@@ -214,7 +216,8 @@ static void place_holder(struct rp_engine *e, uint32_t slot, struct rp_pstate *p
 	int shared = (v->flags & VMT_VMA_SHARED) || v->file_id;
 	struct rp_standin_map sm = {
 		.start = v->start + (uint64_t)d, .end = v->end + (uint64_t)d,
-		.prot = (int)(v->prot & 7), .flags = (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS,
+		.prot = (int)(v->prot & 7),
+		.flags = (shared ? MAP_SHARED | MAP_NORESERVE : MAP_PRIVATE) | MAP_ANONYMOUS,
 		.fd = -1,
 	};
 	int err = e->be->standin(p->space, &sm);

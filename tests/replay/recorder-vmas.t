@@ -43,4 +43,26 @@ munmap failed ok
 EOF2
 	is_file "$T/got" "$T/want" "vmreplay $args: EEXIST onto the recorder's VMAs, the unaligned munmap beside one not skipped"
 done
+
+# the recorder's trace store: a 1 TiB MAP_SHARED|MAP_NORESERVE window; its
+# placeholder must not ask for 1 TiB of commit (every real recording's
+# replay warned "cannot hold the recorder's mapping ... Cannot allocate
+# memory" under the default overcommit heuristic)
+{ cat <<'EOF2'
+process 100 1 0
+file 100 1 4194304 /tmp/t.lz4.vmrec-store.100
+map 100
+vma 0x10000000 0x10001000 r-- exe
+vma 0x30000000 0x30021000 rw- [stack]
+vma 0x3e0000000000 0x3f0000000000 rw- rec shared file=1
+end
+ck 100 1 3 1
+ev 100 mmap 0x3f0000000000 0x1000 3 0x100022 -1 0 = 0x3f0000000000
+ck 100 2 4 1
+EOF2
+} | mk store
+for args in "" "--target sim"; do
+	"$V" -q --strict $args "$T/store.vmt" 2>"$T/err"
+	is "$?:$(cat "$T/err")" "0:" "vmreplay $args: the store's 1 TiB window is held without a word"
+done
 done_testing
