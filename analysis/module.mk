@@ -17,7 +17,7 @@ VMTRACE_OBJS  := $(call objs,$(VMTRACE_SRCS))
 VMREPORT_OBJS := $(call objs,$(VMREPORT_SRCS))
 
 BINS += $(BUILD)/bin/vmtrace $(BUILD)/bin/vmreport
-BENCH_SCRIPTS += tests/bench/symbolize.sh tests/bench/report-scaling.sh
+BENCH_SCRIPTS += tests/bench/symbolize.sh tests/bench/report-scaling.sh tests/bench/report-aa.sh
 
 $(BUILD)/bin/vmtrace: $(VMTRACE_OBJS) $(LIBSHARED) $(LIBVMT)
 	@mkdir -p $(@D)
