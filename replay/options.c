@@ -24,7 +24,15 @@ static const char usage[] =
 "  --no-outcomes         skip merge-outcome queries (fastest replay)\n"
 "  --strict              exit 1 unless every checkpoint matched\n"
 "  -q, --quiet           no progress line, no summary\n"
-"  --vm KERNELS ...      replay inside QEMU guests (see vmreplay(1))\n";
+"  --vm K[,K...]         replay inside these kernels booted under QEMU: a vmlinuz\n"
+"                        path, a release in the kernel store (6.1, 6.12), or host\n"
+"                        (docs/vm.md); several traces go after --:\n"
+"                        vmreplay --vm K[,K...] [options] -- TRACE...\n"
+"  --vm-timeout SEC      with --vm: kill a guest still running after SEC (600)\n"
+"  --vm-mem SIZE         with --vm: guest memory, qemu's -m (default 1G)\n"
+"  --vm-thp MODE         with --vm: the guests' THP mode: always, madvise or never\n"
+"                        (default: this machine's)\n"
+"  --vm-keep             with --vm: keep the work directory\n";
 
 static int positive(const char *opt, const char *arg, int *out)
 {
@@ -38,11 +46,46 @@ static int positive(const char *opt, const char *arg, int *out)
 	return 0;
 }
 
+/* Each kernel of a comma-separated --vm list (several --vm add up). */
+static int add_kernels(struct rp_vm_opts *vm, const char *list)
+{
+	for (const char *p = list; *p; p += *p == ',') {
+		size_t n = strcspn(p, ",");
+		if (n) {
+			if (vm->nkernels == RP_VM_MAX_KERNELS) {
+				fprintf(stderr, "vmreplay: --vm: more than %d kernels\n", RP_VM_MAX_KERNELS);
+				return -1;
+			}
+			if (!(vm->kernels[vm->nkernels] = strndup(p, n))) {
+				fprintf(stderr, "vmreplay: out of memory\n");
+				return -1;
+			}
+			vm->nkernels++;
+		}
+		p += n;
+	}
+	return 0;
+}
+
+/* The QEMU back end's options, after the others are read. */
+static int check_vm(const struct rp_opts *o, const char *vm_only)
+{
+	if (!o->vm.on && vm_only) {
+		fprintf(stderr, "vmreplay: %s needs --vm\n", vm_only);
+		return -1;
+	}
+	if (o->vm.on && !o->vm.nkernels) {
+		fprintf(stderr, "vmreplay: --vm: no kernel named\n");
+		return -1;
+	}
+	return 0;
+}
+
 int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 {
 	enum { O_PLACEMENT = 256, O_REAL, O_THREADS, O_TARGET, O_KERNEL, O_REPEAT, O_LOOP,
 	       O_DURATION, O_JSON, O_PER_EVENT, O_NO_OUTCOMES, O_STRICT, O_HELP, O_LIST_PROFILES, O_LIST_RULES,
-	       O_THP };
+	       O_THP, O_VM, O_VM_TIMEOUT, O_VM_MEM, O_VM_THP, O_VM_KEEP };
 	static const struct option longopts[] = {
 		{ "placement", required_argument, 0, O_PLACEMENT },
 		{ "real-files", no_argument, 0, O_REAL },
@@ -61,6 +104,11 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 		{ "help", no_argument, 0, O_HELP },
 		{ "list-profiles", no_argument, 0, O_LIST_PROFILES },
 		{ "list-rules", no_argument, 0, O_LIST_RULES },
+		{ "vm", required_argument, 0, O_VM },
+		{ "vm-timeout", required_argument, 0, O_VM_TIMEOUT },
+		{ "vm-mem", required_argument, 0, O_VM_MEM },
+		{ "vm-thp", required_argument, 0, O_VM_THP },
+		{ "vm-keep", no_argument, 0, O_VM_KEEP },
 		{ 0, 0, 0, 0 }
 	};
 	memset(o, 0, sizeof(*o));
@@ -69,9 +117,18 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 	o->outcomes = 1;
 	o->argc = argc;
 	o->argv = argv;
-	int c;
+	/* below 512 MiB of RAM the kernel turns THP off by itself */
+	o->vm.memory = "1G";
+	o->vm.timeout_s = 600;
+	if (!(o->vm.fwd = calloc((size_t)argc + 1, sizeof(*o->vm.fwd)))) {
+		fprintf(stderr, "vmreplay: out of memory\n");
+		return -1;
+	}
+	const char *vm_only = NULL;   /* a --vm-* option, seen */
+	int c, before = optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+q", longopts, NULL)) != -1) {
+		int host = 0;   /* the QEMU back end's own: not for the guest's replayer */
 		switch (c) {
 		case O_PLACEMENT:
 			if (strcmp(optarg, "recorded") == 0)
@@ -111,7 +168,9 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 			}
 			break;
 		}
-		case O_JSON: o->json = optarg; break;
+		/* with --vm the host writes the results file: each guest's goes
+		 * to a name of its own (vm_results_name) */
+		case O_JSON: o->json = optarg; host = 1; break;
 		case O_PER_EVENT: o->per_event = 1; break;
 		case O_NO_OUTCOMES: o->outcomes = 0; break;
 		case O_STRICT: o->strict = 1; break;
@@ -119,16 +178,53 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 		case O_HELP: fputs(usage, stdout); return 1;
 		case O_LIST_PROFILES: sim_list_profiles(stdout); return 1;
 		case O_LIST_RULES: sim_list_rules(stdout); return 1;
+		case O_VM:
+			o->vm.on = host = 1;
+			if (add_kernels(&o->vm, optarg))
+				return -1;
+			break;
+		case O_VM_TIMEOUT: {
+			char *end;
+			unsigned long t = strtoul(optarg, &end, 10);
+			if (*end || !t || t > 86400) {
+				fprintf(stderr, "vmreplay: --vm-timeout: not seconds (1-86400): %s\n", optarg);
+				return -1;
+			}
+			o->vm.timeout_s = (unsigned)t;
+			vm_only = "--vm-timeout";
+			host = 1;
+			break;
+		}
+		case O_VM_MEM: o->vm.memory = optarg; vm_only = "--vm-mem"; host = 1; break;
+		case O_VM_THP:
+			if (strcmp(optarg, "always") && strcmp(optarg, "madvise") && strcmp(optarg, "never")) {
+				fprintf(stderr, "vmreplay: --vm-thp: expected always, madvise or never, got %s\n",
+				        optarg);
+				return -1;
+			}
+			o->vm.thp = optarg;
+			vm_only = "--vm-thp";
+			host = 1;
+			break;
+		case O_VM_KEEP: o->vm.keep = 1; vm_only = "--vm-keep"; host = 1; break;
 		default:
 			fprintf(stderr, "vmreplay: unknown option %s\n%s", argv[optind - 1], usage);
 			return -1;
 		}
+		/* the arguments this option took (none yet inside "-qq") */
+		for (; !host && before < optind; before++)
+			o->vm.fwd[o->vm.nfwd++] = argv[before];
+		before = optind;
 	}
-	if (optind != argc - 1) {
+	/* getopt steps over a "--" that ends the options */
+	int dashdash = optind > before;
+	if ((o->vm.on && dashdash) ? optind == argc : optind != argc - 1) {
 		fprintf(stderr, "vmreplay: expected one TRACE argument\n%s", usage);
 		return -1;
 	}
 	o->trace = argv[optind];
+	o->vm.traces = argv + optind;
+	o->vm.ntraces = argc - optind;
 	if (o->kernel && strcmp(o->target, "sim")) {
 		fprintf(stderr, "vmreplay: --kernel needs --target sim (or --vm for real kernels)\n");
 		return -1;
@@ -137,5 +233,14 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 		fprintf(stderr, "vmreplay: --thp needs --target sim (this kernel has its own setting)\n");
 		return -1;
 	}
-	return 0;
+	return check_vm(o, vm_only);
+}
+
+void rp_free_options(struct rp_opts *o)
+{
+	for (int k = 0; k < o->vm.nkernels; k++)
+		free(o->vm.kernels[k]);
+	o->vm.nkernels = 0;
+	free(o->vm.fwd);
+	o->vm.fwd = NULL;
 }

@@ -4,6 +4,22 @@
 
 enum rp_placement { RP_PLACE_RECORDED, RP_PLACE_KERNEL };
 
+/* --vm: replay inside real kernels booted under QEMU (replay/vm/). */
+#define RP_VM_MAX_KERNELS 16
+struct rp_vm_opts {
+	int on;                   /* --vm was given */
+	char *kernels[RP_VM_MAX_KERNELS];   /* --vm K[,K...], malloc'd */
+	int nkernels;
+	const char *memory;       /* --vm-mem SIZE: qemu's -m */
+	const char *thp;          /* --vm-thp MODE; NULL: the host's */
+	unsigned timeout_s;       /* --vm-timeout SEC */
+	int keep;                 /* --vm-keep: leave the work directory */
+	char **fwd;               /* the options the guest's replayer gets, in order */
+	int nfwd;
+	char **traces;            /* the trace, or every argument after "--" */
+	int ntraces;
+};
+
 struct rp_opts {
 	const char *trace;
 	const char *json;         /* --json OUT */
@@ -19,9 +35,13 @@ struct rp_opts {
 	int outcomes;             /* 0 with --no-outcomes */
 	int argc;                 /* the whole command line, for "command" */
 	char **argv;
+	struct rp_vm_opts vm;
 };
 
-/* 0: parsed; 1: --help printed (exit 0); -1: error printed (exit 2). */
+/* The one parser of vmreplay's command line, with and without --vm.
+ * 0: parsed; 1: --help printed (exit 0); -1: error printed (exit 2).
+ * rp_free_options() after any of them. */
 int rp_parse_options(int argc, char **argv, struct rp_opts *o);
+void rp_free_options(struct rp_opts *o);
 
 #endif

@@ -172,13 +172,13 @@ static int json_writable(const char *path)
 
 int main(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--vm") == 0 || strncmp(argv[i], "--vm=", 5) == 0)
-			return vm_replay_main(argc, argv);
 	struct rp_opts o;
 	int r = rp_parse_options(argc, argv, &o);
-	if (r)
-		return r > 0 ? 0 : 2;
+	if (r || o.vm.on) {
+		int status = r ? (r > 0 ? 0 : 2) : vm_replay_main(&o);
+		rp_free_options(&o);
+		return status;
+	}
 	if (o.json && json_writable(o.json) < 0)
 		return 2;
 	if (strcmp(o.target, "sim") != 0)

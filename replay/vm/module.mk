@@ -59,12 +59,6 @@ VM_UNIT_TESTS := $(patsubst tests/vm/%_test.c,$(BUILD)/tests/vm/%.t,$(wildcard t
 TEST_LIBS_vm := $(VMREPLAY_VM_OBJS)
 $(VM_UNIT_TESTS): $(VMREPLAY_VM_OBJS)
 
-VM_ENTRY := $(BUILD)/tests/vm/vm-entry
-TEST_BINS += $(VM_ENTRY)
-$(VM_ENTRY): $(OBJ)/tests/vm/vm_entry.o $(VMREPLAY_VM_OBJS)
-	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(VMREC_LDFLAGS)
-
 # Seeded operation sequences as traces, for the differential test.
 VM_SEQGEN := $(BUILD)/tests/vm/vm-seqgen
 TEST_BINS += $(VM_SEQGEN)

@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "replay/options.h"
 #include "replay/vm/vm.h"
 #include "replay/vm/vm_frame.h"
 #include "replay/vm/vm_initramfs.h"
@@ -17,22 +18,7 @@
 #include "replay/vm/vm_qemu.h"
 #include "replay/vm/vm_results.h"
 
-#define MAX_KERNELS 16
 #define MAX_FRAMES 4096
-
-struct vm_opts {
-	char *kernels[MAX_KERNELS];
-	int nkernels;
-	const char *json;        /* --json OUT, handled here */
-	const char *memory;      /* --vm-mem */
-	const char *thp;         /* --vm-thp, else the host's mode */
-	unsigned timeout_s;      /* --vm-timeout */
-	int keep;                /* --vm-keep: leave the work directory */
-	char **fwd;              /* the other options, for the replayer */
-	int nfwd;
-	char **traces;
-	int ntraces;
-};
 
 static const char *prog = "vmreplay --vm";
 
@@ -58,102 +44,9 @@ static const char *host_thp_mode(void)
 	return NULL;
 }
 
-static int usage(const char *why)
+/* What the command line left to the back end: the trace files exist. */
+static int check_traces(const struct rp_vm_opts *o)
 {
-	fprintf(stderr, "%s: %s\n"
-	        "usage: vmreplay --vm KERNEL[,KERNEL...] [--vm-timeout SEC] [--vm-mem SIZE]\n"
-	        "                [--vm-thp always|madvise|never] [--vm-keep] [vmreplay options] TRACE\n"
-	        "       vmreplay --vm KERNEL[,...] [options] -- TRACE...\n"
-	        "KERNEL: a vmlinuz path, a release in the kernel store (6.1, 6.12), or host\n",
-	        prog, why);
-	return 2;
-}
-
-/* The value of --name VALUE or --name=VALUE at argv[*i]; NULL if argv[*i]
- * is not that option. */
-static const char *opt_value(char **argv, int argc, int *i, const char *name,
-                             int *missing)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(argv[*i], name, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-static int add_kernels(struct vm_opts *o, const char *list)
-{
-	for (const char *p = list; *p; p += *p == ',') {
-		size_t n = strcspn(p, ",");
-
-		if (n) {
-			if (o->nkernels == MAX_KERNELS || !(o->kernels[o->nkernels] = strndup(p, n)))
-				return -1;
-			o->nkernels++;
-		}
-		p += n;
-	}
-	return 0;
-}
-
-static int parse(int argc, char **argv, struct vm_opts *o)
-{
-	const char *v;
-	int missing = 0;
-
-	/* below 512 MiB of RAM the kernel turns THP off by itself */
-	o->memory = "1G";
-	o->timeout_s = 600;
-	o->fwd = calloc((size_t)argc + 1, sizeof *o->fwd);
-	for (int i = 1; i < argc; i++) {
-		if ((v = opt_value(argv, argc, &i, "--vm", &missing))) {
-			if (add_kernels(o, v))
-				return usage("too many kernels");
-		} else if ((v = opt_value(argv, argc, &i, "--json", &missing))) {
-			o->json = v;
-		} else if ((v = opt_value(argv, argc, &i, "--vm-mem", &missing))) {
-			o->memory = v;
-		} else if ((v = opt_value(argv, argc, &i, "--vm-thp", &missing))) {
-			if (strcmp(v, "always") && strcmp(v, "madvise") && strcmp(v, "never"))
-				return usage("--vm-thp wants always, madvise or never");
-			o->thp = v;
-		} else if ((v = opt_value(argv, argc, &i, "--vm-timeout", &missing))) {
-			char *end;
-			unsigned long t = strtoul(v, &end, 10);
-			if (*end || !t || t > 86400)
-				return usage("--vm-timeout wants seconds (1-86400)");
-			o->timeout_s = (unsigned)t;
-		} else if (!strcmp(argv[i], "--vm-keep")) {
-			o->keep = 1;
-		} else if (!strcmp(argv[i], "--")) {
-			o->traces = argv + i + 1;
-			o->ntraces = argc - i - 1;
-			break;
-		} else if (!missing) {
-			o->fwd[o->nfwd++] = argv[i];
-		}
-		if (missing)
-			return usage("an option wants a value");
-	}
-	if (!o->traces && o->nfwd) {
-		/* without "--" the trace is the last argument */
-		o->traces = &o->fwd[--o->nfwd];
-		o->ntraces = 1;
-	}
-	if (!o->nkernels)
-		return usage("--vm wants at least one kernel");
-	if (!o->thp)
-		o->thp = host_thp_mode();
-	if (!o->ntraces)
-		return usage("no trace given");
 	for (int i = 0; i < o->ntraces; i++)
 		if (access(o->traces[i], R_OK)) {
 			fprintf(stderr, "%s: %s: %s\n", prog, o->traces[i], strerror(errno));
@@ -177,15 +70,15 @@ static char *helper(const char *env, const char *name)
 }
 
 /* Run the host's own vmreplay (no --vm) for each trace. */
-static int run_host(const struct vm_opts *o, int many_kernels)
+static int run_host(const struct rp_vm_opts *o, const char *json, int many_kernels)
 {
 	struct utsname u;
 	int worst = 0;
 
 	uname(&u);
 	for (int t = 0; t < o->ntraces; t++) {
-		char *out = o->json ? vm_results_name(o->json, u.release, t, many_kernels,
-		                                      o->ntraces > 1) : NULL;
+		char *out = json ? vm_results_name(json, u.release, t, many_kernels,
+		                                   o->ntraces > 1) : NULL;
 		char **argv = calloc((size_t)o->nfwd + 5, sizeof *argv);
 		int n = 0, status;
 		argv[n++] = helper("VMREC_VM_HOST_REPLAY", "vmreplay");
@@ -253,8 +146,8 @@ static void show_console_tail(const char *path, int lines)
 }
 
 /* Turn the frames of one boot into stdout, stderr and results files. */
-static int deliver(const struct vm_opts *o, const struct vm_frame *fr, int n,
-                   const char *kname, int many_kernels)
+static int deliver(const struct rp_vm_opts *o, const char *json, const struct vm_frame *fr,
+                   int n, const char *kname, int many_kernels)
 {
 	const struct vm_frame *rel = vm_frame_find(fr, n, "release");
 	char release[128], name[96];
@@ -284,10 +177,9 @@ static int deliver(const struct vm_opts *o, const struct vm_frame *fr, int n,
 			        prog, kname, (int)f->len, f->data);
 			rc = 2;
 		}
-		if (o->json) {
+		if (json) {
 			snprintf(name, sizeof name, "%d/results.json", t);
-			char *out = vm_results_name(o->json, release, t, many_kernels,
-			                            o->ntraces > 1);
+			char *out = vm_results_name(json, release, t, many_kernels, o->ntraces > 1);
 			FILE *of;
 			if (!(f = vm_frame_find(fr, n, name))) {
 				if (!rc)
@@ -324,7 +216,8 @@ static void remove_tree(const char *dir, const char *const *files)
 	rmdir(dir);
 }
 
-static int run_guest(const struct vm_opts *o, const char *kname, int many_kernels)
+static int run_guest(const struct rp_vm_opts *o, const char *json, const char *thp,
+                     const char *kname, int many_kernels)
 {
 	char kernel[PATH_MAX], err[PATH_MAX + 256];
 	char dir[PATH_MAX], initrd[PATH_MAX + 16], console[PATH_MAX + 16];
@@ -352,11 +245,11 @@ static int run_guest(const struct vm_opts *o, const char *kname, int many_kernel
 		.replayer = helper("VMREC_VM_REPLAY", "vmreplay-static"),
 		.nopts = o->nfwd, .opts = o->fwd,
 		.ntraces = o->ntraces, .traces = o->traces,
-		.json = o->json != NULL,
+		.json = json != NULL,
 	};
 	struct vm_boot boot = {
 		.kernel = kernel, .initrd = initrd, .console = console,
-		.results = results, .qemu_log = qlog, .memory = o->memory, .thp = o->thp,
+		.results = results, .qemu_log = qlog, .memory = o->memory, .thp = thp,
 		.timeout_s = o->timeout_s,
 	};
 	int rc = 2;
@@ -375,7 +268,7 @@ static int run_guest(const struct vm_opts *o, const char *kname, int many_kernel
 			show_console_tail(qlog, 5);
 			show_console_tail(console, 15);
 		} else {
-			rc = deliver(o, fr, n, kname, many_kernels);
+			rc = deliver(o, json, fr, n, kname, many_kernels);
 		}
 		free(fr);
 		free(buf);
@@ -387,26 +280,25 @@ static int run_guest(const struct vm_opts *o, const char *kname, int many_kernel
 	return rc;
 }
 
-int vm_replay_main(int argc, char **argv)
+int vm_replay_main(const struct rp_opts *opts)
 {
-	struct vm_opts o = { 0 };
+	const struct rp_vm_opts *o = &opts->vm;
+	const char *thp = o->thp ? o->thp : host_thp_mode();
 	int worst = 0;
 
-	int rc = parse(argc, argv, &o);
-	for (int k = 0; !rc && k < o.nkernels; k++) {
-		int many = o.nkernels > 1;
+	int rc = check_traces(o);
+	for (int k = 0; !rc && k < o->nkernels; k++) {
+		int many = o->nkernels > 1;
 		if (many) {
-			printf("# kernel %s%s\n", o.kernels[k],
-			       strcmp(o.kernels[k], "host") ? " (qemu-tcg)" : "");
+			printf("# kernel %s%s\n", o->kernels[k],
+			       strcmp(o->kernels[k], "host") ? " (qemu-tcg)" : "");
 			fflush(stdout);
 		}
-		int st = strcmp(o.kernels[k], "host") ? run_guest(&o, o.kernels[k], many)
-		                                      : run_host(&o, many);
+		int st = strcmp(o->kernels[k], "host")
+		         ? run_guest(o, opts->json, thp, o->kernels[k], many)
+		         : run_host(o, opts->json, many);
 		if (st && !worst)
 			worst = st;
 	}
-	for (int k = 0; k < o.nkernels; k++)
-		free(o.kernels[k]);
-	free(o.fwd);
 	return rc ? rc : worst;
 }

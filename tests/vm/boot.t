@@ -2,18 +2,22 @@
 # Boot and transport of `--vm`, with a stand-in replayer (fake-replay) so
 # only the back end is under test: kernels resolved from the store, options
 # and traces handed to the guest, stdout/stderr/status/results brought back
-# intact over ttyS1, "vm": "qemu-tcg" added, failures explained.
+# intact over ttyS1, "vm": "qemu-tcg" added, failures explained.  What the
+# stand-in does comes from the first line of each trace (fake_replay.c).
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/vm/vm-setup.sh"
 
 export VMREC_VM_INIT=$B/bin/vmrec-vminit VMREC_VM_REPLAY=$B/tests/vm/fake-replay-static
 export VMREC_VM_HOST_REPLAY=$B/tests/vm/fake-replay-static
-run() { "$B/tests/vm/vm-entry" "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
-head -c 1000 /dev/urandom >"$T/trace"
-head -c 3000 /dev/urandom >"$T/trace2"
+run() { "$B/bin/vmreplay" "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
+# trace NAME SIZE WHAT: a trace of SIZE bytes telling fake-replay WHAT
+trace() { { echo "fake-replay $3"; head -c "$2" /dev/urandom; } | head -c "$2" >"$T/$1"; }
+trace trace 1000 "exit 0 bytes 300000"
+trace exit3 1000 "exit 3 bytes 0"
+trace exit3b 3000 "exit 3 bytes 0"
 
 # two kernels, a large results file
-run --vm 6.1,6.12 --bytes 300000 --json "$T/r.json" "$T/trace"
+run --vm 6.1,6.12 --per-event --loop=2 --json "$T/r.json" "$T/trace"
 is "$(cat "$T/rc")" 0 "two guests: exit status 0"
 printf '# kernel 6.1 (qemu-tcg)\nfake-replay: 5 args, trace 1000 bytes\n# kernel 6.12 (qemu-tcg)\nfake-replay: 5 args, trace 1000 bytes\n' >"$T/want"
 is_file "$T/out" "$T/want" "two guests: their stdout in order"
@@ -29,8 +33,8 @@ done
 
 # a guest and the host, three traces, a failing replayer that crashes on
 # the third
-cp "$T/trace" "$T/crash.trace"
-run --vm 6.12,host --exit 3 --json "$T/s.json" -- "$T/trace" "$T/trace2" "$T/crash.trace"
+cp "$T/exit3" "$T/crash.trace"
+run --vm 6.12,host -q --repeat=2 --json "$T/s.json" -- "$T/exit3" "$T/exit3b" "$T/crash.trace"
 is "$(cat "$T/rc")" 3 "guest and host: the first failing exit status"
 printf '# kernel 6.12 (qemu-tcg)\nfake-replay: 5 args, trace 1000 bytes\nfake-replay: 5 args, trace 3000 bytes\n# kernel host\nfake-replay: 5 args, trace 1000 bytes\nfake-replay: 5 args, trace 3000 bytes\n' >"$T/want"
 is_file "$T/out" "$T/want" "guest and host: one run per trace, in order"
@@ -48,9 +52,9 @@ is "$(head -n 1 "$T/err")" "vmreplay --vm: $VMREC_KERNELS/$K612/vmlinuz: the gue
 
 # bad arguments: no boot
 run --vm 4.19 "$T/trace"
-is "$(cat "$T/err")" "vmreplay --vm: kernel '4.19': not a file and no release 4.19* in the kernel store $VMREC_KERNELS (fetch it with: vmrec-kernels 4.19)" "unknown release"
+is "$(cat "$T/err")" "vmreplay --vm: kernel '4.19': not a file and no release 4.19* in the kernel store $VMREC_KERNELS (fetch it with: $B/bin/vmrec-kernels 4.19)" "unknown release"
 run --vm 6.1 "$T/missing"
 is "$(cat "$T/err")" "vmreplay --vm: $T/missing: No such file or directory" "missing trace"
 run --vm 6.1 --vm-timeout soon "$T/trace"
-is "$(head -n 1 "$T/err")" "vmreplay --vm: --vm-timeout wants seconds (1-86400)" "bad timeout"
+is "$(head -n 1 "$T/err")" "vmreplay: --vm-timeout: not seconds (1-86400): soon" "bad timeout"
 done_testing

@@ -1,12 +1,15 @@
 /* fake_replay.c - a stand-in for vmreplay inside the guest (linked
  * statically), to test the boot and the transport on their own.
  *
- *   fake-replay [--exit N] [--bytes N] [--json OUT] [other...] TRACE
+ *   fake-replay [vmreplay options] [--json OUT] TRACE
  *
+ * It takes vmreplay's options, as vmreplay --vm checks them, and ignores
+ * all but --json; what it does comes from TRACE, whose first line may be
+ * "fake-replay exit N bytes N" (else exit 0, bytes 0).
  * Prints one summary line; with --json writes the kernel release, the size
  * of TRACE as the guest saw it, and a probe of the placement change the
  * docs/kernel-observed.md lists (2 MiB anonymous mmaps PMD-aligned from 6.7) and the THP
- * mode; --bytes adds
+ * mode; bytes N adds
  * N bytes of a known pattern to the JSON to exercise a large transfer.
  * A TRACE whose file name starts with "crash" makes it abort. */
 #include <stdio.h>
@@ -57,13 +60,15 @@ int main(int argc, char **argv)
 	struct stat st;
 	char thp[128];
 
-	for (int i = 1; i < argc - 1; i++) {
-		if (!strcmp(argv[i], "--exit") && i + 1 < argc - 1)
-			code = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--bytes") && i + 1 < argc - 1)
-			bytes = atol(argv[++i]);
-		else if (!strcmp(argv[i], "--json") && i + 1 < argc - 1)
+	for (int i = 1; i < argc - 1; i++)
+		if (!strcmp(argv[i], "--json") && i + 1 < argc - 1)
 			json = argv[++i];
+	FILE *tf = fopen(trace, "r");
+	char line[128] = "";
+	if (tf) {
+		if (fgets(line, sizeof line, tf))
+			sscanf(line, "fake-replay exit %d bytes %ld", &code, &bytes);
+		fclose(tf);
 	}
 	const char *base = strrchr(trace, '/');
 	if (!strncmp(base ? base + 1 : trace, "crash", 5))
