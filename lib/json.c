@@ -251,17 +251,28 @@ static json_t *object(struct reader *r, struct json_read *rd)
 enum json_read_status json_read_file(const char *path, struct json_read *rd,
 				     char *err, size_t errlen)
 {
-	struct reader r = { .line = 1, .col = 1, .err = err, .errlen = errlen };
+	rd->doc = NULL;
+	if (errlen)
+		err[0] = 0;
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		return JSON_READ_IO;
+	}
+	enum json_read_status st = json_read_stream(f, rd, err, errlen);
+	if (f != stdin)
+		fclose(f);
+	return st;
+}
+
+enum json_read_status json_read_stream(FILE *f, struct json_read *rd, char *err, size_t errlen)
+{
+	struct reader r = { .f = f, .line = 1, .col = 1, .err = err, .errlen = errlen };
 	rd->doc = NULL;
 	rd->streamed = rd->in_stream = false;
 	rd->rows = 0;
 	if (errlen)
 		err[0] = 0;
-	r.f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!r.f) {
-		snprintf(err, errlen, "cannot open: %s", strerror(errno));
-		return JSON_READ_IO;
-	}
 	if (!(r.buf = malloc(r.cap = WINDOW_MIN))) {
 		snprintf(err, errlen, "out of memory");
 		r.st = JSON_READ_IO;
@@ -283,8 +294,6 @@ enum json_read_status json_read_file(const char *path, struct json_read *rd,
 		doc = NULL;
 	}
 	free(r.buf);
-	if (r.f != stdin)
-		fclose(r.f);
 	rd->doc = doc;
 	return r.st;
 }

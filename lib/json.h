@@ -44,13 +44,16 @@ struct json_read {
  * NULL and ERR has a one-line message without the file name. */
 enum json_read_status json_read_file(const char *path, struct json_read *rd,
 				     char *err, size_t errlen);
+/* The same from an open stream (an fmemopen'd buffer, a pipe), read to
+ * its end and left open. */
+enum json_read_status json_read_stream(FILE *f, struct json_read *rd, char *err, size_t errlen);
 
 /* Lookups that tolerate NULL and the wrong type (they return NULL). */
 const char *json_get_str(const json_t *obj, const char *key);
 /* "an object", "a string", ... for messages; "nothing" for NULL. */
 const char *json_kind(const json_t *v);
 
-/* ---- writer (lib/json_write.h, which replay/ uses without jansson) ---- */
+/* ---- writer (lib/json_write.h, which needs no jansson) ---- */
 
 #include "lib/json_write.h"
 

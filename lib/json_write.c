@@ -1,7 +1,8 @@
 /* json_write.c - the one JSON writer and string escaper: the json_w
  * streaming writer (commas, nesting, escaping) and json_write_escaped for
- * code that prints its JSON with fprintf.  No jansson here: vmreplay
- * writes results and links only this. */
+ * code that prints its JSON with fprintf.  No jansson here: the
+ * replayer's results are written without it (only vmreplay --vm reads
+ * JSON, its guests' results). */
 #include "lib/json_write.h"
 
 #include <math.h>
@@ -124,4 +125,21 @@ void json_w_null(struct json_w *w)
 {
 	before_value(w);
 	fputs("null", w->f);
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+void json_w_members(struct json_w *w, const char *text, size_t len)
+{
+	while (len && is_space(*text))
+		text++, len--;
+	while (len && is_space(text[len - 1]))
+		len--;
+	if (!len)
+		return;
+	before_value(w);
+	fwrite(text, 1, len, w->f);
 }

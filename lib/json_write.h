@@ -24,6 +24,10 @@ void json_w_num(struct json_w *w, double v);
 void json_w_int(struct json_w *w, long long v);
 void json_w_bool(struct json_w *w, bool v);
 void json_w_null(struct json_w *w);
+/* The members of an object already in JSON (the bytes between its braces,
+ * checked by whoever read it), written as they are as the next members
+ * of the open object; only whitespace: nothing. */
+void json_w_members(struct json_w *w, const char *text, size_t len);
 void json_write_escaped(FILE *f, const char *s);  /* "..." with escapes; NULL: "" */
 
 #endif

@@ -2,7 +2,7 @@
 # the strace-style formatter (vmtrace, vmreplay), pid/id and stack maps
 # and the symboliser (vmtrace, vmreport), the merge outcomes (the
 # replayer's kernel back end and the simulator), and the results-file
-# reader and writer (vmreport, vmtrace top).  Tools link it and take
+# reader and writer (vmreport, vmtrace top, vmreplay --vm).  Tools link it and take
 # only the objects they use; the symboliser's users add SYMBOLIZE_LIBS.
 
 LIBSHARED_SRCS := lib/sysfmt.c lib/sysfmt_parse.c lib/sysfmt_tables.c \

@@ -6,7 +6,7 @@ BINS += $(BUILD)/bin/vmreplay
 
 $(BUILD)/bin/vmreplay: $(call objs,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_OBJS) $(LIBVMSIM) $(LIBSHARED) $(LIBVMT)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LIBVMT_LIBS) -ljemalloc -lpthread -lm $(VMREC_LDFLAGS)
+	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(JSON_LIBS) -ljemalloc -lpthread -lm $(VMREC_LDFLAGS)
 
 # tests/replay/progs/mktrace writes traces from a line script: it needs the
 # trace library.

@@ -41,7 +41,7 @@ $(VM_GUEST_INIT): $(call objs,replay/vm/guest/vminit.c replay/vm/vm_frame.c)
 # images were recorded (cc1), and could not place them.
 $(VMREPLAY_STATIC): $(BUILD)/bin/vmreplay
 	$(CC) -static-pie -o $@ $(call objs,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_OBJS) \
-	  $(LIBVMSIM) $(LIBSHARED) $(LIBVMT) $(LIBVMT_LIBS) -ljemalloc \
+	  $(LIBVMSIM) $(LIBSHARED) $(LIBVMT) $(LIBVMT_LIBS) $(JSON_LIBS) -ljemalloc \
 	  -lpthread -lm -ldl $(VMREC_LDFLAGS)
 
 # A stand-in replayer for the guest that tests use to check the boot and the
@@ -56,8 +56,8 @@ kernels:
 
 # Unit tests of this module link its objects.
 VM_UNIT_TESTS := $(patsubst tests/vm/%_test.c,$(BUILD)/tests/vm/%.t,$(wildcard tests/vm/*_test.c))
-TEST_LIBS_vm := $(VMREPLAY_VM_OBJS)
-$(VM_UNIT_TESTS): $(VMREPLAY_VM_OBJS)
+TEST_LIBS_vm := $(VMREPLAY_VM_OBJS) $(LIBSHARED) $(JSON_LIBS)
+$(VM_UNIT_TESTS): $(VMREPLAY_VM_OBJS) $(LIBSHARED)
 
 # Seeded operation sequences as traces, for the differential test.
 VM_SEQGEN := $(BUILD)/tests/vm/vm-seqgen

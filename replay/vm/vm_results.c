@@ -1,30 +1,47 @@
 /* vm_results.c - mark guest results as coming from an emulated CPU. */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/json.h"
 #include "replay/vm/vm_results.h"
+
+/* The guest's document is read through (per_event a row at a time, so
+ * memory does not grow with it) only to be sure it is one object that
+ * says nothing of the VM itself; its bytes are then kept as they are, so
+ * its numbers and layout are the replayer's. */
+static int guest_object(const char *json, size_t len)
+{
+	FILE *in = len ? fmemopen((void *)json, len, "r") : NULL;
+	struct json_read rd = { .stream_key = "per_event" };
+	char err[256];
+
+	if (!in)
+		return -1;
+	enum json_read_status st = json_read_stream(in, &rd, err, sizeof err);
+	fclose(in);
+	int ok = st == JSON_READ_OK && json_is_object(rd.doc) &&
+	         !json_object_get(rd.doc, "vm") && !json_object_get(rd.doc, "vm_kernel");
+	json_decref(rd.doc);
+	return ok ? 0 : -1;
+}
 
 int vm_results_write(FILE *f, const char *json, size_t len, const char *release)
 {
-	size_t i = 0;
-
-	while (i < len && isspace((unsigned char)json[i]))
-		i++;
-	if (i == len || json[i] != '{')
+	if (guest_object(json, len))
 		return -1;
-	size_t j = i + 1;
-	while (j < len && isspace((unsigned char)json[j]))
-		j++;
-	int empty = j < len && json[j] == '}';
-
-	fwrite(json, 1, i + 1, f);
-	fprintf(f, "\"vm\": \"qemu-tcg\", \"vm_kernel\": \"");
-	for (const char *p = release; *p; p++)
-		if (*p != '"' && *p != '\\' && (unsigned char)*p >= ' ')
-			putc(*p, f);
-	fprintf(f, "\"%s", empty ? "" : ", ");
-	fwrite(json + i + 1, 1, len - i - 1, f);
+	/* one object: its first byte that is not space is '{', its last '}' */
+	const char *open = memchr(json, '{', len), *close = json + len;
+	while (*--close != '}')
+		;
+	struct json_w w;
+	json_w_init(&w, f, true);
+	json_w_begin(&w, '{');
+	json_w_key(&w, "vm");
+	json_w_str(&w, "qemu-tcg");
+	json_w_key(&w, "vm_kernel");
+	json_w_str(&w, release);
+	json_w_members(&w, open + 1, (size_t)(close - open - 1));
+	json_w_end(&w, '}');
 	return ferror(f) ? -1 : 0;
 }
 

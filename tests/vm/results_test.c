@@ -24,13 +24,28 @@ static void name_is(const char *out_arg, int t, int mk, int mt, const char *want
 int main(void)
 {
 	is_int(marked("{\"ops\": 3}\n"), 0, "object accepted");
-	is_str(out, "{\"vm\": \"qemu-tcg\", \"vm_kernel\": \"6.12.117+deb12-cloud-amd64\", "
-	       "\"ops\": 3}\n", "vm members added first");
+	is_str(out, "{\n  \"vm\": \"qemu-tcg\",\n  \"vm_kernel\": \"6.12.117+deb12-cloud-amd64\",\n"
+	       "  \"ops\": 3\n}\n", "vm members added first");
 	is_int(marked("  { }"), 0, "empty object accepted");
-	is_str(out, "  {\"vm\": \"qemu-tcg\", \"vm_kernel\": \"6.12.117+deb12-cloud-amd64\" }",
+	is_str(out, "{\n  \"vm\": \"qemu-tcg\",\n  \"vm_kernel\": \"6.12.117+deb12-cloud-amd64\"\n}\n",
 	       "no trailing comma in an empty object");
+	is_int(marked("{\n  \"x\": 0.125,\n  \"per_event\": [\n    {\"i\": 0, \"rule\": \"a}b\"}\n  ]\n}\n"),
+	       0, "streamed rows accepted");
+	is_str(out, "{\n  \"vm\": \"qemu-tcg\",\n  \"vm_kernel\": \"6.12.117+deb12-cloud-amd64\",\n"
+	       "  \"x\": 0.125,\n  \"per_event\": [\n    {\"i\": 0, \"rule\": \"a}b\"}\n  ]\n}\n",
+	       "the guest's members kept byte for byte");
 	is_int(marked("[1]"), -1, "an array is refused");
 	is_int(marked(""), -1, "nothing is refused");
+	is_int(marked("{\"ops\": }"), -1, "an object that is not JSON is refused");
+	is_int(marked("{\"ops\": 3} {"), -1, "bytes after the object are refused");
+	is_int(marked("{\"per_event\": [{\"i\": 0}, {\"i\": }]}"), -1, "a row that is not JSON is refused");
+	is_int(marked("{\"vm\": \"kvm\"}"), -1, "an object that names a VM already is refused");
+
+	FILE *f = fmemopen(out, sizeof out, "w");
+	is_int(vm_results_write(f, "{}", 2, "6.1\"x\\\n"), 0, "a release with quotes");
+	fclose(f);
+	is_str(out, "{\n  \"vm\": \"qemu-tcg\",\n  \"vm_kernel\": \"6.1\\\"x\\\\\\n\"\n}\n",
+	       "is escaped, not cut");
 
 	name_is("r.json", 0, 0, 0, "r.json");
 	name_is("r.json", 0, 1, 0, "r-6.1.0-57-cloud-amd64.json");
