@@ -75,4 +75,8 @@ struct rp_backend {
 extern const struct rp_backend rp_kernel_backend;
 extern const struct rp_backend rp_sim_backend;
 
+/* The simulator's model behind a space rp_sim_backend made (sim.c). */
+struct sim_mm;
+const struct sim_mm *rp_sim_mm(const struct rp_space *s);
+
 #endif

@@ -22,6 +22,7 @@
 #include "replay/deps.h"
 #include "replay/engine_int.h"
 #include "replay/fidelity.h"
+#include "replay/ipc.h"
 #include "replay/kernel.h"
 #include "replay/latency.h"
 #include "replay/set_break.h"
@@ -594,7 +595,8 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	bytes = (bytes + 4095) & ~(size_t)4095;
 	char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	e->ps = calloc(t->nprocs + 1, sizeof(*e->ps));
-	if (mem == MAP_FAILED || !e->ps) {
+	e->ipc = rp_ipc_new();
+	if (mem == MAP_FAILED || !e->ps || !e->ipc) {
 		fprintf(stderr, "vmreplay: %s: out of memory for the results of %zu events\n", t->path, t->nevents);
 		return -1;
 	}
@@ -625,5 +627,6 @@ void rp_engine_free(struct rp_engine *e)
 		munmap(e->sh, e->shared_bytes);
 	free(e->ps);
 	free(e->rbuf);
+	rp_ipc_free(e->ipc);
 	memset(e, 0, sizeof(*e));
 }

@@ -69,6 +69,7 @@ struct rp_shared {
 
 struct rp_pstate;
 struct rp_threads;
+struct rp_ipc;
 
 struct rp_engine {
 	const struct rp_trace *t;
@@ -92,6 +93,7 @@ struct rp_engine {
 	void (*tick)(struct rp_engine *e, uint64_t events_done);
 	void *tick_arg;
 	struct rp_threads *thr; /* --threads (kernel): dependencies and lanes, engine.c */
+	struct rp_ipc *ipc;   /* shmat & co.: their tables (ipc.c) */
 	uint64_t (*rbuf)[2];  /* scratch for counting */
 	size_t rcap;
 };

@@ -106,7 +106,7 @@ static size_t kernel_vmas(const struct addrmap *am, struct rp_snap_vma *out)
 
 static size_t sim_vmas(const struct rp_pstate *p, struct rp_snap_vma *out)
 {
-	const struct sim_mm *mm = (const struct sim_mm *)p->space;
+	const struct sim_mm *mm = rp_sim_mm(p->space);
 	size_t n = 0, total = sim_vma_count(mm);
 	for (size_t i = 0; i < total; i++) {
 		struct sim_vma_view v;

@@ -27,7 +27,7 @@ static int64_t sim_count(struct rp_engine *e, struct rp_pstate *p)
 	int64_t n = e->be->count(p->space, NULL, 0);
 	if (!p->held || n < 0)
 		return n;
-	const struct sim_mm *mm = (const struct sim_mm *)p->space;
+	const struct sim_mm *mm = rp_sim_mm(p->space);
 	for (size_t i = 0, total = sim_vma_count(mm); i < total; i++) {
 		struct sim_vma_view v;
 		if (sim_vma_at(mm, i, &v) < 0)

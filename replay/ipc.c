@@ -20,9 +20,43 @@
 #define SHM_REMAP 040000
 #endif
 
-/* --threads: the tables below; never held across a call (the engine
- * releases its own lock during calls) */
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+struct detach { size_t ev; uint64_t len; };
+struct standin_seg { uint64_t rec; int id; };
+
+/* What these calls keep for one engine (e->ipc).  A replayer forked for a
+ * recorded process has its own copy, as it has of all its memory: its
+ * stand-in segments are those it made or inherited. */
+struct rp_ipc {
+	/* --threads: the tables below; never held across a call (the engine
+	 * releases its own lock during calls) */
+	pthread_mutex_t lock;
+	/* the recorded length of every successful shmdt, by event; from the
+	 * trace, at the first shmdt */
+	struct detach *dts;
+	size_t ndts;
+	int indexed;
+	/* kernel: the stand-in of each recorded shmid */
+	struct standin_seg *segs;
+	size_t nsegs, capsegs;
+};
+
+struct rp_ipc *rp_ipc_new(void)
+{
+	struct rp_ipc *x = calloc(1, sizeof(*x));
+	if (x)
+		pthread_mutex_init(&x->lock, NULL);
+	return x;
+}
+
+void rp_ipc_free(struct rp_ipc *x)
+{
+	if (!x)
+		return;
+	pthread_mutex_destroy(&x->lock);
+	free(x->dts);
+	free(x->segs);
+	free(x);
+}
 
 static uint64_t xlate(const struct rp_pstate *p, uint64_t a)
 {
@@ -50,10 +84,6 @@ static uint64_t seg_len(const struct rp_engine *e, uint32_t slot, const struct v
 
 /* ---- recorded length of every successful shmdt ------------------------ */
 
-struct detach { size_t ev; uint64_t len; };
-static struct detach *dts;
-static size_t ndts;
-static const struct rp_trace *dts_of;
 
 struct live { uint32_t slot; uint64_t addr, len; };
 
@@ -65,14 +95,13 @@ static int by_event(const void *a, const void *b)
 
 /* One pass in recorded order: attachments live per process, inherited by
  * a fork child, dropped at exec; each shmdt takes its attachment's length. */
-static void index_detaches(const struct rp_engine *e)
+static void index_detaches(const struct rp_engine *e, struct rp_ipc *x)
 {
 	const struct rp_trace *t = e->t;
 	struct live *lv = NULL;
 	size_t nl = 0, cl = 0, cd = 0;
-	free(dts);
-	dts = NULL;
-	ndts = 0;
+	struct detach *dts = NULL;
+	size_t ndts = 0;
 	for (size_t s = 0; s < t->nsteps; s++) {
 		const struct rp_step *st = &t->steps[s];
 		if (st->kind != RP_EVENT)
@@ -118,16 +147,20 @@ out:
 	free(lv);
 	if (dts)
 		qsort(dts, ndts, sizeof *dts, by_event);
-	dts_of = t;
+	x->dts = dts;
+	x->ndts = ndts;
+	x->indexed = 1;
 }
 
 /* The recorded length event i detached; 0 when the trace does not say. */
 static uint64_t detach_len(const struct rp_engine *e, size_t i)
 {
-	pthread_mutex_lock(&lock);
-	if (dts_of != e->t)
-		index_detaches(e);
-	size_t lo = 0, hi = ndts;
+	struct rp_ipc *x = e->ipc;
+	pthread_mutex_lock(&x->lock);
+	if (!x->indexed)
+		index_detaches(e, x);
+	const struct detach *dts = x->dts;
+	size_t ndts = x->ndts, lo = 0, hi = ndts;
 	uint64_t len = 0;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -138,44 +171,41 @@ static uint64_t detach_len(const struct rp_engine *e, size_t i)
 	}
 	if (lo < ndts && dts[lo].ev == i)
 		len = dts[lo].len;
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&x->lock);
 	return len;
 }
 
 /* ---- kernel: stand-in segments ----------------------------------------- */
 
-struct standin_seg { uint64_t rec; int id; };
-static struct standin_seg *segs;
-static size_t nsegs, capsegs;
-
 /* The stand-in of recorded shmid `rec`, still ours (marked for removal by
- * us, same size), or a new one (*fresh = 1); -errno if none can be made. */
-static int standin_seg(uint64_t rec, uint64_t size, int *fresh)
+ * us, same size), or a new one (*fresh = 1); -errno if none can be made.
+ * Under x->lock. */
+static int standin_seg(struct rp_ipc *x, uint64_t rec, uint64_t size, int *fresh)
 {
 	struct shmid_ds ds;
 	size_t k;
 	*fresh = 0;
-	for (k = 0; k < nsegs && segs[k].rec != rec; k++)
+	for (k = 0; k < x->nsegs && x->segs[k].rec != rec; k++)
 		;
-	if (k < nsegs && shmctl(segs[k].id, IPC_STAT, &ds) == 0 && (ds.shm_perm.mode & SHM_DEST) &&
-	    ds.shm_segsz == size)
-		return segs[k].id;
+	if (k < x->nsegs && shmctl(x->segs[k].id, IPC_STAT, &ds) == 0 &&
+	    (ds.shm_perm.mode & SHM_DEST) && ds.shm_segsz == size)
+		return x->segs[k].id;
 	int id = shmget(IPC_PRIVATE, size, IPC_CREAT | 0700);
 	if (id < 0)
 		return -errno;
-	if (k == nsegs) {
-		if (nsegs == capsegs) {
-			struct standin_seg *n = realloc(segs, (capsegs * 2 + 8) * sizeof *n);
+	if (k == x->nsegs) {
+		if (x->nsegs == x->capsegs) {
+			struct standin_seg *n = realloc(x->segs, (x->capsegs * 2 + 8) * sizeof *n);
 			if (!n) {
 				shmctl(id, IPC_RMID, NULL);
 				return -ENOMEM;
 			}
-			segs = n;
-			capsegs = capsegs * 2 + 8;
+			x->segs = n;
+			x->capsegs = x->capsegs * 2 + 8;
 		}
-		nsegs++;
+		x->nsegs++;
 	}
-	segs[k] = (struct standin_seg){ rec, id };
+	x->segs[k] = (struct standin_seg){ rec, id };
 	*fresh = 1;
 	return id;
 }
@@ -216,9 +246,9 @@ static void replay_shmat(struct rp_engine *e, uint32_t slot, struct rp_pstate *p
 	int fresh = 0;
 	int64_t id = (int64_t)rec->args[0];
 	if (e->be->per_process) {
-		pthread_mutex_lock(&lock);
-		id = standin_seg(rec->args[0], f->size, &fresh);
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_lock(&e->ipc->lock);
+		id = standin_seg(e->ipc, rec->args[0], f->size, &fresh);
+		pthread_mutex_unlock(&e->ipc->lock);
 		if (id < 0) {
 			*out = (struct vr_result){ .ret = -1, .err = (int)-id, .outcome = VR_FAILED };
 			rp_say(e, "event %zu (shmat): cannot make a stand-in segment of %llu bytes: %s", i,

@@ -5,6 +5,10 @@
 
 #include "replay/engine_int.h"
 
+/* What they keep for one engine (e->ipc), made and freed with it. */
+struct rp_ipc *rp_ipc_new(void);
+void rp_ipc_free(struct rp_ipc *x);
+
 /* Replay event i if it is one of them and return 1 (out, fx, skipped and
  * want filled as rp_replay_event's own cases fill them); else 0. */
 int rp_ipc_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, size_t i,

@@ -1,5 +1,6 @@
 /* The simulator back end: the same calls applied to replay/sim's model. */
 #include <errno.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include "replay/backend.h"
 #include "replay/latency.h"
@@ -9,27 +10,45 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-/* CAP_SYS_RAWIO of the recorded processes: -1 not known yet (one replay
- * runs one trace, whose processes share it) */
-static int cap_rawio = -1;
-static uint64_t min_addr;
+/* One simulated address space: the model's, and what this adapter has
+ * learnt about the recorded process (a fork child starts with its
+ * parent's knowledge, as it has its parent's capabilities). */
+struct sim_space {
+	struct sim_mm *mm;
+	int cap_rawio;       /* CAP_SYS_RAWIO: -1 not known yet */
+	uint64_t min_addr;   /* the recording's mmap_min_addr */
+};
+
+static struct sim_space *sp_of(struct rp_space *s) { return (struct sim_space *)s; }
+
+const struct sim_mm *rp_sim_mm(const struct rp_space *s)
+{
+	return ((const struct sim_space *)s)->mm;
+}
 
 static struct rp_space *s_new(const struct rp_backend_cfg *cfg, const struct vmt_map *map,
                               const struct vmt_host *host)
 {
-	struct sim_mm *mm = sim_mm_new(cfg->profile, map, host);
-	min_addr = host && host->mmap_min_addr ? host->mmap_min_addr : 4096;
-	if (mm && cap_rawio > 0)
-		sim_mm_set_cap_rawio(mm, 1);
-	if (mm)
-		sim_mm_set_thp(mm, cfg->thp);
-	return (struct rp_space *)mm;
+	struct sim_space *sp = malloc(sizeof(*sp));
+	if (!sp)
+		return NULL;
+	*sp = (struct sim_space){
+		.mm = sim_mm_new(cfg->profile, map, host),
+		.cap_rawio = -1,
+		.min_addr = host && host->mmap_min_addr ? host->mmap_min_addr : 4096,
+	};
+	if (!sp->mm) {
+		free(sp);
+		return NULL;
+	}
+	sim_mm_set_thp(sp->mm, cfg->thp);
+	return (struct rp_space *)sp;
 }
 
 /* The trace does not record capabilities.  The first recorded call that
  * asked for a fixed address below mmap_min_addr shows whether the process
  * had CAP_SYS_RAWIO: it succeeded, or failed with EPERM. */
-static void learn_cap_rawio(struct sim_mm *mm, const struct vmt_event *ev)
+static void learn_cap_rawio(struct sim_space *sp, const struct vmt_event *ev)
 {
 	uint64_t at;
 	if (ev->sys == VMT_SYS_MMAP && (ev->args[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE)))
@@ -38,10 +57,10 @@ static void learn_cap_rawio(struct sim_mm *mm, const struct vmt_event *ev)
 		at = ev->args[4];
 	else
 		return;
-	if (at >= min_addr || (ev->err && ev->err != EPERM))
+	if (at >= sp->min_addr || (ev->err && ev->err != EPERM))
 		return;
-	cap_rawio = !ev->err;
-	sim_mm_set_cap_rawio(mm, cap_rawio);
+	sp->cap_rawio = !ev->err;
+	sim_mm_set_cap_rawio(sp->mm, sp->cap_rawio);
 }
 
 /* The simulator builds the initial map itself in sim_mm_new. */
@@ -57,10 +76,11 @@ static void s_apply(struct rp_space *s, const struct vmt_event *ev, const struct
 {
 	(void)fx;
 	*out = (struct vr_result){ .vma_count = -1 };
-	if (cap_rawio < 0 && s)
-		learn_cap_rawio((struct sim_mm *)s, ev);
+	struct sim_space *sp = sp_of(s);
+	if (sp && sp->cap_rawio < 0)
+		learn_cap_rawio(sp, ev);
 	uint64_t t0 = lat_now();
-	sim_apply((struct sim_mm *)s, ev, file, out);
+	sim_apply(sp ? sp->mm : NULL, ev, file, out);
 	out->latency_ns = lat_now() - t0;   /* the model's own cost */
 	if (out->err)
 		out->outcome = VR_FAILED;
@@ -68,34 +88,49 @@ static void s_apply(struct rp_space *s, const struct vmt_event *ev, const struct
 
 static void s_touch(struct rp_space *s, const struct vmt_residency *res)
 {
-	sim_touch((struct sim_mm *)s, res);
+	sim_touch(sp_of(s)->mm, res);
 }
 
 static int64_t s_count(struct rp_space *s, const uint64_t (*ranges)[2], size_t n)
 {
 	(void)ranges;
 	(void)n;
-	return (int64_t)sim_vma_count((const struct sim_mm *)s);
+	return (int64_t)sim_vma_count(sp_of(s)->mm);
 }
 
 static int s_fork(struct rp_space *s, struct rp_space **child)
 {
-	*child = (struct rp_space *)sim_mm_fork((const struct sim_mm *)s);
-	return *child ? 1 : -ENOMEM;
+	const struct sim_space *parent = sp_of(s);
+	struct sim_space *sp = malloc(sizeof(*sp));
+	if (sp && !(sp->mm = sim_mm_fork(parent->mm))) {
+		free(sp);
+		sp = NULL;
+	}
+	if (sp) {
+		sp->cap_rawio = parent->cap_rawio;
+		sp->min_addr = parent->min_addr;
+	}
+	*child = (struct rp_space *)sp;
+	return sp ? 1 : -ENOMEM;
 }
 
 static int s_set_brk(struct rp_space *s, uint64_t start_brk, uint64_t brk)
 {
-	sim_mm_set_brk((struct sim_mm *)s, start_brk, brk);
+	sim_mm_set_brk(sp_of(s)->mm, start_brk, brk);
 	return 0;
 }
 
-static void s_free(struct rp_space *s) { sim_mm_free((struct sim_mm *)s); }
+static void s_free(struct rp_space *s)
+{
+	if (s)
+		sim_mm_free(sp_of(s)->mm);
+	free(s);
+}
 
 static void s_model(struct rp_space *s, uint64_t *acc)
 {
 	struct sim_cost c;
-	sim_mm_cost((const struct sim_mm *)s, &c);
+	sim_mm_cost(sp_of(s)->mm, &c);
 	for (int i = 0; i < SIM_COST_COUNT; i++)
 		acc[i] += sim_cost_value(&c, i);
 }
