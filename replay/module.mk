@@ -1,7 +1,11 @@
 # replay/: vmreplay and its kernel back end; links the simulator
 # (replay/sim/) and the QEMU back end (replay/vm/).
 
-VMREPLAY_SRCS := $(wildcard replay/*.c)
+VMREPLAY_SRCS := replay/addrmap.c replay/apply.c replay/deps.c replay/engine.c \
+                 replay/fidelity.c replay/image.c replay/ipc.c replay/jemalloc_conf.c \
+                 replay/kernel.c replay/latency.c replay/options.c replay/placement.c \
+                 replay/results.c replay/set_break.c replay/sim.c replay/standin.c \
+                 replay/trace.c replay/vmaquery.c replay/vmreplay.c
 BINS += $(BUILD)/bin/vmreplay
 
 $(BUILD)/bin/vmreplay: $(call objs,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_OBJS) $(LIBVMSIM) $(LIBSHARED) $(LIBVMT)

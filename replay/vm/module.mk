@@ -7,7 +7,10 @@
 # -static-pie).
 # vmreplay --vm finds both next to itself.
 
-VMREPLAY_VM_OBJS := $(call objs,$(wildcard replay/vm/*.c))
+VMREPLAY_VM_SRCS := replay/vm/vm_cpio.c replay/vm/vm_frame.c replay/vm/vm_initramfs.c \
+                    replay/vm/vm_kernels.c replay/vm/vm_main.c replay/vm/vm_qemu.c \
+                    replay/vm/vm_results.c
+VMREPLAY_VM_OBJS := $(call objs,$(VMREPLAY_VM_SRCS))
 VM_GUEST_INIT    := $(BUILD)/bin/vmrec-vminit
 VMREPLAY_STATIC  := $(BUILD)/bin/vmreplay-static
 VM_FAKE_REPLAY   := $(BUILD)/tests/vm/fake-replay-static
