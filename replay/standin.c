@@ -10,6 +10,14 @@
 #include <unistd.h>
 #include "replay/standin.h"
 
+/* A stand-in file holds every page the recorded mappings of it reach,
+ * counted in 4 KiB pages (x86-64's). */
+#define STANDIN_PAGE 4096u
+static uint64_t standin_size(uint64_t need)
+{
+	return (need + STANDIN_PAGE - 1) & ~(uint64_t)(STANDIN_PAGE - 1);
+}
+
 /* The handler only has this to work with: the directory name and the files
  * in it, all named by index, so removal needs no allocation. */
 static struct standins *guarded;
@@ -173,7 +181,7 @@ int standins_create(struct standins *s, const struct rp_trace *t, int real_files
 			 * identity: big enough for all */
 			s->first[i] = s->first[same];
 			s->fd[i] = s->fd[same];
-			uint64_t size = (t->file_need[i] + 4095) & ~4095ull;
+			uint64_t size = standin_size(t->file_need[i]);
 			struct stat st;
 			char p[320];
 			snprintf(p, sizeof(p), "%s/f%u", s->dir, s->first[i]);
@@ -190,7 +198,7 @@ int standins_create(struct standins *s, const struct rp_trace *t, int real_files
 		if (fd < 0 && real_files)
 			continue;
 		uint64_t size = t->file_need[i];
-		if (fd < 0 || (!real_files && ftruncate(fd, (off_t)((size + 4095) & ~4095ull)) < 0)) {
+		if (fd < 0 || (!real_files && ftruncate(fd, (off_t)standin_size(size)) < 0)) {
 			snprintf(why, whylen, "%s/f%zu: cannot create a stand-in file: %s", s->dir, i, strerror(errno));
 			if (fd >= 0)
 				close(fd);
