@@ -127,7 +127,7 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 	const char *vm_only = NULL;   /* a --vm-* option, seen */
 	int c, before = optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+q", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:q", longopts, NULL)) != -1) {
 		int host = 0;   /* the QEMU back end's own: not for the guest's replayer */
 		switch (c) {
 		case O_PLACEMENT:
@@ -207,6 +207,9 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 			host = 1;
 			break;
 		case O_VM_KEEP: o->vm.keep = 1; vm_only = "--vm-keep"; host = 1; break;
+		case ':':
+			fprintf(stderr, "vmreplay: %s wants a value\n", argv[optind - 1]);
+			return -1;
 		default:
 			fprintf(stderr, "vmreplay: unknown option %s\n%s", argv[optind - 1], usage);
 			return -1;

@@ -78,6 +78,7 @@ trace --repeat 3|an option after the trace
 --repeat trace|an option whose value is missing
 --kernel 6.1 trace|--kernel without --target sim
 trace trace2|two traces without --
+--per-event --json|a value missing at the end
 EOF
 
 # the QEMU back end's own options, checked by the same parser
@@ -93,6 +94,7 @@ done <<EOF
 --vm-mem 2G trace|vmreplay: --vm-mem needs --vm
 --vm , trace|vmreplay: --vm: no kernel named
 --vm $K --|vmreplay: expected one TRACE argument
+--vm $K --vm-mem|vmreplay: --vm-mem wants a value
 EOF
 
 run --vm "$K" --help
