@@ -9,7 +9,9 @@
 
 #define BATCH 64   /* remote pieces per process_vm_readv */
 
-static int32_t self;
+/* per thread: a vfork child (its own pid) may read while another thread of
+ * its parent does */
+static __thread int32_t self __attribute__((tls_model("initial-exec")));
 
 void umem_self(int32_t pid) { self = pid; }
 
