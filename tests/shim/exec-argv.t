@@ -27,6 +27,19 @@ is "$(wc -l <"$T/got")" 12 "every call of the program (the check above can fail)
 
 "$V" dump "$T/run.lz4" | grep -c ' execve("/bin/true", \["true", "--done"\], 0x[0-9a-f]* /\* 1 var \*/) = 0$' >"$T/n"
 is "$(cat "$T/n")" 1 "the successful exec, recorded by the new image, has the old image's argv"
+# a seccomp filter that refuses process_vm_readv: plain loads instead
+"$P/exec_argv" seccomp >"$T/native"; native=$?
+record "$T/sc.lz4" "$P/exec_argv" seccomp >"$T/recorded" 2>"$T/err"; st=$?
+is "$st:$(cat "$T/err")" "$native:" "seccomp: exit status as native, nothing on stderr"
+is_file "$T/recorded" "$T/native" "seccomp: the program's output as native"
+"$V" dump "$T/sc.lz4" | grep -E '^[0-9]+ +execve\(' | norm >"$T/got"
+cat >"$T/want" <<'W'
+execve("/nonexistent", ["a", "0123456789abcdef0123456789abcdef"...], 0xADDR /* 1 var */) = -1 ENOENT (No such file or directory)
+execve("/nonexistent", [], 0xADDR /* 0 vars */) = -1 ENOENT (No such file or directory)
+execve("/bin/true", ["true", "--done"], 0xADDR /* 1 var */) = 0
+W
+is_file "$T/got" "$T/want" "seccomp: argv and envp recorded all the same"
+
 "$B/bin/vmreplay" -q --strict --target sim --kernel host "$T/run.lz4" >"$T/out" 2>&1
 ok $? "the trace replays in the simulator"
 done_testing

@@ -5,10 +5,15 @@
  * execveat; then a successful exec of /bin/true.  Every failing call
  * prints its errno name, so a recorded run can be compared with a native
  * one.  Its own arrays only (the environment is not passed: it differs
- * under the recorder). */
+ * under the recorder).  With "seccomp": a filter refuses process_vm_readv
+ * (EPERM), then only the calls with good pointers. */
 #include "marker.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -23,9 +28,38 @@ static void said(const char *what, long r)
 
 #define TRY(what, call) said(what, (long)(call))
 
-int main(void)
+/* process_vm_readv fails with EPERM, as under a sandbox's filter */
+static int refuse_readv(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof f / sizeof f[0], f };
+	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
+static int good_pointers_only(void)
+{
+	char *env1[] = { "A=1", NULL }, *none[] = { NULL };
+	char l33[] = "0123456789abcdef0123456789abcdefg";
+	char *strings[] = { "a", l33, NULL };
+	if (refuse_readv())
+		return 2;
+	TRY("long strings", execve("/nonexistent", strings, env1));
+	TRY("empty arrays", execve("/nonexistent", none, none));
+	char *args[] = { "true", "--done", NULL };
+	execve("/bin/true", args, env1);
+	return 1;
+}
+
+int main(int argc, char **argv)
 {
 	MAIN_STARTS();
+	if (argc > 1 && !strcmp(argv[1], "seccomp"))
+		return good_pointers_only();
 	/* a page whose next page is unmapped */
 	char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED || munmap(p + 4096, 4096))
