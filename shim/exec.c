@@ -1,7 +1,10 @@
 /* exec.c - the execve hook.  A successful execve never returns, so the old
  * image cannot record the event: it reserves the sequence number, writes
  * out every buffered record, and hands the event to the new image in
- * VMREC_EXEC; the new image records it before anything else. */
+ * VMREC_EXEC; the new image records it before anything else.  The old
+ * image writes the call's FILE and ARGV records (exec_args.c) and builds
+ * the new image's environment (exec_env.c), reading the program's strings
+ * without faulting (umem.c). */
 #include "vmt.h"
 #include "exec.h"
 #include "arena.h"
@@ -13,8 +16,8 @@
 #include "umem.h"
 
 #include <elf.h>
-#include <limits.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
