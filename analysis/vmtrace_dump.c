@@ -40,15 +40,15 @@ static int put_stamp(char *buf, size_t size, int stamps, uint64_t wall_ns)
 	return snprintf(buf, size, "%s ", hms);
 }
 
-/* file: the path of the event's FILE record (execve's file name), or NULL. */
+/* str: execve's file name and ARGV record, or NULL. */
 static void print_event(FILE *out, const struct dump_opts *o, const struct vmt_event *ev,
-                        uint64_t wall_ns, const char *file)
+                        uint64_t wall_ns, const struct sysfmt_strings *str)
 {
-	char line[8192];
+	char line[32768];   /* a path of 4095 bytes and argv, escaped */
 	int n = snprintf(line, sizeof(line), "%-5d ", ev->tid);
 	if (o->stamps)
 		n += put_stamp(line + n, sizeof(line) - (size_t)n, o->stamps, wall_ns);
-	size_t len = (size_t)n + sysfmt_args_file(line + n, sizeof(line) - (size_t)n, ev, file);
+	size_t len = (size_t)n + sysfmt_args_with(line + n, sizeof(line) - (size_t)n, ev, str);
 	if (len >= sizeof(line))
 		len = sizeof(line) - 1;
 	fputs(line, out);
@@ -62,6 +62,46 @@ static void print_event(FILE *out, const struct dump_opts *o, const struct vmt_e
 		fprintf(out, " <%" PRIu64 ".%06" PRIu64 ">", ev->latency_ns / 1000000000u,
 		        ev->latency_ns % 1000000000u / 1000u);
 	fputc('\n', out);
+}
+
+/* An ARGV record copied whole (one allocation), to wait for its event. */
+struct kept_argv {
+	struct vmt_argv a;
+	struct vmt_arg args[];
+};
+
+static struct kept_argv *argv_copy(const struct vmt_argv *a)
+{
+	size_t text = 0;
+	for (uint32_t i = 0; i < a->argc; i++)
+		text += a->args[i].str ? strlen(a->args[i].str) + 1 : 0;
+	struct kept_argv *k = malloc(sizeof(*k) + a->argc * sizeof(k->args[0]) + text);
+	if (!k)
+		return NULL;
+	char *p = (char *)(k->args + a->argc);
+	k->a = *a;
+	k->a.args = k->args;
+	for (uint32_t i = 0; i < a->argc; i++) {
+		k->args[i] = a->args[i];
+		if (a->args[i].str) {
+			k->args[i].str = p;
+			p = stpcpy(p, a->args[i].str) + 1;
+		}
+	}
+	return k;
+}
+
+/* ARGV records by (pid, seq): the id is the seq folded into 32 bits
+ * (never 0), the full seq is compared on the way out. */
+static uint32_t argv_id(uint64_t seq)
+{
+	return (uint32_t)(seq % UINT32_MAX) + 1;
+}
+
+static const struct vmt_argv *argv_get(const struct pid_id_map *m, const struct vmt_event *ev)
+{
+	const struct kept_argv *k = pid_id_map_get(m, ev->pid, argv_id(ev->seq));
+	return k && k->a.seq == ev->seq ? &k->a : NULL;
 }
 
 static void dump_usage(void)
@@ -104,6 +144,7 @@ int vmtrace_dump_main(int argc, char **argv)
 	int have_t0 = 0, ret, status = 0;
 	struct stack_map stacks = { 0 };
 	struct pid_id_map files = { 0 };   /* FILE paths, for execve's */
+	struct pid_id_map argvs = { 0 };   /* ARGV records, for the same */
 	struct vmt_record rec;
 	while ((ret = vmt_reader_next(r, &rec)) > 0) {
 		if (!have_t0 && (rec.type == VMT_REC_PROCESS || rec.type == VMT_REC_EVENT)) {
@@ -126,12 +167,23 @@ int vmtrace_dump_main(int argc, char **argv)
 				break;
 			}
 		}
+		if (rec.type == VMT_REC_ARGV) {
+			struct kept_argv *k = argv_copy(&rec.u.argv);
+			if (!k || pid_id_map_put(&argvs, rec.u.argv.pid, argv_id(rec.u.argv.seq), k, free) < 0) {
+				free(k);
+				fprintf(stderr, "vmtrace: %s: out of memory\n", path);
+				status = 1;
+				break;
+			}
+		}
 		if (rec.type != VMT_REC_EVENT)
 			continue;
 		const struct vmt_event *ev = &rec.u.event;
-		const char *file = ev->sys == VMT_SYS_EXECVE || ev->sys == VMT_SYS_EXECVEAT
-		                   ? pid_id_map_get(&files, ev->pid, ev->file_id) : NULL;
-		print_event(stdout, &o, ev, start + (ev->time_ns - t0), file);
+		struct sysfmt_strings str = { 0 };
+		if (ev->sys == VMT_SYS_EXECVE || ev->sys == VMT_SYS_EXECVEAT)
+			str = (struct sysfmt_strings){ pid_id_map_get(&files, ev->pid, ev->file_id),
+			                               argv_get(&argvs, ev) };
+		print_event(stdout, &o, ev, start + (ev->time_ns - t0), &str);
 		if (o.stacks && ev->stack_id) {
 			const struct stack_slot *s = stack_map_get(&stacks, ev->pid, ev->stack_id);
 			if (s && sym)
@@ -145,6 +197,7 @@ int vmtrace_dump_main(int argc, char **argv)
 	}
 	stack_map_free(&stacks);
 	pid_id_map_free(&files, free);
+	pid_id_map_free(&argvs, free);
 	if (sym)
 		sym_close(sym);
 	vmt_reader_close(r);

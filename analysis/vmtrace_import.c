@@ -226,12 +226,13 @@ static int is_creation(int sys)
 static int learn_tasks(struct import *im, struct call *c)
 {
 	struct vmt_event ev = { 0 };
-	struct strace_strings exec;
+	struct strace_strings exec = { 0 };
 	char *args = strdup(c->args);
 	if (!args)
 		return fail(im, "out of memory");
 	int ret = strace_decode_call(c->name, args, c->result, &ev, &exec);
 	free(args);
+	strace_strings_free(&exec);
 	if (ret == -2)
 		return fail(im, "arguments or result that do not parse");
 	if (ret < 0)
@@ -330,18 +331,10 @@ static uint32_t file_id(struct import *im, int32_t pid, const char *path)
 	return write_rec(im, &rec) < 0 ? 0 : id;
 }
 
-/* Pass 2: the records. */
-static int write_call(struct import *im, struct call *c)
+/* Pass 2: the records of one decoded call. */
+static int write_decoded(struct import *im, const struct call *c, struct vmt_event ev,
+                         const struct strace_strings *exec)
 {
-	struct vmt_event ev = { 0 };
-	struct strace_strings exec;
-	int ret = strace_decode_call(c->name, c->args, c->result, &ev, &exec);
-	if (ret == -2)
-		return fail(im, "arguments or result that do not parse");
-	if (ret < 0) {
-		im->unknown++;
-		return 0;
-	}
 	uint64_t t = call_time(im, c);
 	if (ensure_process(im, c->tid, t) < 0)
 		return -1;
@@ -351,21 +344,29 @@ static int write_call(struct import *im, struct call *c)
 	ev.tid = c->tid;
 	ev.pid = tgid_of(im, c->tid);
 	/* mmap's file as strace -y showed it; execve's file name as given */
-	const char *file = exec.fd_path[0] ? exec.fd_path
-	                 : exec.exe_given ? exec.exe : NULL;
+	const char *file = exec->fd_path[0] ? exec->fd_path
+	                 : exec->exe_given ? exec->exe : NULL;
 	if (file && !(ev.file_id = file_id(im, ev.pid, file)))
 		return fail(im, "out of memory");
-	struct vmt_record rec = { .type = VMT_REC_EVENT };
+	struct vmt_record rec = { .type = VMT_REC_ARGV };
+	if (exec->has_argv) {
+		rec.u.argv = exec->argv;
+		rec.u.argv.seq = ev.seq;
+		rec.u.argv.pid = ev.pid;
+		if (write_rec(im, &rec) < 0)
+			return -1;
+	}
+	rec = (struct vmt_record){ .type = VMT_REC_EVENT };
 	rec.u.event = ev;
 	if (write_rec(im, &rec) < 0)
 		return -1;
 	im->events++;
-	if (exec.exe[0] && !ev.err && !(ev.flags & VMT_EV_NORETURN)) {
+	if (exec->exe[0] && !ev.err && !(ev.flags & VMT_EV_NORETURN)) {
 		struct task *proc = task_get(im, ev.pid);
 		if (!proc)
 			return fail(im, "out of memory");
 		proc->image++;
-		snprintf(proc->exe, sizeof(proc->exe), "%s", exec.exe);
+		snprintf(proc->exe, sizeof(proc->exe), "%s", exec->exe);
 		struct task *self = task_find(im, ev.pid);
 		return announce(im, proc, self && self->parent ? tgid_of(im, self->parent) : 0,
 		                t + ev.latency_ns);
@@ -373,6 +374,23 @@ static int write_call(struct import *im, struct call *c)
 	if (is_creation(ev.sys) && !ev.err && ev.result > 0 && !(ev.flags & VMT_EV_THREAD))
 		return ensure_process(im, (int32_t)ev.result, t + ev.latency_ns);
 	return 0;
+}
+
+static int write_call(struct import *im, struct call *c)
+{
+	struct vmt_event ev = { 0 };
+	struct strace_strings exec = { 0 };
+	int ret = strace_decode_call(c->name, c->args, c->result, &ev, &exec);
+	if (ret == -2) {
+		ret = fail(im, "arguments or result that do not parse");
+	} else if (ret < 0) {
+		im->unknown++;
+		ret = 0;
+	} else {
+		ret = write_decoded(im, c, ev, &exec);
+	}
+	strace_strings_free(&exec);
+	return ret;
 }
 
 /* The earliest entry time of the log: the header's start, time 0. */

@@ -32,18 +32,30 @@ struct strace_line {
 /* 0 on success; -1 with kind STRACE_BAD. */
 int strace_parse_line(char *line, struct strace_line *out);
 
-/* What a call's strings said (the trace's events keep no strings). */
+/* What a call's strings said (the trace's events keep no strings).  Start
+ * it zeroed; strace_strings_free when done with it. */
 struct strace_strings {
 	char exe[256];       /* execve's file; "" for other calls */
 	int exe_given;       /* execve's file was a string (not NULL or an address) */
 	char cmdline[512];   /* execve's argv joined by single spaces */
 	char fd_path[256];   /* mmap's file as strace -y shows it, or "" */
+	int has_argv;        /* execve's or execveat's argv and envp: argv below */
+	struct vmt_argv argv; /* its strings point into the call's args text */
+	struct vmt_arg *args; /* argv's elements (grown as needed) */
+	size_t args_cap;
 };
+void strace_strings_free(struct strace_strings *s);
 
 /* The decoded call: ev's sys, args, result, err and flags.  0, or -1 for a
  * call the trace format has no number for, or -2 for arguments or a result
- * that do not parse.  args is split in place. */
+ * that do not parse (or no memory).  args is split (and execve's strings
+ * unescaped) in place. */
 int strace_decode_call(const char *name, char *args, const char *result,
                        struct vmt_event *ev, struct strace_strings *exec);
+/* execve's (or execveat's from its path on) file name, argv and envp
+ * (vmtrace_strace_argv.c): regs[0..2] their registers as far as the log
+ * shows them, the rest in str.  0, or -2. */
+int strace_decode_exec(char *path, char *argv, char *envp, uint64_t *regs,
+                       struct strace_strings *str);
 
 #endif

@@ -1,6 +1,7 @@
 /* vmtrace_strace_call.c - one strace-printed call back into the raw
  * register values a trace keeps.  Plain calls read sysfmt's argument rows
- * backwards; mremap, clone, clone3 and execve have their own readers. */
+ * backwards; mremap, clone, clone3 and execve (vmtrace_strace_argv.c)
+ * have their own readers. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,43 +178,6 @@ static int decode_clone3(char **argv, int argc, struct vmt_event *ev)
 	return n < 0 ? -2 : decode_fields(fields, n, clone3_fields, ev);
 }
 
-/* Copy a quoted string's text (escapes kept as printed). */
-static void unquote(const char *s, size_t n, char *out, size_t out_size, size_t *len)
-{
-	if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
-		s++;
-		n -= 2;
-	}
-	if (*len + n >= out_size)
-		n = out_size - *len - 1;
-	memcpy(out + *len, s, n);
-	*len += n;
-	out[*len] = '\0';
-}
-
-/* execve("PATH", ["ARG0", "ARG1"], ...) */
-static int decode_exec(char *path, char *argv_list, struct strace_strings *exec)
-{
-	size_t len = 0;
-	exec->exe_given = path[0] == '"';
-	unquote(path, strlen(path), exec->exe, sizeof(exec->exe), &len);
-	len = 0;
-	if (!argv_list || argv_list[0] != '[')
-		return 0;
-	char *end = strrchr(argv_list, ']');
-	if (!end)
-		return -2;
-	*end = '\0';
-	char *items[64];
-	int n = split_args(argv_list + 1, items, 64);
-	for (int i = 0; i < n; i++) {
-		if (i)
-			unquote(" ", 1, exec->cmdline, sizeof(exec->cmdline), &len);
-		unquote(items[i], strlen(items[i]), exec->cmdline, sizeof(exec->cmdline), &len);
-	}
-	return 0;
-}
-
 /* "3</usr/lib/x86_64-linux-gnu/libc.so.6>" -> the path */
 static void fd_path(const char *arg, char *out, size_t size)
 {
@@ -268,18 +232,16 @@ struct decoder {
 
 static int dec_execve(char **argv, int argc, struct vmt_event *ev, struct strace_strings *str)
 {
-	(void)ev;
-	return argc >= 3 ? decode_exec(argv[0], argv[1], str) : -2;
+	return argc == 3 ? strace_decode_exec(argv[0], argv[1], argv[2], &ev->args[0], str) : -2;
 }
 
-/* execveat(DIRFD, "PATH", [ARGV], ENVP, FLAGS): the fd and flags are
- * kept; the path is the FILE record's, the arrays are user memory. */
+/* execveat(DIRFD, "PATH", [ARGV], ENVP, FLAGS) */
 static int dec_execveat(char **argv, int argc, struct vmt_event *ev, struct strace_strings *str)
 {
 	if (argc != 5 || parse_kind(SYSFMT_DIRFD, argv[0], &ev->args[0]) < 0 ||
 	    parse_kind(SYSFMT_ATFLAGS, argv[4], &ev->args[4]) < 0)
 		return -2;
-	return decode_exec(argv[1], argv[2], str);
+	return strace_decode_exec(argv[1], argv[2], argv[3], &ev->args[1], str);
 }
 
 static int dec_mremap(char **argv, int argc, struct vmt_event *ev, struct strace_strings *str)
@@ -311,7 +273,7 @@ int strace_decode_call(const char *name, char *args, const char *result,
 {
 	int sys = vmt_sys_from_name(name);
 	str->exe[0] = str->cmdline[0] = str->fd_path[0] = '\0';
-	str->exe_given = 0;
+	str->exe_given = str->has_argv = 0;
 	if (sys == VMT_SYS_NONE)
 		return -1;
 	ev->sys = (uint16_t)sys;

@@ -269,13 +269,60 @@ static void put_quoted(struct out *o, const char *s)
 	put(o, "\"");
 }
 
-/* The argument the file name is, for the calls whose FILE record names it. */
+/* The argument execve's file name is (argv and envp follow it). */
 static int file_arg(int sys)
 {
 	return sys == VMT_SYS_EXECVE ? 0 : sys == VMT_SYS_EXECVEAT ? 1 : -1;
 }
 
-static void fmt_args(struct out *o, const struct vmt_event *ev, const char *file)
+/* strace's "... /- 0x7ffd0010 -/": where reading the array stopped. */
+static void put_stopped(struct out *o, uint64_t at)
+{
+	put(o, "... /* ");
+	put_addr(o, at);
+	put(o, " */");
+}
+
+/* argv as strace prints it: an array not read at all is its address. */
+static void put_argv(struct out *o, uint64_t addr, const struct vmt_argv *a)
+{
+	if (a->argc == 0 && a->argv_end == VMT_ARGV_FAULT) {
+		put_addr(o, addr);
+		return;
+	}
+	put(o, "[");
+	for (uint32_t i = 0; i < a->argc; i++) {
+		const struct vmt_arg *e = &a->args[i];
+		if (i)
+			put(o, ", ");
+		if (e->kind == VMT_ARG_FAULT) {
+			put_addr(o, e->addr);
+		} else {
+			put_quoted(o, e->str ? e->str : "");
+			if (e->kind == VMT_ARG_CUT)
+				put(o, "...");
+		}
+	}
+	if (a->argv_end != VMT_ARGV_NULL && a->argc)
+		put(o, ", ");
+	if (a->argv_end == VMT_ARGV_MORE)
+		put(o, "...");
+	else if (a->argv_end == VMT_ARGV_FAULT)
+		put_stopped(o, addr + 8u * a->argc);
+	put(o, "]");
+}
+
+/* envp: its address, and the count unless it was not read at all. */
+static void put_envp(struct out *o, uint64_t addr, const struct vmt_argv *a)
+{
+	put_addr(o, addr);
+	if (a->envc == 0 && a->envp_end == VMT_ARGV_FAULT)
+		return;
+	put(o, " /* %" PRIu64 " var%s%s */", a->envc, a->envc == 1 ? "" : "s",
+	    a->envp_end == VMT_ARGV_FAULT ? ", unterminated" : "");
+}
+
+static void fmt_args(struct out *o, const struct vmt_event *ev, const struct sysfmt_strings *str)
 {
 	const char *name = ev->sys < VMT_SYS_COUNT ? vmt_sys_name(ev->sys) : NULL;
 	if (!name || ev->sys == VMT_SYS_NONE) {
@@ -291,12 +338,18 @@ static void fmt_args(struct out *o, const struct vmt_event *ev, const char *file
 	if (c->custom) {
 		c->custom(o, ev);
 	} else {
-		int named = file ? file_arg(ev->sys) : -1;
+		int at = file_arg(ev->sys);
+		const char *file = str && at >= 0 ? str->file : NULL;
+		const struct vmt_argv *argv = str && at >= 0 ? str->argv : NULL;
 		for (int i = 0; i < 6 && c->args[i] != SYSFMT_END; i++) {
 			if (i)
 				put(o, ", ");
-			if (i == named)
+			if (i == at && file)
 				put_quoted(o, file);
+			else if (i == at + 1 && argv)
+				put_argv(o, ev->args[i], argv);
+			else if (i == at + 2 && argv)
+				put_envp(o, ev->args[i], argv);
 			else
 				put_arg(o, c->args[i], ev->args[i]);
 		}
@@ -324,18 +377,19 @@ static void fmt_result(struct out *o, const struct vmt_event *ev)
 	}
 }
 
-size_t sysfmt_args_file(char *buf, size_t size, const struct vmt_event *ev, const char *file)
+size_t sysfmt_args_with(char *buf, size_t size, const struct vmt_event *ev,
+                        const struct sysfmt_strings *str)
 {
 	struct out o = { buf, size, 0 };
 	if (size)
 		buf[0] = '\0';
-	fmt_args(&o, ev, file);
+	fmt_args(&o, ev, str);
 	return o.len;
 }
 
 size_t sysfmt_args(char *buf, size_t size, const struct vmt_event *ev)
 {
-	return sysfmt_args_file(buf, size, ev, NULL);
+	return sysfmt_args_with(buf, size, ev, NULL);
 }
 
 size_t sysfmt_result(char *buf, size_t size, const struct vmt_event *ev)

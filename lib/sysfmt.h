@@ -16,9 +16,16 @@ size_t sysfmt_call(char *buf, size_t size, const struct vmt_event *ev);
  * memory)" / "?". */
 size_t sysfmt_args(char *buf, size_t size, const struct vmt_event *ev);
 size_t sysfmt_result(char *buf, size_t size, const struct vmt_event *ev);
-/* sysfmt_args, with execve's or execveat's file name printed as the string
- * `file` (the path of the event's FILE record; NULL: its address). */
-size_t sysfmt_args_file(char *buf, size_t size, const struct vmt_event *ev, const char *file);
+/* What other records of the trace say about an execve or execveat: the
+ * strings its registers point to. */
+struct sysfmt_strings {
+	const char *file;              /* its FILE record's path; NULL: the address */
+	const struct vmt_argv *argv;   /* its ARGV record; NULL: the addresses */
+};
+/* sysfmt_args, with execve's or execveat's file name, argv and envp count
+ * as strace prints them: "execve("/bin/ls", ["ls", "-l"], 0x7ffd... /- 9 vars -/)". */
+size_t sysfmt_args_with(char *buf, size_t size, const struct vmt_event *ev,
+                        const struct sysfmt_strings *str);
 
 /* How each argument of a plainly printed call looks; the importer of strace
  * logs reads the same rows backwards. */

@@ -1,7 +1,10 @@
 /* exec.c - the execve hook.  A successful execve never returns, so the old
  * image cannot record the event: it reserves the sequence number, writes
  * out every buffered record, and hands the event to the new image in
- * VMREC_EXEC; the new image records it before anything else. */
+ * VMREC_EXEC; the new image records it before anything else.  The old
+ * image writes the call's FILE and ARGV records (exec_args.c) and builds
+ * the new image's environment (exec_env.c), reading the program's strings
+ * without faulting (umem.c). */
 #include "vmt.h"
 #include "exec.h"
 #include "arena.h"
@@ -10,9 +13,11 @@
 #include "raw.h"
 #include "record.h"
 #include "sud.h"
+#include "umem.h"
 
 #include <elf.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -90,43 +95,6 @@ static int starts(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* The program's environment with the recorder's variables put back, an
- * LD_PRELOAD that still loads us, and the handed-over event. */
-static char **build_env(char *const envp[], const char *exec_var, size_t *bytes)
-{
-	const char *const *saved = shim_saved_env();
-	const char *lib = shim_lib_path();
-	const char *their_preload = NULL;
-	size_t n = 0, nsaved = 0, strings = strlen(exec_var) + 1;
-	for (; envp && envp[n]; n++)
-		if (starts(envp[n], "LD_PRELOAD="))
-			their_preload = envp[n] + 11;
-	while (saved[nsaved])
-		nsaved++;
-	strings += strlen(lib) + (their_preload ? strlen(their_preload) : 0) + 16;
-	*bytes = (n + nsaved + 4) * sizeof(char *) + strings;
-	char **env = arena_alloc(*bytes);
-	if (!env)
-		return NULL;
-	char *str = (char *)(env + n + nsaved + 4);
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!starts(envp[i], "LD_PRELOAD=") && !starts(envp[i], "VMREC_"))
-			env[k++] = envp[i];
-	for (size_t i = 0; i < nsaved; i++)
-		if (!starts(saved[i], "LD_PRELOAD="))
-			env[k++] = (char *)saved[i];
-	/* LD_PRELOAD: ours first, then whatever else the program asked for */
-	env[k++] = str;
-	str = stpcpy(stpcpy(str, "LD_PRELOAD="), lib);
-	if (their_preload && *their_preload && !strstr(their_preload, lib))
-		str = stpcpy(stpcpy(str, ":"), their_preload);
-	str++;
-	env[k++] = strcpy(str, exec_var);
-	env[k] = NULL;
-	return env;
-}
-
 long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *const envp[],
                int flags)
 {
@@ -141,14 +109,23 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	else
 		call_begin(&c, sys, (uint64_t)dirfd, (uint64_t)path, (uint64_t)argv, (uint64_t)envp,
 		           (uint64_t)flags, 0);
-	c.file_id = exec_file(dirfd, path, flags);
+	/* the program's strings, read without faulting; the call itself gets
+	 * its own pointers */
+	int32_t self = shim_vfork_child ? (int32_t)raw0(SYS_getpid) : shim.pid;
+	umem_self(self);
+	char *name = arena_alloc(PATH_MAX);
+	const char *copy = name && umem_str(name, path, PATH_MAX) >= 0 ? name : NULL;
+	c.file_id = exec_file(dirfd, copy, flags);
+	uint32_t envp_end;
+	uint64_t envc = exec_env_count(envp, &envp_end);
+	exec_args_record(c.seq, self, argv, envc, envp_end);
+	int is_static = copy && is_static_elf(dirfd, copy, flags);
 	call_clock(&c);
-	int is_static = is_static_elf(dirfd, path, flags);
 	char var[512], *p = stpcpy(var, EXEC_VAR);
 	uint64_t vals[] = { c.seq, c.t0, (uint64_t)sys, c.args[0], c.args[1], c.args[2],
 	                    c.args[3], c.args[4], shim_vfork_child ? 1 : shim.image + 1,
 	                    c.file_id, shim_vfork_child ? shim_vfork_files() : shim.next_file_id,
-	                    shim_vfork_child ? (uint64_t)raw0(SYS_getpid) : (uint64_t)shim.pid,
+	                    (uint64_t)self,
 	                    shim_vfork_child ? (uint64_t)shim.pid : (uint64_t)shim.ppid };
 	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
 		p = put_u64(p, vals[i]);
@@ -156,9 +133,9 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	}
 	p[-1] = 0;
 	size_t bytes = 0;
-	char **env = build_env(envp, var, &bytes);
+	char **env = exec_env_build(envp, envc, envp_end, var, &bytes);
 	if (is_static) {
-		warn_static(path);
+		warn_static(copy);
 		c.flags |= VMT_EV_NORETURN;
 		call_end(&c, 0);            /* the new image will not record it */
 		uint32_t file_id = c.file_id;
@@ -181,6 +158,7 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	long r = nr == SYS_execve ? raw3(nr, path, argv, env ? env : envp)
 	                          : raw6(nr, dirfd, (long)path, (long)argv, (long)(env ? env : envp), flags, 0);
 	arena_free(env, bytes);
+	arena_free(name, PATH_MAX);
 	if (shim_vfork_child)
 		shim_live_add(-1);
 	else if (is_static)

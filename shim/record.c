@@ -379,7 +379,8 @@ static int32_t vfork_announced;
 static void write_detached(const struct vmt_record *rec, uint64_t announce_seq)
 {
 	int saved = errno;
-	int32_t pid = rec->type == VMT_REC_FILE ? rec->u.file.pid : rec->u.event.pid;
+	int32_t pid = rec->type == VMT_REC_FILE ? rec->u.file.pid
+	            : rec->type == VMT_REC_ARGV ? rec->u.argv.pid : rec->u.event.pid;
 	struct shim_writer *w = shim.store.base ? writer_new(pid, pid, 0) : NULL;
 	if (w) {
 		if (announce_seq && vfork_announced != pid) {
@@ -420,6 +421,11 @@ uint32_t shim_vfork_file(uint64_t dev, uint64_t ino, uint64_t size, const char *
 	                                .ino = ino, .size = size, .path = path };
 	write_detached(&rec, 0);
 	return vfork_files;
+}
+
+void shim_vfork_write(const struct vmt_record *rec)
+{
+	write_detached(rec, 0);
 }
 
 void shim_announce_vfork_child(const struct shim_call *c)

@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-#define VMT_FORMAT_VERSION 2     /* written; readers also read 1 */
+#define VMT_FORMAT_VERSION 3     /* written; readers also read 1 and 2 */
 #define VMT_FORMAT_OLDEST 1
 
 /* ---- errors -------------------------------------------------------- */
@@ -182,6 +182,39 @@ struct vmt_module {
 	const char *path;
 };
 
+/* How an array of an ARGV record ends. */
+enum vmt_argv_end {
+	VMT_ARGV_NULL = 0,    /* its NULL terminator came next */
+	VMT_ARGV_MORE = 1,    /* more elements followed (argv: the first ones are kept) */
+	VMT_ARGV_FAULT = 2,   /* the next pointer could not be read; with none
+	                         read the array was not read at all (NULL, or
+	                         a bad address): it prints as its address */
+};
+
+enum vmt_arg_kind {
+	VMT_ARG_STR = 0,      /* the whole string */
+	VMT_ARG_CUT = 1,      /* its first bytes: the string goes on */
+	VMT_ARG_FAULT = 2,    /* could not be read: addr is the pointer */
+};
+
+struct vmt_arg {
+	uint32_t kind;        /* enum vmt_arg_kind */
+	const char *str;      /* STR, CUT; NULL for FAULT */
+	uint64_t addr;        /* FAULT */
+};
+
+/* What an execve's or execveat's argv and envp held (format version 3):
+ * argv bounded as strace -s 32 shows it, envp counted. */
+struct vmt_argv {
+	uint64_t seq;         /* the call's event (a reference, not a position) */
+	int32_t pid;
+	uint32_t argc;        /* elements kept */
+	uint32_t argv_end;    /* enum vmt_argv_end */
+	const struct vmt_arg *args;
+	uint64_t envc;        /* envp's elements before its end */
+	uint32_t envp_end;    /* VMT_ARGV_NULL or VMT_ARGV_FAULT */
+};
+
 struct vmt_stack {
 	uint32_t id;          /* > 0, unique within pid */
 	int32_t pid;
@@ -218,6 +251,7 @@ enum vmt_rec_type {
 	VMT_REC_RESIDENCY,
 	VMT_REC_EVENT,
 	VMT_REC_END,          /* format version 2 */
+	VMT_REC_ARGV,         /* format version 3 */
 };
 
 struct vmt_record {
@@ -233,6 +267,7 @@ struct vmt_record {
 		struct vmt_residency residency;
 		struct vmt_event event;
 		struct vmt_end end;
+		struct vmt_argv argv;
 	} u;
 };
 

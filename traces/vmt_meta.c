@@ -48,6 +48,11 @@ size_t vmt_meta_bound(const struct vmt_record *rec)
 	case VMT_REC_RESIDENCY:
 		n += (size_t)((rec->u.residency.npages + 7) / 8);
 		break;
+	case VMT_REC_ARGV:
+		for (uint32_t i = 0; i < rec->u.argv.argc; i++)
+			n += VARINT_MAX + (rec->u.argv.args[i].kind == VMT_ARG_FAULT
+			                   ? VARINT_MAX : str_bound(rec->u.argv.args[i].str));
+		break;
 	}
 	return n;
 }
@@ -150,6 +155,20 @@ uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
 		U(x->seq); I(x->pid); U(x->how); I(x->status); U(x->lost);
 		break;
 	}
+	case VMT_REC_ARGV: {
+		const struct vmt_argv *x = &rec->u.argv;
+		U(x->seq); I(x->pid); U(x->argc);
+		for (uint32_t i = 0; i < x->argc; i++) {
+			const struct vmt_arg *a = &x->args[i];
+			U(a->kind);
+			if (a->kind == VMT_ARG_FAULT)
+				U(a->addr);
+			else
+				S(a->str);
+		}
+		U(x->argv_end); U(x->envc); U(x->envp_end);
+		break;
+	}
 	}
 	return p;
 }
@@ -246,6 +265,7 @@ void vmt_scratch_free(struct vmt_scratch *s)
 {
 	free(s->vmas);
 	free(s->ips);
+	free(s->args);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -370,6 +390,32 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		x->seq = get_u(&in); x->pid = get_i32(&in);
 		x->how = get_u32(&in); x->status = get_i32(&in); x->lost = get_u(&in);
 		if (x->how < VMT_END_EXIT || x->how > VMT_END_UNRECORDED)
+			return VMT_ECORRUPT;
+		break;
+	}
+	case VMT_REC_ARGV: {
+		struct vmt_argv *x = &rec->u.argv;
+		x->seq = get_u(&in); x->pid = get_i32(&in); x->argc = get_u32(&in);
+		/* every element takes at least 2 bytes */
+		if (in.bad || x->argc > (uint64_t)(in.end - in.p) / 2)
+			return VMT_ECORRUPT;
+		if (reserve((void **)&s->args, &s->nargs, x->argc, sizeof(*s->args)))
+			return VMT_ENOMEM;
+		for (uint32_t i = 0; i < x->argc && !in.bad; i++) {
+			struct vmt_arg *a = &s->args[i];
+			a->kind = get_u32(&in);
+			a->str = NULL;
+			a->addr = 0;
+			if (a->kind == VMT_ARG_FAULT)
+				a->addr = get_u(&in);
+			else if (a->kind <= VMT_ARG_CUT)
+				a->str = get_str(&in);
+			else
+				return VMT_ECORRUPT;
+		}
+		x->args = s->args;
+		x->argv_end = get_u32(&in); x->envc = get_u(&in); x->envp_end = get_u32(&in);
+		if (x->argv_end > VMT_ARGV_FAULT || (x->envp_end != VMT_ARGV_NULL && x->envp_end != VMT_ARGV_FAULT))
 			return VMT_ECORRUPT;
 		break;
 	}

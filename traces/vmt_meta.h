@@ -32,6 +32,8 @@ struct vmt_scratch {
 	size_t nvmas;
 	uint64_t *ips;
 	size_t nips;
+	struct vmt_arg *args;
+	size_t nargs;
 };
 void vmt_scratch_free(struct vmt_scratch *s);
 

@@ -396,7 +396,7 @@ __attribute__((hot)) int vmt_write(struct vmt_writer *w, const struct vmt_record
 		return write_header(w, rec);
 	case VMT_REC_PROCESS: case VMT_REC_MAP: case VMT_REC_CHECKPOINT:
 	case VMT_REC_FILE: case VMT_REC_MODULE: case VMT_REC_STACK:
-	case VMT_REC_RESIDENCY: case VMT_REC_END:
+	case VMT_REC_RESIDENCY: case VMT_REC_END: case VMT_REC_ARGV:
 		return write_meta(w, rec);
 	}
 	return VMT_EINVAL;

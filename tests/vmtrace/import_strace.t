@@ -31,7 +31,7 @@ is "$(cat "$T/out")" "$T/trace: 12 events, 1 other calls skipped, 1 signals, 3 e
 	"it counts events, skipped calls, signals and exits"
 
 cat >"$T/want" <<'WANT'
-100   1700000000.000100 execve("/bin/prog", NULL, NULL) = 0 <0.000500>
+100   1700000000.000100 execve("/bin/prog", ["prog", "-x"], 0x7ffd00001000 /* 3 vars */) = 0 <0.000500>
 100   1700000000.000700 brk(NULL)       = 0x555555559000 <0.000002>
 100   1700000000.000900 mmap(NULL, 8392704, PROT_NONE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_STACK, -1, 0) = 0x7f0000000000 <0.000003>
 100   1700000000.000950 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f00007ff990, parent_tid=0x7f00007ff990, exit_signal=0, stack=0x7f0000000000, stack_size=0x7fff80, tls=0x7f00007ff6c0} => {parent_tid=[101]}, 88) = 101 <0.000040>
@@ -122,8 +122,8 @@ cat >"$T/xlog" <<'LOG'
 LOG
 "$V" import-strace "$T/xlog" -o "$T/xa" >/dev/null && "$V" dump "$T/xa" >"$T/got"
 cat >"$T/want" <<'WANT'
-100   execveat(AT_FDCWD, "/bin/prog", NULL, NULL, 0) = -1 ENOENT (No such file or directory)
-100   execveat(3, "", NULL, NULL, AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH) = 0
+100   execveat(AT_FDCWD, "/bin/prog", ["prog"], 0x7ffd00001000 /* 3 vars */, 0) = -1 ENOENT (No such file or directory)
+100   execveat(3, "", ["true"], 0x7ffd00001000 /* 3 vars */, AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH) = 0
 WANT
 is_file "$T/got" "$T/want" "execveat: its fd and flags as strace prints them"
 printf '100 execveat(3, "", ["x"], 0x7ffd00001000 /* 1 var */, AT_BOGUS) = 0\n' >"$T/xbad"
@@ -134,4 +134,40 @@ printf '100 execveat(3, "", ["x"]) = 0\n' >"$T/xbad"
 "$V" import-strace "$T/xbad" -o "$T/xb" 2>"$T/err"
 is "$?:$(cat "$T/err")" "1:vmtrace: $T/xbad:1: arguments or result that do not parse" \
 	"execveat: too few arguments are refused"
+# execve's argv and envp in every form strace 6.1 prints (the calls of
+# tests/shim/progs/exec_argv.c under strace -f): import, then dump, gives
+# the log back
+X32='"x", "x", "x", "x", "x", "x", "x", "x", "x", "x", "x", "x", "x", "x", "x", "x"'
+cat >"$T/alog" <<LOG
+100   execve("/tmp/ex", ["/tmp/ex"], 0x7ffe0cb56360 /* 41 vars */) = 0
+100   execve("/nonexistent", ["0123456789abcdef0123456789abcdef", "0123456789abcdef0123456789abcdef"..., "tab\\there\\"q\\\\", "\\1\\0017"], 0x7ffc5ac4b4e8 /* 41 vars */) = -1 ENOENT (No such file or directory)
+100   execve("/nonexistent", [$X32, $X32, ...], 0x7ffc5ac4b4e8 /* 41 vars */) = -1 ENOENT (No such file or directory)
+100   execve("/nonexistent", ["a", "b", ... /* 0x7f609cbd4000 */], 0x7f609cbd3ff0 /* 2 vars, unterminated */) = -1 ENOENT (No such file or directory)
+100   execve("/nonexistent", ["ok", 0x1], 0x1) = -1 ENOENT (No such file or directory)
+100   execve(0x1, ["ok", 0x1], NULL)    = -1 EFAULT (Bad address)
+100   execve("/nonexistent", NULL, NULL) = -1 ENOENT (No such file or directory)
+100   execve("/nonexistent", [], 0x7ffc5ac4b1a8 /* 0 vars */) = -1 ENOENT (No such file or directory)
+100   execve("/nonexistent", [], 0x7ffc5ac4b190 /* 1 var */) = -1 ENOENT (No such file or directory)
+100   execve("/nonexistent", [0x7f609cbd3ffd], 0x7ffc5ac4b190 /* 1 var */) = -1 ENOENT (No such file or directory)
+100   execve("/nonexistent", 0x7f609cbd4000, 0x7ffc5ac4b190 /* 1 var */) = -1 ENOENT (No such file or directory)
+100   execveat(3, "", ["true"], 0x7ffd00001000 /* 3 vars */, AT_EMPTY_PATH) = -1 ENOENT (No such file or directory)
+LOG
+"$V" import-strace "$T/alog" -o "$T/a" >/dev/null && "$V" dump "$T/a" >"$T/got"
+is_file "$T/got" "$T/alog" "execve's argv and envp: strace's form read back prints the same"
+"$V" check "$T/a" >/dev/null
+ok $? "the imported trace checks"
+
+# strace -v prints envp as an array too: its elements are counted
+printf '100   execve("/bin/a\\tb", ["a"], ["A=1", "B=2"]) = -1 ENOENT (No such file or directory)\n' >"$T/vlog"
+"$V" import-strace "$T/vlog" -o "$T/v" >/dev/null && "$V" dump "$T/v" >"$T/got"
+printf '%s\n' '100   execve("/bin/a\tb", ["a"], NULL /* 2 vars */) = -1 ENOENT (No such file or directory)' >"$T/want"
+is_file "$T/got" "$T/want" "strace -v: envp's elements counted (its address is not in the log)"
+for bad in '["a" "b"]' '["a", ...x]' '["a"' '["a\q"]' '[..., "a"]'; do
+	printf '100   execve("/bin/a", %s, NULL) = 0\n' "$bad" >"$T/blog"
+	"$V" import-strace "$T/blog" -o "$T/b" 2>"$T/err"
+	is "$?:$(cat "$T/err")" "1:vmtrace: $T/blog:1: arguments or result that do not parse" "argv $bad is refused"
+done
+printf '100   execve("/bin/a", [], 0x1 /* 3 cats */) = 0\n' >"$T/blog"
+"$V" import-strace "$T/blog" -o "$T/b" 2>"$T/err"
+is "$?:$(cat "$T/err")" "1:vmtrace: $T/blog:1: arguments or result that do not parse" "an envp comment that is no count is refused"
 done_testing

@@ -2,14 +2,14 @@
 # strace_merge.pl - from an `strace -f` log, the lines `vmtrace dump`
 # should print for it: calls split into "<unfinished ...>" and
 # "<... NAME resumed>" joined at the resumed line (with the entry
-# timestamp, padded to strace's column 40), execve and calls vmtrace does
-# not record dropped, signal and exit lines dropped.
+# timestamp, padded to strace's column 40), calls vmtrace does not record
+# dropped, signal and exit lines dropped.
 use strict;
 use warnings;
 
 my %known = map { $_ => 1 } qw(brk mmap munmap mremap mprotect pkey_mprotect
 	madvise mlock mlock2 munlock mlockall munlockall mseal shmat shmdt fork
-	vfork clone clone3 exit exit_group);
+	vfork clone clone3 exit exit_group execve execveat);
 my %pending;
 
 sub emit {

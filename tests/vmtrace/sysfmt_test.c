@@ -127,8 +127,73 @@ static void expect_file(int sys, uint64_t a0, const char *file, const char *want
 	if (sys == VMT_SYS_EXECVE)
 		ev.args[1] = 0x7ffc00001000, ev.args[2] = 0x7ffc00002000;
 	char got[512];
-	sysfmt_args_file(got, sizeof(got), &ev, file);
+	sysfmt_args_with(got, sizeof(got), &ev, &(struct sysfmt_strings){ .file = file });
 	is_str(got, want, "%s", want);
+}
+
+/* execve's argv and envp count from its ARGV record.  The lines are real
+ * strace 6.1 output of the same calls (tests/shim/exec-argv.t makes them). */
+static void expect_argv(uint64_t path, uint64_t argv, uint64_t envp, const struct vmt_argv *a,
+                        const char *file, const char *what, const char *want)
+{
+	struct vmt_event ev = { .sys = VMT_SYS_EXECVE, .args = { path, argv, envp } };
+	char got[2048];
+	sysfmt_args_with(got, sizeof(got), &ev, &(struct sysfmt_strings){ .file = file, .argv = a });
+	is_str(got, want, "%s", what);
+}
+
+#define S(text) { VMT_ARG_STR, text, 0 }
+#define ARGV(a_end, n_env, e_end, ...) \
+	(&(struct vmt_argv){ .argc = sizeof((struct vmt_arg[]){ __VA_ARGS__ }) / sizeof(struct vmt_arg), \
+	                     .args = (struct vmt_arg[]){ __VA_ARGS__ }, .argv_end = a_end, .envc = n_env, \
+	                     .envp_end = e_end })
+#define NO_ARGS(a_end, n_env, e_end) \
+	(&(struct vmt_argv){ .argv_end = a_end, .envc = n_env, .envp_end = e_end })
+
+static void test_exec_argv(void)
+{
+	const uint64_t argv = 0x7ffc5ac4b1a8, envp = 0x7ffc5ac4b4e8;
+	expect_argv(0, argv, envp, ARGV(VMT_ARGV_NULL, 42, VMT_ARGV_NULL, S("python3"), S("-c"), S("import json")),
+	            "/usr/bin/python3", "argv's strings, envp's count",
+	            "execve(\"/usr/bin/python3\", [\"python3\", \"-c\", \"import json\"], 0x7ffc5ac4b4e8 /* 42 vars */)");
+	expect_argv(0, argv, envp, ARGV(VMT_ARGV_NULL, 41, VMT_ARGV_NULL, S("0123456789abcdef0123456789abcdef"),
+	            { VMT_ARG_CUT, "0123456789abcdef0123456789abcdef", 0 }, S("tab\there\"q\\"), S("\001\0017")),
+	            "/nonexistent", "a string cut at 32 bytes ends in ..., escapes as strace's",
+	            "execve(\"/nonexistent\", [\"0123456789abcdef0123456789abcdef\", \"0123456789abcdef0123456789abcdef\"..., "
+	            "\"tab\\there\\\"q\\\\\", \"\\1\\0017\"], 0x7ffc5ac4b4e8 /* 41 vars */)");
+	expect_argv(0, argv, envp, ARGV(VMT_ARGV_MORE, 41, VMT_ARGV_NULL, S("x"), S("x"), S("x")),
+	            "/nonexistent", "more elements than kept: ...",
+	            "execve(\"/nonexistent\", [\"x\", \"x\", \"x\", ...], 0x7ffc5ac4b4e8 /* 41 vars */)");
+	expect_argv(0, 0x7f609cbd3ff0, 0x7f609cbd3ff0, ARGV(VMT_ARGV_FAULT, 2, VMT_ARGV_FAULT, S("a"), S("b")),
+	            "/nonexistent", "arrays that run into unreadable memory: where argv stopped, envp unterminated",
+	            "execve(\"/nonexistent\", [\"a\", \"b\", ... /* 0x7f609cbd4000 */], 0x7f609cbd3ff0 /* 2 vars, unterminated */)");
+	expect_argv(0, argv, 1, ARGV(VMT_ARGV_NULL, 0, VMT_ARGV_FAULT, S("ok"), { VMT_ARG_FAULT, NULL, 1 }),
+	            "/nonexistent", "an unreadable string and an unreadable envp: their addresses",
+	            "execve(\"/nonexistent\", [\"ok\", 0x1], 0x1)");
+	expect_argv(1, argv, 0, ARGV(VMT_ARGV_NULL, 0, VMT_ARGV_FAULT, S("ok"), { VMT_ARG_FAULT, NULL, 1 }),
+	            NULL, "an unreadable path: its address; a NULL envp",
+	            "execve(0x1, [\"ok\", 0x1], NULL)");
+	expect_argv(0, 0, 0, NO_ARGS(VMT_ARGV_FAULT, 0, VMT_ARGV_FAULT), "/nonexistent", "NULL argv and envp",
+	            "execve(\"/nonexistent\", NULL, NULL)");
+	expect_argv(0, argv, argv, NO_ARGS(VMT_ARGV_NULL, 0, VMT_ARGV_NULL), "/nonexistent", "empty arrays",
+	            "execve(\"/nonexistent\", [], 0x7ffc5ac4b1a8 /* 0 vars */)");
+	expect_argv(0, argv, envp, NO_ARGS(VMT_ARGV_NULL, 1, VMT_ARGV_NULL), "/nonexistent", "one var",
+	            "execve(\"/nonexistent\", [], 0x7ffc5ac4b4e8 /* 1 var */)");
+	expect_argv(0, 0x7f609cbd4000, envp, NO_ARGS(VMT_ARGV_FAULT, 1, VMT_ARGV_NULL), "/nonexistent",
+	            "an unreadable argv: its address",
+	            "execve(\"/nonexistent\", 0x7f609cbd4000, 0x7ffc5ac4b4e8 /* 1 var */)");
+
+	struct vmt_event ev = { .sys = VMT_SYS_EXECVEAT, .args = { 3, 0x55d0c0de0000, argv, envp, 0x1000 } };
+	char got[512];
+	sysfmt_args_with(got, sizeof(got), &ev, &(struct sysfmt_strings){ .file = "",
+	                 .argv = ARGV(VMT_ARGV_NULL, 3, VMT_ARGV_NULL, S("true")) });
+	is_str(got, "execveat(3, \"\", [\"true\"], 0x7ffc5ac4b4e8 /* 3 vars */, AT_EMPTY_PATH)",
+	       "execveat: argv and envp after its fd and path");
+	ev = (struct vmt_event){ .sys = VMT_SYS_MUNMAP, .args = { 0x7f0000001000, 8192 } };
+	sysfmt_args_with(got, sizeof(got), &ev, &(struct sysfmt_strings){ .file = "/x",
+	                 .argv = NO_ARGS(VMT_ARGV_NULL, 0, VMT_ARGV_NULL) });
+	is_str(got, "munmap(0x7f0000001000, 8192)",
+	       "other calls ignore the strings");
 }
 
 static void test_exec_names(void)
@@ -181,6 +246,7 @@ int main(void)
 	test_remap_lock_seal();
 	test_processes();
 	test_exec_names();
+	test_exec_argv();
 	test_halves_and_truncation();
 	test_parse_back();
 	return done_testing();
