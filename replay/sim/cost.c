@@ -3,6 +3,7 @@
  * docs/kernel-profiles.md ("Modelled cost") says what each unit counts. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "replay/sim/sim_int.h"
 
@@ -48,7 +49,90 @@ uint64_t sim_cost_value(const struct sim_cost *c, int i)
 void sim_cost_reset(struct sim_mm *mm)
 {
 	memset(&mm->cost, 0, sizeof mm->cost);
+	memset(&mm->kept_cost, 0, sizeof mm->kept_cost);
 	mm->tree.stores = mm->tree.preallocs = mm->tree.nodes = 0;
+	mm->cited = 0;
+}
+
+void sim_cost_seal_precheck(struct sim_mm *mm)
+{
+	if (!mm->seal_precheck)
+		return;
+	mm->cost.seal_check++;
+	mm->cost.mt_walk++;
+	mm->cited |= 1u << R_X7_SEAL_PRECHECK;
+}
+
+/* ---- per event ---- */
+
+/* One event's counts, by seq; `gen` tells this replay's from a former
+ * one's.  32 bits a count: one event's work stays far below (a count
+ * past it is kept as UINT32_MAX). */
+struct ev_cost {
+	uint32_t gen, rules;
+	uint32_t v[SIM_COST_COUNT];
+};
+static struct ev_cost *ev_costs;
+static size_t ev_cap;
+static uint32_t ev_gen = 1;
+static bool ev_restart;
+/* seqs come from the trace; past this the counts are not kept */
+#define EV_SEQ_MAX (1ull << 31)
+
+void sim_events_restart(void)
+{
+	ev_restart = true;
+}
+
+void sim_cost_keep(struct sim_mm *mm, uint64_t seq)
+{
+	struct sim_cost now;
+	struct ev_cost *e;
+
+	sim_mm_cost(mm, &now);
+	if (seq >= EV_SEQ_MAX)
+		goto done;
+	if (seq >= ev_cap) {
+		size_t cap = ev_cap ? ev_cap : 1024;
+		while (cap <= seq)
+			cap *= 2;
+		struct ev_cost *p = realloc(ev_costs, cap * sizeof *p);
+		if (!p)
+			goto done;   /* counted in the totals, not per event */
+		memset(p + ev_cap, 0, (cap - ev_cap) * sizeof *p);
+		ev_costs = p;
+		ev_cap = cap;
+	}
+	if (ev_restart) {
+		ev_gen++;
+		ev_restart = false;
+	}
+	e = &ev_costs[seq];
+	if (e->gen != ev_gen)
+		*e = (struct ev_cost){ .gen = ev_gen };
+	for (int i = 0; i < SIM_COST_COUNT; i++) {
+		uint64_t d = sim_cost_value(&now, i) - sim_cost_value(&mm->kept_cost, i), sum = e->v[i] + d;
+		e->v[i] = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+	}
+	e->rules |= mm->cited;
+done:
+	mm->kept_cost = now;
+	mm->cited = 0;
+}
+
+int sim_event_cost(uint64_t seq, struct sim_cost *out, uint32_t *rules)
+{
+	const struct ev_cost *e = seq < ev_cap ? &ev_costs[seq] : NULL;
+
+	memset(out, 0, sizeof *out);
+	*rules = 0;
+	if (!e || e->gen != ev_gen)
+		return 0;
+#define SIM_COST_GET(name, what) out->name = e->v[SIM_COST_##name];
+	SIM_COSTS(SIM_COST_GET)
+#undef SIM_COST_GET
+	*rules = e->rules;
+	return 1;
 }
 
 int sim_thp_parse(const char *word)
