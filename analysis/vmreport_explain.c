@@ -86,36 +86,6 @@ static bool cited_differ(const struct rep_event *a, const struct rep_event *b)
 	return false;
 }
 
-/* event I of R (its events are sorted by i), or NULL */
-static const struct rep_event *event_at(const struct rep_results *r, long long i)
-{
-	size_t lo = 0, hi = r->nevents;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->events[mid].i < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < r->nevents && r->events[lo].i == i ? &r->events[lo] : NULL;
-}
-
-/* The rules behind a cost that differs at event I: the ones the sides cite
- * differently there, else at the nearest earlier event where they do (a
- * rule that placed a mapping differently shows in the cost of the calls
- * that follow).  Leaves d->why_* NULL when no event up to I has any. */
-static void cost_rules(const struct rep_results *a, const struct rep_results *b, struct rep_divergence *d)
-{
-	for (long long i = (d->base ? d->base : d->other)->i; i >= 0; i--) {
-		const struct rep_event *pa = event_at(a, i), *pb = event_at(b, i);
-		if (pa && pb && cited_differ(pa, pb)) {
-			d->why_base = pa;
-			d->why_other = pb;
-			return;
-		}
-	}
-}
-
 int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e)
 {
 	const struct rep_results *a = &t->in[0], *b = &t->in[i];
@@ -133,6 +103,11 @@ int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e)
 	if (!e->first)
 		return -1;
 	e->costs = a->has_model && b->has_model;
+	/* The rules behind a cost that differs: the ones the sides cite
+	 * differently at that event, else at the nearest earlier event where
+	 * they do (a rule that placed a mapping elsewhere shows in the cost of
+	 * the calls that follow). */
+	const struct rep_event *why_a = NULL, *why_b = NULL;
 	struct last_counts la = { 0 }, lb = { 0 };
 	size_t x = 0, y = 0;
 	while (x < a->nevents || y < b->nevents) {
@@ -154,13 +129,13 @@ int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e)
 		bool same_change = da == REP_NO_DELTA || db == REP_NO_DELTA ? !count_differs : da == db;
 		bool cost = e->costs && ea && eb && costs_differ(ea, eb);
 		e->cost_differs += cost;
+		if (e->costs && ea && eb && cited_differ(ea, eb))
+			why_a = ea, why_b = eb;
 		if (ea && eb && strcmp(ea->outcome, eb->outcome) == 0 && same_change && !cost)
 			continue;
 		if (e->nfirst < (size_t)t->opt->explain) {
 			struct rep_divergence *d = &e->first[e->nfirst++];
-			*d = (struct rep_divergence){ ea, eb, da, db, cost, NULL, NULL };
-			if (cost)
-				cost_rules(a, b, d);
+			*d = (struct rep_divergence){ ea, eb, da, db, cost, cost ? why_a : NULL, cost ? why_b : NULL };
 		}
 		e->differ++;
 	}

@@ -23,7 +23,7 @@ struct rep_divergence {
 	bool cost_differs;
 	/* the rules behind a cost difference: those that this event, or else
 	 * the nearest earlier one whose cited rules differ, cites on one side
-	 * only (rep_cost_rules) */
+	 * only (vmreport_explain.c) */
 	const struct rep_event *why_base, *why_other;
 };
 #define REP_NO_DELTA LLONG_MIN
