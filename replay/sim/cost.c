@@ -67,21 +67,54 @@ void sim_cost_seal_precheck(struct sim_mm *mm)
 
 /* One event's counts, by seq; `gen` tells this replay's from a former
  * one's.  32 bits a count: one event's work stays far below (a count
- * past it is kept as UINT32_MAX). */
+ * past it is kept as UINT32_MAX).  In blocks of EV_BLOCK seqs, allocated
+ * as the seqs reach them: the table never moves or grows in one piece
+ * (this runs inside the timed call). */
 struct ev_cost {
 	uint32_t gen, rules;
 	uint32_t v[SIM_COST_COUNT];
 };
-static struct ev_cost *ev_costs;
-static size_t ev_cap;
+#define EV_BLOCK 4096
+#define EV_SEQ_MAX (1ull << 31)   /* seqs come from the trace; past this none are kept */
+static struct ev_cost **ev_blocks;
+static size_t ev_nblocks;
 static uint32_t ev_gen = 1;
 static bool ev_restart;
-/* seqs come from the trace; past this the counts are not kept */
-#define EV_SEQ_MAX (1ull << 31)
 
 void sim_events_restart(void)
 {
 	ev_restart = true;
+}
+
+/* event seq's counts, the block allocated if `make`; NULL if not */
+static struct ev_cost *ev_at(uint64_t seq, bool make)
+{
+	size_t b = seq / EV_BLOCK;
+
+	if (seq >= EV_SEQ_MAX)
+		return NULL;
+	if (b >= ev_nblocks) {
+		size_t n = ev_nblocks ? ev_nblocks : 64;
+		if (!make)
+			return NULL;
+		while (n <= b)
+			n *= 2;
+		struct ev_cost **p = realloc(ev_blocks, n * sizeof *p);
+		if (!p)
+			return NULL;
+		memset(p + ev_nblocks, 0, (n - ev_nblocks) * sizeof *p);
+		ev_blocks = p;
+		ev_nblocks = n;
+	}
+	if (!ev_blocks[b] && (!make || !(ev_blocks[b] = calloc(EV_BLOCK, sizeof **ev_blocks))))
+		return NULL;
+	return &ev_blocks[b][seq % EV_BLOCK];
+}
+
+static inline uint32_t sat_add(uint32_t a, uint64_t d)
+{
+	uint64_t s = a + d;
+	return s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
 }
 
 void sim_cost_keep(struct sim_mm *mm, uint64_t seq)
@@ -90,39 +123,26 @@ void sim_cost_keep(struct sim_mm *mm, uint64_t seq)
 	struct ev_cost *e;
 
 	sim_mm_cost(mm, &now);
-	if (seq >= EV_SEQ_MAX)
-		goto done;
-	if (seq >= ev_cap) {
-		size_t cap = ev_cap ? ev_cap : 1024;
-		while (cap <= seq)
-			cap *= 2;
-		struct ev_cost *p = realloc(ev_costs, cap * sizeof *p);
-		if (!p)
-			goto done;   /* counted in the totals, not per event */
-		memset(p + ev_cap, 0, (cap - ev_cap) * sizeof *p);
-		ev_costs = p;
-		ev_cap = cap;
-	}
 	if (ev_restart) {
 		ev_gen++;
 		ev_restart = false;
 	}
-	e = &ev_costs[seq];
-	if (e->gen != ev_gen)
-		*e = (struct ev_cost){ .gen = ev_gen };
-	for (int i = 0; i < SIM_COST_COUNT; i++) {
-		uint64_t d = sim_cost_value(&now, i) - sim_cost_value(&mm->kept_cost, i), sum = e->v[i] + d;
-		e->v[i] = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+	if ((e = ev_at(seq, true))) {   /* else counted in the totals, not per event */
+		if (e->gen != ev_gen)
+			*e = (struct ev_cost){ .gen = ev_gen };
+#define SIM_COST_KEEP(name, what) \
+		e->v[SIM_COST_##name] = sat_add(e->v[SIM_COST_##name], now.name - mm->kept_cost.name);
+		SIM_COSTS(SIM_COST_KEEP)
+#undef SIM_COST_KEEP
+		e->rules |= mm->cited;
 	}
-	e->rules |= mm->cited;
-done:
 	mm->kept_cost = now;
 	mm->cited = 0;
 }
 
 int sim_event_cost(uint64_t seq, struct sim_cost *out, uint32_t *rules)
 {
-	const struct ev_cost *e = seq < ev_cap ? &ev_costs[seq] : NULL;
+	const struct ev_cost *e = ev_at(seq, false);
 
 	memset(out, 0, sizeof *out);
 	*rules = 0;
