@@ -69,15 +69,18 @@ void sim_cost_seal_precheck(struct sim_mm *mm)
  * one's.  32 bits a count: one event's work stays far below (a count
  * past it is kept as UINT32_MAX).  In blocks of EV_BLOCK seqs, allocated
  * as the seqs reach them: the table never moves or grows in one piece
- * (this runs inside the timed call). */
+ * (this runs inside the timed call).  A trace's seqs are dense; for one
+ * whose are not (damaged), blocks stop being added once they outnumber
+ * twice the blocks its events would fill, plus 16. */
 struct ev_cost {
 	uint32_t gen, rules;
 	uint32_t v[SIM_COST_COUNT];
 };
-#define EV_BLOCK 4096
+#define EV_BLOCK 1024
 #define EV_SEQ_MAX (1ull << 31)   /* seqs come from the trace; past this none are kept */
 static struct ev_cost **ev_blocks;
 static size_t ev_nblocks;
+static size_t ev_used, ev_kept;   /* blocks allocated; records written */
 static uint32_t ev_gen = 1;
 static bool ev_restart;
 
@@ -106,8 +109,12 @@ static struct ev_cost *ev_at(uint64_t seq, bool make)
 		ev_blocks = p;
 		ev_nblocks = n;
 	}
-	if (!ev_blocks[b] && (!make || !(ev_blocks[b] = calloc(EV_BLOCK, sizeof **ev_blocks))))
-		return NULL;
+	if (!ev_blocks[b]) {
+		if (!make || ev_used >= 16 + 2 * (ev_kept / EV_BLOCK + 1) ||
+		    !(ev_blocks[b] = calloc(EV_BLOCK, sizeof **ev_blocks)))
+			return NULL;
+		ev_used++;
+	}
 	return &ev_blocks[b][seq % EV_BLOCK];
 }
 
@@ -128,8 +135,10 @@ void sim_cost_keep(struct sim_mm *mm, uint64_t seq)
 		ev_restart = false;
 	}
 	if ((e = ev_at(seq, true))) {   /* else counted in the totals, not per event */
-		if (e->gen != ev_gen)
+		if (e->gen != ev_gen) {
 			*e = (struct ev_cost){ .gen = ev_gen };
+			ev_kept++;
+		}
 #define SIM_COST_KEEP(name, what) \
 		e->v[SIM_COST_##name] = sat_add(e->v[SIM_COST_##name], now.name - mm->kept_cost.name);
 		SIM_COSTS(SIM_COST_KEEP)

@@ -14,6 +14,8 @@
 #include "replay/sim/sim.h"
 #include "vmt.h"
 
+#define SIM_TEST_PAGE 4096
+
 struct placed { uint64_t rec, sim, len; bool stack; };
 
 struct run {
@@ -295,6 +297,16 @@ static void test_event_costs(void)
 	ok(sim_event_cost(30, &c, &rules) && c.pte_copy == 256 && c.vma_free == 1,
 	   "the child's first event carries the fork's copy (%llu entries)", (unsigned long long)c.pte_copy);
 	sim_mm_free(child);
+
+	/* seqs far apart (a damaged trace): a bounded table, the first kept */
+	sim_events_restart();
+	int kept = 0;
+	for (uint64_t i = 0; i < 200; i++) {
+		apply_at(mm, 1000000 + i * 100000, VMT_SYS_MPROTECT, at, SIM_TEST_PAGE, PROT_READ, 0);
+		kept += sim_event_cost(1000000 + i * 100000, &c, &rules);
+	}
+	ok(kept >= 16 && kept < 40, "200 events 100000 seqs apart: the first %d kept, no more", kept);
+	ok(sim_event_cost(1000000, &c, &rules) && c.mt_walk == 1, "the first is there");
 	sim_mm_free(mm);
 }
 
