@@ -249,7 +249,7 @@ report() { # NAME RESULTS... : the text report of one trace, kept in report.txt
 	done
 	echo "aim9.brk_test -6%: cacded5e42b9 (6.12-rc1) walked to prev and next again per"
 	echo "brk expansion; the expand-only mode c4d91e225ff3 (6.12-rc6) undid it before the"
-	echo "release, so no release profile does; maple tree walks:"
+	echo "release, so no release profile does; maple tree walks (6.11's include mseal's):"
 	for n in brk_test $REC_NAMES; do
 		story "$n" mt_walk "" "$T/$n.lz4" 6.11 6.12 6.13
 	done
