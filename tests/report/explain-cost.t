@@ -30,6 +30,11 @@ explain: sim:6.4 against sim:6.3 (#2, b-6.4.json): 1601 of 1703 events differ in
 EOF
 is_file out want "brk_test: the first brk expansion preallocates in 6.4, C1 28c5609fb2"
 
+"$R" --no-stacks --explain=1 -f markdown b-6.3.json b-6.4.json | grep -e '^    - modelled cost' -e '^    - cost rule' >out
+printf '%s\n' '    - modelled cost: mt_prealloc 0 -> 1, mt_nodes 0 -> 7' \
+	'    - cost rule: `C1 28c5609fb2` (sim:6.4 only)' >want
+is_file out want "the same in markdown"
+
 "$R" --no-stacks --explain=1 -f json b-6.3.json b-6.4.json >j.json
 is "$(python3 -c 'import json,sys
 e = json.load(open(sys.argv[1]))["explain"][0]
