@@ -1,6 +1,7 @@
 /* vmreport_explain.c - walk two per_event lists by event index and keep
- * the first events whose outcome or VMA count differ; print them with
- * their recorded call stacks when the trace has them. */
+ * the first events whose outcome, VMA count or modelled cost differ;
+ * print them with the rule behind a cost and their recorded call stacks
+ * when the trace has them. */
 #include "analysis/vmreport_explain.h"
 
 #include <limits.h>
@@ -45,6 +46,46 @@ static long long vma_delta(struct last_counts *lc, const struct rep_event *ev)
 	return before < 0 || ev->vma_count < 0 ? REP_NO_DELTA : ev->vma_count - before;
 }
 
+/* count NAME of EV's modelled cost: 0 when it has none */
+static long long count_of(const struct rep_event *ev, const char *name)
+{
+	for (unsigned k = 0; ev && k < ev->nmodel; k++)
+		if (strcmp(ev->model[k].name, name) == 0)
+			return ev->model[k].v;
+	return 0;
+}
+
+static bool costs_differ(const struct rep_event *a, const struct rep_event *b)
+{
+	for (unsigned k = 0; k < a->nmodel; k++)
+		if (a->model[k].v != count_of(b, a->model[k].name))
+			return true;
+	for (unsigned k = 0; k < b->nmodel; k++)
+		if (b->model[k].v != count_of(a, b->model[k].name))
+			return true;
+	return false;
+}
+
+static bool cites(const struct rep_event *ev, const char *rule)
+{
+	for (unsigned k = 0; ev && k < ev->ncited; k++)
+		if (strcmp(ev->cited[k], rule) == 0)
+			return true;
+	return false;
+}
+
+/* a rule one cites and the other does not */
+static bool cited_differ(const struct rep_event *a, const struct rep_event *b)
+{
+	for (unsigned k = 0; k < a->ncited; k++)
+		if (!cites(b, a->cited[k]))
+			return true;
+	for (unsigned k = 0; k < b->ncited; k++)
+		if (!cites(a, b->cited[k]))
+			return true;
+	return false;
+}
+
 int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e)
 {
 	const struct rep_results *a = &t->in[0], *b = &t->in[i];
@@ -61,6 +102,12 @@ int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e)
 	e->first = calloc(t->opt->explain ? t->opt->explain : 1, sizeof(*e->first));
 	if (!e->first)
 		return -1;
+	e->costs = a->has_model && b->has_model;
+	/* The rules behind a cost that differs: the ones the sides cite
+	 * differently at that event, else at the nearest earlier event where
+	 * they do (a rule that placed a mapping elsewhere shows in the cost of
+	 * the calls that follow). */
+	const struct rep_event *why_a = NULL, *why_b = NULL;
 	struct last_counts la = { 0 }, lb = { 0 };
 	size_t x = 0, y = 0;
 	while (x < a->nevents || y < b->nevents) {
@@ -80,10 +127,16 @@ int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e)
 		e->count_differs += count_differs;
 		/* without a delta (a process's first event), the counts decide */
 		bool same_change = da == REP_NO_DELTA || db == REP_NO_DELTA ? !count_differs : da == db;
-		if (ea && eb && strcmp(ea->outcome, eb->outcome) == 0 && same_change)
+		bool cost = e->costs && ea && eb && costs_differ(ea, eb);
+		e->cost_differs += cost;
+		if (e->costs && ea && eb && cited_differ(ea, eb))
+			why_a = ea, why_b = eb;
+		if (ea && eb && strcmp(ea->outcome, eb->outcome) == 0 && same_change && !cost)
 			continue;
-		if (e->nfirst < (size_t)t->opt->explain)
-			e->first[e->nfirst++] = (struct rep_divergence){ ea, eb, da, db };
+		if (e->nfirst < (size_t)t->opt->explain) {
+			struct rep_divergence *d = &e->first[e->nfirst++];
+			*d = (struct rep_divergence){ ea, eb, da, db, cost, cost ? why_a : NULL, cost ? why_b : NULL };
+		}
 		e->differ++;
 	}
 	free(la.pid);
@@ -207,6 +260,49 @@ static void side_text(FILE *f, const char *label, const struct rep_event *ev, lo
 		fprintf(f, markdown ? "      - `%s`\n" : "                     %s\n", call);
 }
 
+/* "mt_prealloc 0 -> 1, mt_nodes 0 -> 7": the counts that differ */
+static void cost_text(FILE *f, const struct rep_divergence *d, bool markdown)
+{
+	const char *sep = "";
+	fprintf(f, markdown ? "    - %s: " : "    %-16s ", "modelled cost");
+	for (int side = 0; side < 2; side++) {
+		const struct rep_event *ev = side ? d->other : d->base, *o = side ? d->base : d->other;
+		for (unsigned k = 0; k < ev->nmodel; k++) {
+			const char *name = ev->model[k].name;
+			if ((side && count_of(o, name)) || count_of(d->base, name) == count_of(d->other, name))
+				continue;   /* listed from the base side, or the same */
+			fprintf(f, "%s%s %lld -> %lld", sep, name, count_of(d->base, name), count_of(d->other, name));
+			sep = ", ";
+		}
+	}
+	fputc('\n', f);
+}
+
+/* "C1 28c5609fb2 (sim:6.4)": each rule one side cites and the other not */
+static void cost_rule_text(FILE *f, const struct rep_table *t, size_t in, const struct rep_divergence *d,
+			   bool markdown)
+{
+	const char *sep = "";
+	fprintf(f, markdown ? "    - %s: " : "    %-16s ", "cost rule");
+	if (!d->why_base) {
+		fputs("none: the sides cite the same rules here and before\n", f);
+		return;
+	}
+	for (int side = 0; side < 2; side++) {
+		const struct rep_event *ev = side ? d->why_other : d->why_base, *o = side ? d->why_base : d->why_other;
+		for (unsigned k = 0; k < ev->ncited; k++)
+			if (!cites(o, ev->cited[k])) {
+				fprintf(f, markdown ? "%s`%s` (%s only)" : "%s%s (%s only)", sep, ev->cited[k],
+					t->labels[side ? in : 0]);
+				sep = ", ";
+			}
+	}
+	const struct rep_event *any = d->base ? d->base : d->other;
+	if (d->why_base->i != any->i)
+		fprintf(f, ", cited at event %lld", d->why_base->i);
+	fputc('\n', f);
+}
+
 void rep_explain_text(FILE *f, const struct rep_table *t, bool markdown)
 {
 	fputs(markdown ? "\n#### Divergence\n\n" : "\n", f);
@@ -224,6 +320,11 @@ void rep_explain_text(FILE *f, const struct rep_table *t, bool markdown)
 			fprintf(f, "%s\n", e.problem);
 		else if (!e.differ)
 			fprintf(f, "all %zu events agree\n", e.compared);
+		else if (e.costs)
+			fprintf(f, "%zu of %zu events differ in outcome, in the VMAs they add or "
+				"remove or in modelled cost (%zu end with another VMA count, %zu differ "
+				"in cost)%s", e.differ, e.compared, e.count_differs, e.cost_differs,
+				e.nfirst < e.differ ? "; the first" : ":\n");
 		else
 			fprintf(f, "%zu of %zu events differ in outcome or in the VMAs they add or "
 				"remove (%zu end with another VMA count)%s", e.differ, e.compared,
@@ -242,6 +343,10 @@ void rep_explain_text(FILE *f, const struct rep_table *t, bool markdown)
 				(!d->base->call || strcmp(d->base->call, d->other->call)) ? d->other->call : NULL;
 			side_text(f, t->labels[0], d->base, d->dbase, NULL, markdown);
 			side_text(f, t->labels[i], d->other, d->dother, own, markdown);
+			if (d->cost_differs) {
+				cost_text(f, d, markdown);
+				cost_rule_text(f, t, i, d, markdown);
+			}
 			const char *frames = rep_stacks_of(&a.stacks, any->i);
 			if (frames)
 				stack_text(f, frames, markdown);
@@ -271,6 +376,58 @@ static void side_json(struct json_w *w, const struct rep_event *ev, long long de
 	json_w_key(w, "rule");
 	json_w_str(w, ev->rule);
 	json_w_end(w, '}');
+}
+
+/* [{"count": "mt_prealloc", "base": 0, "other": 1}, ...], or null */
+static void cost_json(struct json_w *w, const struct rep_divergence *d)
+{
+	if (!d->cost_differs) {
+		json_w_null(w);
+		return;
+	}
+	json_w_begin(w, '[');
+	for (int side = 0; side < 2; side++) {
+		const struct rep_event *ev = side ? d->other : d->base, *o = side ? d->base : d->other;
+		for (unsigned k = 0; k < ev->nmodel; k++) {
+			const char *name = ev->model[k].name;
+			if ((side && count_of(o, name)) || count_of(d->base, name) == count_of(d->other, name))
+				continue;
+			json_w_begin(w, '{');
+			json_w_key(w, "count");
+			json_w_str(w, name);
+			json_w_key(w, "base");
+			json_w_int(w, count_of(d->base, name));
+			json_w_key(w, "other");
+			json_w_int(w, count_of(d->other, name));
+			json_w_end(w, '}');
+		}
+	}
+	json_w_end(w, ']');
+}
+
+/* [{"rule": "C1 28c5609fb2", "cited_by": "other", "at_event": 5}, ...] */
+static void cost_rules_json(struct json_w *w, const struct rep_divergence *d)
+{
+	if (!d->cost_differs) {
+		json_w_null(w);
+		return;
+	}
+	json_w_begin(w, '[');
+	for (int side = 0; d->why_base && side < 2; side++) {
+		const struct rep_event *ev = side ? d->why_other : d->why_base, *o = side ? d->why_base : d->why_other;
+		for (unsigned k = 0; k < ev->ncited; k++)
+			if (!cites(o, ev->cited[k])) {
+				json_w_begin(w, '{');
+				json_w_key(w, "rule");
+				json_w_str(w, ev->cited[k]);
+				json_w_key(w, "cited_by");
+				json_w_str(w, side ? "other" : "base");
+				json_w_key(w, "at_event");
+				json_w_int(w, ev->i);
+				json_w_end(w, '}');
+			}
+	}
+	json_w_end(w, ']');
 }
 
 /* The frames without strace's " > ", or null. */
@@ -311,6 +468,11 @@ void rep_explain_json(struct json_w *w, const struct rep_table *t)
 		json_w_int(w, (long long)e.differ);
 		json_w_key(w, "events_ending_with_another_vma_count");
 		json_w_int(w, (long long)e.count_differs);
+		json_w_key(w, "events_differing_in_cost");
+		if (e.costs)
+			json_w_int(w, (long long)e.cost_differs);
+		else
+			json_w_null(w);
 		json_w_key(w, "first");
 		json_w_begin(w, '[');
 		for (size_t k = 0; k < e.nfirst; k++) {
@@ -327,6 +489,10 @@ void rep_explain_json(struct json_w *w, const struct rep_table *t)
 			side_json(w, d->base, d->dbase);
 			json_w_key(w, "other");
 			side_json(w, d->other, d->dother);
+			json_w_key(w, "cost");
+			cost_json(w, d);
+			json_w_key(w, "cost_rules");
+			cost_rules_json(w, d);
 			json_w_key(w, "stack");
 			stack_json(w, rep_stacks_of(&a.stacks, any->i));
 			json_w_end(w, '}');

@@ -1,5 +1,6 @@
 /* vmreport_explain.h - --explain: the first events where two replays of
- * one trace part ways (merge outcome or VMA count). */
+ * one trace part ways (merge outcome, VMA count or, in the simulator,
+ * modelled cost), and for a cost the rule behind it. */
 #ifndef VMREC_VMREPORT_EXPLAIN_H
 #define VMREC_VMREPORT_EXPLAIN_H
 
@@ -13,11 +14,17 @@
 /* Events differ when their merge outcomes differ or they change the VMA
  * count of their process by different amounts: once one event adds a VMA
  * the other did not, every later count differs too, and those later
- * events are not news.  One differing event; either side is NULL when only
- * the other has it. */
+ * events are not news.  With the simulator's per-event cost on both sides
+ * they also differ when their modelled costs do.  One differing event;
+ * either side is NULL when only the other has it. */
 struct rep_divergence {
 	const struct rep_event *base, *other;
 	long long dbase, dother;       /* VMAs each added (negative: removed); REP_NO_DELTA */
+	bool cost_differs;
+	/* the rules behind a cost difference: those that this event, or else
+	 * the nearest earlier one whose cited rules differ, cites on one side
+	 * only (vmreport_explain.c) */
+	const struct rep_event *why_base, *why_other;
 };
 #define REP_NO_DELTA LLONG_MIN
 
@@ -26,6 +33,8 @@ struct rep_explain {
 	size_t compared;               /* events seen on either side */
 	size_t differ;                 /* differ in outcome or in the VMAs they add or remove */
 	size_t count_differs;          /* end with another VMA count (a difference carries on) */
+	bool costs;                    /* both sides have per-event modelled costs */
+	size_t cost_differs;           /* differ in modelled cost */
 	struct rep_divergence *first;  /* up to the --explain count */
 	size_t nfirst;
 };

@@ -106,20 +106,28 @@ struct rep_chunk {
 	char data[];
 };
 
-static const char *keep(struct rep_results *r, const char *s)
+/* N bytes aligned for any of the rows' arrays */
+static void *keep_mem(struct rep_results *r, size_t n)
 {
-	size_t n = strlen(s) + 1;
 	struct rep_chunk *c = r->chunks;
-	if (!c || c->size - c->used < n) {
+	size_t at = c ? (c->used + 7) & ~(size_t)7 : 0;
+	if (!c || at > c->size || c->size - at < n) {
 		size_t size = n > (1u << 20) ? n : (1u << 20);
 		if (!(c = malloc(sizeof(*c) + size)))
 			return NULL;
 		*c = (struct rep_chunk){ .next = r->chunks, .size = size };
 		r->chunks = c;
+		at = 0;
 	}
-	char *p = memcpy(c->data + c->used, s, n);
-	c->used += n;
-	return p;
+	c->used = at + n;
+	return c->data + at;
+}
+
+static const char *keep(struct rep_results *r, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = keep_mem(r, n);
+	return p ? memcpy(p, s, n) : NULL;
 }
 
 static const char *word_at(size_t i, const void *arg)
@@ -148,6 +156,50 @@ static const char *word(struct rep_results *r, const char *s, bool *oom)
 oom:
 	*oom = true;
 	return NULL;
+}
+
+/* "model" and "cited" of an event (docs/results-schema.md): -1 with a
+ * message when they are not what vmreplay writes. */
+static int load_model(struct rep_results *r, const json_t *e, struct rep_event *re, size_t k,
+		      char *err, size_t errlen)
+{
+	const json_t *m = json_object_get(e, "model"), *c = json_object_get(e, "cited"), *v;
+	const char *key;
+	bool oom = false;
+	size_t n = 0;
+
+	re->model = NULL;
+	re->cited = NULL;
+	re->nmodel = re->ncited = 0;
+	if (!m || json_is_null(m))
+		return 0;
+	if (!json_is_object(m) || json_object_size(m) > 64)
+		return bad(err, errlen, "per_event[%zu] (event %lld): \"model\" is not an object of counts", k, re->i);
+	struct rep_count *counts = keep_mem(r, (json_object_size(m) + 1) * sizeof(*counts));
+	if (!counts)
+		return bad(err, errlen, "out of memory");
+	json_object_foreach((json_t *)m, key, v) {
+		if (!whole(v, 0, 1LL << 53, &counts[n].v))
+			return bad(err, errlen, "per_event[%zu] (event %lld): model \"%s\" is not a count", k, re->i, key);
+		counts[n++].name = word(r, key, &oom);
+	}
+	if (c && !json_is_null(c) && (!json_is_array(c) || json_array_size(c) > 64))
+		return bad(err, errlen, "per_event[%zu] (event %lld): \"cited\" is not an array of rules", k, re->i);
+	size_t nc = json_is_array(c) ? json_array_size(c) : 0;
+	const char **cited = keep_mem(r, (nc + 1) * sizeof(*cited));
+	if (!cited)
+		return bad(err, errlen, "out of memory");
+	for (size_t j = 0; j < nc; j++)
+		if (!(cited[j] = word(r, json_string_value(json_array_get(c, j)), &oom)) && !oom)
+			return bad(err, errlen, "per_event[%zu] (event %lld): \"cited\"[%zu] is not a string", k, re->i, j);
+	if (oom)
+		return bad(err, errlen, "out of memory");
+	re->model = counts;
+	re->nmodel = (unsigned)n;
+	re->cited = cited;
+	re->ncited = (unsigned)nc;
+	r->has_model = true;
+	return 0;
 }
 
 /* json_row_fn for "per_event": one row into r->events. */
@@ -181,6 +233,8 @@ static int load_event(const json_t *e, size_t k, void *arg, char *err, size_t er
 	re->vma_count = whole(json_object_get(e, "vma_count"), 0, 1LL << 53, &num) ? num : -1;
 	re->err = whole(json_object_get(e, "errno"), 0, 4095, &num) ? (int)num : 0;
 	re->pid = whole(json_object_get(e, "pid"), 0, 1LL << 32, &num) ? num : 0;
+	if (load_model(r, e, re, k, err, errlen))
+		return -1;
 	r->nevents++;
 	return 0;
 }

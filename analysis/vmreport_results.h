@@ -17,12 +17,23 @@ struct rep_metric {
 	size_t n;
 };
 
+/* One count of an event's modelled cost ("model": {"mt_walk": 1}). */
+struct rep_count {
+	const char *name;
+	long long v;
+};
+
 struct rep_event {
 	long long i;
 	const char *op, *outcome, *call, *rule;   /* may be NULL */
 	long long vma_count;                       /* -1 when absent */
 	long long pid;                             /* 0 when absent */
 	int err;
+	/* the simulator's modelled cost of the event: its non-zero counts
+	 * and the rules it cites ("C1 28c5609fb2"); model NULL when absent */
+	const struct rep_count *model;
+	const char *const *cited;
+	unsigned nmodel, ncited;
 };
 
 struct rep_results {
@@ -42,6 +53,7 @@ struct rep_results {
 	size_t nwords;
 	struct rep_names word_index;
 	bool has_events;
+	bool has_model;                  /* some event has "model" */
 	size_t runs;                     /* "runs", or the most values any metric has */
 };
 

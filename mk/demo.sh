@@ -247,10 +247,16 @@ report() { # NAME RESULTS... : the text report of one trace, kept in report.txt
 	for n in brk_test $REC_NAMES; do
 		story "$n" mt_prealloc "" "$T/$n.lz4" 6.3 6.4
 	done
-	echo "aim9.brk_test -6%: 6.12 cacded5e42b9 walks to prev and next again per brk"
-	echo "expansion, 6.13's expand-only merge mode does not; maple tree walks:"
+	echo "aim9.brk_test -6%: cacded5e42b9 (6.12-rc1) walked to prev and next again per"
+	echo "brk expansion; the expand-only mode c4d91e225ff3 (6.12-rc6) undid it before the"
+	echo "release, so no release profile does; maple tree walks (6.11's include mseal's):"
 	for n in brk_test $REC_NAMES; do
 		story "$n" mt_walk "" "$T/$n.lz4" 6.11 6.12 6.13
+	done
+	echo "mseal 8be7258aad44 (6.10) walks the range of each mmap, munmap, mremap, mprotect"
+	echo "and madvise for sealed VMAs first; 6.12 checks VMA by VMA (df2a7df9a9aa):"
+	for n in mmap1 $REC_NAMES; do
+		story "$n" seal_check "" "$T/$n.lz4" 6.8 6.11 6.12
 	done
 } | tee "$OUT/report.txt"
 [ -e "$OUT/logs/report.failed" ] && exit 1

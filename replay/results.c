@@ -4,6 +4,7 @@
 #include "lib/json_write.h"
 #include "lib/sysfmt.h"
 #include "replay/results.h"
+#include "replay/sim/sim.h"
 
 void rp_run_reset(struct rp_run *r)
 {
@@ -43,6 +44,7 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 	const struct rp_shared *sh = e->sh;
 	for (int i = 0; i < e->be->nmodel; i++)
 		r->model[i] += sh->model[i];
+	sim_events_restart();   /* the next loop's per-event costs replace this one's */
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct rp_evres *v = &sh->ev[i];
 		if (!v->done || v->skipped)
@@ -252,6 +254,36 @@ static void json_metrics(FILE *f, const struct rp_report *rep)
 	fputs("\n  }", f);
 }
 
+/* The simulator's modelled cost of one event (docs/results-schema.md):
+ * "model", its non-zero counts, and "cited", the rules of rules.def whose
+ * work they include ("C1 28c5609fb2"); nothing when none was kept. */
+static void json_event_model(FILE *f, uint64_t seq)
+{
+	struct sim_cost c;
+	uint32_t rules;
+	const char *sep = "", *commit;
+
+	if (!sim_event_cost(seq, &c, &rules))
+		return;
+	fputs(", \"model\": {", f);
+	for (int i = 0; i < SIM_COST_COUNT; i++) {
+		uint64_t v = sim_cost_value(&c, i);
+		if (v) {
+			fprintf(f, "%s\"%s\": %llu", sep, sim_cost_name(i), (unsigned long long)v);
+			sep = ", ";
+		}
+	}
+	fputs("}, \"cited\": [", f);
+	sep = "";
+	for (int i = 0; i < sim_rule_count() && i < 32; i++)
+		if (rules & (1u << i)) {
+			const char *id = sim_rule_id(i, &commit);
+			fprintf(f, "%s\"%s %s\"", sep, id, commit);
+			sep = ", ";
+		}
+	fputc(']', f);
+}
+
 static void json_per_event(FILE *f, const struct rp_report *rep)
 {
 	const struct rp_trace *t = rep->t;
@@ -283,6 +315,7 @@ static void json_per_event(FILE *f, const struct rp_report *rep)
 				json_write_escaped(f, v->rule);
 			else
 				fputs("null", f);
+			json_event_model(f, ev->seq);
 		}
 		fputc('}', f);
 	}

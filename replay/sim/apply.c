@@ -148,8 +148,8 @@ static const int change_of[] = {
 	[SIM_FX_CREATE] = VR_CH_CREATE, [SIM_FX_REMOVE] = VR_CH_REMOVE, [SIM_FX_MODIFY] = VR_CH_MODIFY,
 };
 
-void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_file *file,
-               struct vr_result *out)
+static void apply_call(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_file *file,
+                       struct vr_result *out)
 {
 	struct sim_call c;
 	int sys = ev->sys;
@@ -237,4 +237,12 @@ void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_f
 			sim_rule(mm, "outcome unchanged: the call names no range");
 	}
 	out->rule = kept_rule(mm);
+}
+
+void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_file *file,
+               struct vr_result *out)
+{
+	apply_call(mm, ev, file, out);
+	if (mm)
+		sim_cost_keep(mm, ev->seq);
 }

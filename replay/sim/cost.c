@@ -3,6 +3,7 @@
  * docs/kernel-profiles.md ("Modelled cost") says what each unit counts. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "replay/sim/sim_int.h"
 
@@ -48,7 +49,119 @@ uint64_t sim_cost_value(const struct sim_cost *c, int i)
 void sim_cost_reset(struct sim_mm *mm)
 {
 	memset(&mm->cost, 0, sizeof mm->cost);
+	memset(&mm->kept_cost, 0, sizeof mm->kept_cost);
 	mm->tree.stores = mm->tree.preallocs = mm->tree.nodes = 0;
+	mm->cited = 0;
+}
+
+void sim_cost_seal_precheck(struct sim_mm *mm)
+{
+	if (!mm->seal_precheck)
+		return;
+	mm->cost.seal_check++;
+	mm->cost.mt_walk++;
+	mm->cited |= 1u << R_X7_SEAL_PRECHECK;
+}
+
+/* ---- per event ---- */
+
+/* One event's counts, by seq; `gen` tells this replay's from a former
+ * one's.  32 bits a count: one event's work stays far below (a count
+ * past it is kept as UINT32_MAX).  In blocks of EV_BLOCK seqs, allocated
+ * as the seqs reach them: the table never moves or grows in one piece
+ * (this runs inside the timed call).  A trace's seqs are dense; for one
+ * whose are not (damaged), blocks stop being added once they outnumber
+ * twice the blocks its events would fill, plus 16. */
+struct ev_cost {
+	uint32_t gen, rules;
+	uint32_t v[SIM_COST_COUNT];
+};
+#define EV_BLOCK 1024
+#define EV_SEQ_MAX (1ull << 31)   /* seqs come from the trace; past this none are kept */
+static struct ev_cost **ev_blocks;
+static size_t ev_nblocks;
+static size_t ev_used, ev_kept;   /* blocks allocated; records written */
+static uint32_t ev_gen = 1;
+static bool ev_restart;
+
+void sim_events_restart(void)
+{
+	ev_restart = true;
+}
+
+/* event seq's counts, the block allocated if `make`; NULL if not */
+static struct ev_cost *ev_at(uint64_t seq, bool make)
+{
+	size_t b = seq / EV_BLOCK;
+
+	if (seq >= EV_SEQ_MAX)
+		return NULL;
+	if (b >= ev_nblocks) {
+		size_t n = ev_nblocks ? ev_nblocks : 64;
+		if (!make)
+			return NULL;
+		while (n <= b)
+			n *= 2;
+		struct ev_cost **p = realloc(ev_blocks, n * sizeof *p);
+		if (!p)
+			return NULL;
+		memset(p + ev_nblocks, 0, (n - ev_nblocks) * sizeof *p);
+		ev_blocks = p;
+		ev_nblocks = n;
+	}
+	if (!ev_blocks[b]) {
+		if (!make || ev_used >= 16 + 2 * (ev_kept / EV_BLOCK + 1) ||
+		    !(ev_blocks[b] = calloc(EV_BLOCK, sizeof **ev_blocks)))
+			return NULL;
+		ev_used++;
+	}
+	return &ev_blocks[b][seq % EV_BLOCK];
+}
+
+static inline uint32_t sat_add(uint32_t a, uint64_t d)
+{
+	uint64_t s = a + d;
+	return s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
+}
+
+void sim_cost_keep(struct sim_mm *mm, uint64_t seq)
+{
+	struct sim_cost now;
+	struct ev_cost *e;
+
+	sim_mm_cost(mm, &now);
+	if (ev_restart) {
+		ev_gen++;
+		ev_restart = false;
+	}
+	if ((e = ev_at(seq, true))) {   /* else counted in the totals, not per event */
+		if (e->gen != ev_gen) {
+			*e = (struct ev_cost){ .gen = ev_gen };
+			ev_kept++;
+		}
+#define SIM_COST_KEEP(name, what) \
+		e->v[SIM_COST_##name] = sat_add(e->v[SIM_COST_##name], now.name - mm->kept_cost.name);
+		SIM_COSTS(SIM_COST_KEEP)
+#undef SIM_COST_KEEP
+		e->rules |= mm->cited;
+	}
+	mm->kept_cost = now;
+	mm->cited = 0;
+}
+
+int sim_event_cost(uint64_t seq, struct sim_cost *out, uint32_t *rules)
+{
+	const struct ev_cost *e = ev_at(seq, false);
+
+	memset(out, 0, sizeof *out);
+	*rules = 0;
+	if (!e || e->gen != ev_gen)
+		return 0;
+#define SIM_COST_GET(name, what) out->name = e->v[SIM_COST_##name];
+	SIM_COSTS(SIM_COST_GET)
+#undef SIM_COST_GET
+	*rules = e->rules;
+	return 1;
 }
 
 int sim_thp_parse(const char *word)

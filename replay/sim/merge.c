@@ -120,7 +120,7 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 	if (prev && next && !wp && !wn && !both_anon_ok(prev, next)) {
 		if (nr->next_first) {
 			snprintf(bp, sizeof bp, "anon_vma differs from next's, tried first (mmap_region before %s)",
-			         sim_rule_cite(R_M1_MERGE_REWRITE, c, sizeof c));
+			         sim_cite(mm, R_M1_MERGE_REWRITE, c, sizeof c));
 			wp = bp;
 		} else {
 			wn = "prev and next anon_vma differ";
@@ -208,7 +208,7 @@ int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *chang
 	*changed = false;
 	if (!v || v->start >= end)
 		return 0;
-	if (sim_has(mm->prof, R_X1_MSEAL) && !sim_has(mm->prof, R_M1_MERGE_REWRITE))
+	if (mm->seal_precheck)   /* X7 */
 		for (x = v; x && x->start < end; x = sim_tree_next(&mm->tree, x))
 			if (x->flags & VM_SEALED)
 				goto sealed;
@@ -242,7 +242,7 @@ int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *chang
 	}
 	return 0;
 sealed:
-	sim_rule(mm, "sealed VMA in the range (%s)", sim_rule_cite(R_X1_MSEAL, cite, sizeof cite));
+	sim_rule(mm, "sealed VMA in the range (%s)", sim_cite(mm, R_X1_MSEAL, cite, sizeof cite));
 	return -EPERM;
 }
 

@@ -58,6 +58,7 @@ void sim_rule_force(struct sim_mm *mm, const char *fmt, ...)
 
 int64_t sim_fail_by(struct sim_mm *mm, int err, const char *why, int rule)
 {
+	mm->cited |= 1u << rule;
 	sim_rule_force(mm, "%s (%s %s)", why, sim_rules[rule].tag, sim_rules[rule].commit);
 	return -err;
 }
@@ -201,6 +202,15 @@ struct sim_mm *sim_mm_new(const struct sim_profile *p, const struct vmt_map *map
 		         *m ? (sim_has(p, R_M2_EXPAND_ONLY) ? "; expand-only, no re-walk (" : "; re-walks prev and next (") : "",
 		         m, *m ? ")" : "");
 		snprintf(mm->brk_msg[1], sizeof mm->brk_msg[1], "brk shrink unmaps the released pages");
+		/* the rules brk_msg[0] cites */
+		mm->brk_cited = 1u << R_B1_BRK_EXPAND;
+		if (sim_has(p, R_C1_BRK_PREALLOC))
+			mm->brk_cited |= 1u << R_C1_BRK_PREALLOC;
+		if (sim_has(p, R_M2_EXPAND_ONLY))
+			mm->brk_cited |= 1u << R_M2_EXPAND_ONLY;
+		else if (sim_has(p, R_M1_MERGE_REWRITE))
+			mm->brk_cited |= 1u << R_M1_MERGE_REWRITE;
+		mm->seal_precheck = sim_has(p, R_X7_SEAL_PRECHECK);
 	}
 	sim_mm_set_thp(mm, SIM_THP_HOST);
 	sim_cost_reset(mm);
@@ -250,6 +260,8 @@ struct sim_mm *sim_mm_fork(const struct sim_mm *parent)
 	mm->grown = NULL;   /* the parent's VMAs are not the child's */
 	memset(&mm->tree, 0, sizeof mm->tree);
 	memset(&mm->cost, 0, sizeof mm->cost);   /* the child pays for the copy */
+	memset(&mm->kept_cost, 0, sizeof mm->kept_cost);   /* kept with its first event */
+	mm->cited = 0;
 	mm->tree.seed = parent->tree.seed ^ 0x5bd1e995u;
 	mm->def_flags = parent->def_flags & VM_NOHUGEPAGE;
 	for (size_t i = 0; i < parent->tree.count; i++) {
@@ -356,7 +368,7 @@ void sim_populate(struct sim_mm *mm, struct sim_vma *v, uint64_t lo, uint64_t hi
 	else if (!v->anon_vma && vma_is_anon(v) && !(v->flags & (VM_SHARED | VM_WRITE)) &&
 	         (v->flags & VM_ACCESS_FLAGS))
 		sim_rule(mm, "populated read-only: zero page, no anon_vma (%s)",
-		         sim_rule_cite(R_Z1_RO_POPULATE, cite, sizeof cite));
+		         sim_cite(mm, R_Z1_RO_POPULATE, cite, sizeof cite));
 }
 
 /* A touch below a VM_GROWSDOWN VMA grows it (expand_downwards): up to
@@ -412,4 +424,5 @@ void sim_touch(struct sim_mm *mm, const struct vmt_residency *res)
 		if (past > i + 1)
 			i = past - 1;
 	}
+	sim_cost_keep(mm, res->seq);
 }

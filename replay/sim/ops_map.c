@@ -62,7 +62,7 @@ int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 	if ((flags & MAP_STACK) && sim_has(mm->prof, R_T4_STACK_NOHUGE)) {
 		vf |= VM_NOHUGEPAGE;
 		sim_rule(mm, "MAP_STACK sets VM_NOHUGEPAGE (%s)",
-		         sim_rule_cite(R_T4_STACK_NOHUGE, cite, sizeof cite));
+		         sim_cite(mm, R_T4_STACK_NOHUGE, cite, sizeof cite));
 	}
 	if (shared)
 		vf |= VM_SHARED | VM_MAYSHARE;
@@ -85,6 +85,7 @@ int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 		if (v && v->start < addr + len)
 			return sim_fail(mm, EEXIST, "MAP_FIXED_NOREPLACE: the range is not free");
 	}
+	sim_cost_seal_precheck(mm);   /* mmap_region -> do_vmi_munmap (X7) */
 	if ((e = sim_unmap_range(mm, addr, addr + len, changed)))
 		return e;
 	if ((vf & (VM_NORESERVE | VM_SHARED | VM_WRITE)) == VM_WRITE)
@@ -118,6 +119,7 @@ int64_t sim_do_munmap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 	*changed = false;
 	if ((addr & (SIM_PAGE - 1)) || !len || addr > SIM_TASK_SIZE || len > SIM_TASK_SIZE - addr)
 		return sim_fail(mm, EINVAL, "munmap: address not page-aligned, length 0 or range past TASK_SIZE");
+	sim_cost_seal_precheck(mm);
 	return sim_unmap_range(mm, addr, addr + len, changed);
 }
 
@@ -150,6 +152,7 @@ static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *
 			mm->tree.nodes += mm->tree.prealloc_nodes;
 		}
 		mm->cost.mt_walk += mm->brk_rewalks;
+		mm->cited |= mm->brk_cited;
 		mm->grown = prev;
 		mm->how = VR_EXPAND_PREV;
 		sim_rule_fixed(mm, mm->brk_msg[0]);
@@ -164,7 +167,7 @@ static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *
 	sim_tree_insert(&mm->tree, v);
 	mm->grown = v;
 	mm->how = VR_NEW;
-	sim_rule(mm, "brk made a new VMA: %s (%s)", why, sim_rule_cite(R_B1_BRK_EXPAND, cite, sizeof cite));
+	sim_rule(mm, "brk made a new VMA: %s (%s)", why, sim_cite(mm, R_B1_BRK_EXPAND, cite, sizeof cite));
 }
 
 int64_t sim_do_brk(struct sim_mm *mm, const struct sim_call *c, bool *changed)

@@ -62,10 +62,10 @@ static int64_t do_mprotect(struct sim_mm *mm, uint64_t start, uint64_t len, uint
 		return sim_fail(mm, ENOMEM, "mprotect: range wraps around");
 	if (prot & ~(uint64_t)(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
 		return sim_fail(mm, EINVAL, "mprotect: unknown protection bits");
-	/* sealed VMAs: refused up front in 6.10/6.11, VMA by VMA from 6.12 */
-	if (sim_has(mm->prof, R_X1_MSEAL) && !sim_has(mm->prof, R_M1_MERGE_REWRITE) &&
-	    any_sealed(mm, start, end))
-		return sim_fail(mm, EPERM, "mprotect: a sealed VMA in the range, checked first (6.10, 6.11; X1)");
+	/* sealed VMAs: refused up front in 6.10/6.11 (X7), VMA by VMA from 6.12 */
+	sim_cost_seal_precheck(mm);
+	if (mm->seal_precheck && any_sealed(mm, start, end))
+		return sim_fail_by(mm, EPERM, "mprotect: a sealed VMA in the range, checked first", R_X7_SEAL_PRECHECK);
 	for (tmp = start; tmp < end; tmp = e) {
 		uint64_t nf, old;
 
@@ -242,6 +242,7 @@ int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *change
 		return sim_fail(mm, EINVAL, "madvise: range wraps around");
 	if (end == start)
 		return 0;
+	sim_cost_seal_precheck(mm);   /* can_modify_mm_madv (X7) */
 	if (!a->flags)
 		sim_rule(mm, "this advice changes no VMA");
 	v = sim_tree_find(&mm->tree, start);

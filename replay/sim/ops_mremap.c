@@ -42,7 +42,7 @@ static void dontunmap_done(struct sim_mm *mm, struct sim_vma *o, const struct re
 	o->flags &= ~VM_LOCKED_MASK;
 	if (sim_has(mm->prof, R_A2_DONTUNMAP_UNACCT)) {
 		o->flags &= ~VM_ACCOUNT;
-		sim_rule(mm, "the old VMA loses VM_ACCOUNT (%s)", sim_rule_cite(R_A2_DONTUNMAP_UNACCT, c, sizeof c));
+		sim_rule(mm, "the old VMA loses VM_ACCOUNT (%s)", sim_cite(mm, R_A2_DONTUNMAP_UNACCT, c, sizeof c));
 	}
 	if (merged_self || o->start != r->addr || o->end != r->addr + r->old_len)
 		return;
@@ -97,7 +97,7 @@ static int64_t move(struct sim_mm *mm, struct sim_vma *v, const struct remap *r,
 		nr.apart = v;
 		nr.alone = !sim_has(mm->prof, R_M1_MERGE_REWRITE) && (dst == v->end || v->start == nr.end);
 		snprintf(why, sizeof why, "%s (%s)", nr.alone ? "next to the kept source: no merge tried"
-		         : "the kept source itself", sim_rule_cite(R_D1_DONTUNMAP_APART, c, sizeof c));
+		         : "the kept source itself", sim_cite(mm, R_D1_DONTUNMAP_APART, c, sizeof c));
 		nr.apart_why = why;
 	}
 	if (!(nv = sim_map_range(mm, &nr, &how)))
@@ -180,6 +180,7 @@ int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 		if (r.addr + r.old_len > r.new_addr && r.new_addr + r.new_len > r.addr)
 			return sim_fail(mm, EINVAL, "mremap: new range overlaps the old one");
 	}
+	sim_cost_seal_precheck(mm);   /* the old range (X7); the unmaps it makes are not counted */
 	v = sim_tree_find(&mm->tree, r.addr);
 	if (!v || v->start > r.addr)
 		return sim_fail(mm, EFAULT, "mremap: no VMA at the old address");

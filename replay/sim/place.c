@@ -54,12 +54,12 @@ static bool thp_applies(struct sim_mm *mm, const struct sim_place *pl)
 		return false;
 	if (sim_has(mm->prof, R_T5_THP_MULTIPLE) && pl->len % SIM_PMD) {
 		sim_rule(mm, "not PMD-aligned: length not a multiple of 2 MiB (%s)",
-		         sim_rule_cite(R_T5_THP_MULTIPLE, c, sizeof c));
+		         sim_cite(mm, R_T5_THP_MULTIPLE, c, sizeof c));
 		return false;
 	}
 	if (sim_has(mm->prof, R_T6_THP_NO_HINT) && pl->addr) {
 		sim_rule(mm, "not PMD-aligned: address hint given (%s)",
-		         sim_rule_cite(R_T6_THP_NO_HINT, c, sizeof c));
+		         sim_cite(mm, R_T6_THP_NO_HINT, c, sizeof c));
 		return false;
 	}
 	return true;
@@ -92,7 +92,7 @@ int64_t sim_get_unmapped_area(struct sim_mm *mm, const struct sim_place *pl)
 				sim_rule(mm, "placed at the free hint");
 			else
 				sim_rule(mm, "placed PMD-aligned (%s)",
-				         sim_rule_cite(R_T1_THP_ALIGN, c, sizeof c));
+				         sim_cite(mm, R_T1_THP_ALIGN, c, sizeof c));
 			return (int64_t)addr;
 		}
 	}

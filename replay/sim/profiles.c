@@ -73,6 +73,26 @@ const char *sim_rule_cite(int rule, char *buf, size_t n)
 	return buf;
 }
 
+const char *sim_cite(struct sim_mm *mm, int rule, char *buf, size_t n)
+{
+	mm->cited |= 1u << rule;
+	return sim_rule_cite(rule, buf, n);
+}
+
+int sim_rule_count(void)
+{
+	return R_COUNT;
+}
+
+const char *sim_rule_id(int i, const char **commit)
+{
+	if (i < 0 || i >= R_COUNT)
+		return NULL;
+	if (commit)
+		*commit = sim_rules[i].commit;
+	return sim_rules[i].tag;
+}
+
 /* the newest profile whose line is not newer than kv's; NULL if older than all */
 static const struct sim_profile *at_most(int kv)
 {

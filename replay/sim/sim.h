@@ -101,7 +101,8 @@ size_t sim_vmas_intersecting(const struct sim_mm *mm, uint64_t lo, uint64_t hi,
 	X(zero_4k, "4 KiB pages zeroed at first touch") \
 	X(zero_2m, "2 MiB pages zeroed at first touch (THP-eligible, aligned block)") \
 	X(tlb_flush, "TLB-flush ranges (unmap, protection change, DONTNEED/FREE, move)") \
-	X(pte_copy, "page-table entries a fork copies (a PMD per THP-eligible 2 MiB block)")
+	X(pte_copy, "page-table entries a fork copies (a PMD per THP-eligible 2 MiB block)") \
+	X(seal_check, "walks of a call's range for sealed VMAs before its own (can_modify_mm)")
 struct sim_cost {
 #define SIM_COST_FIELD(name, what) uint64_t name;
 	SIM_COSTS(SIM_COST_FIELD)
@@ -127,6 +128,23 @@ enum sim_thp { SIM_THP_HOST, SIM_THP_ALWAYS, SIM_THP_MADVISE, SIM_THP_NEVER };
 void sim_mm_set_thp(struct sim_mm *mm, int mode);
 /* "always", "madvise", "never", "host": the mode, or -1 */
 int sim_thp_parse(const char *word);
+
+/* The modelled cost per event, for a driver that reports it event by
+ * event: every count a space adds is kept under the seq of the event it
+ * adds them for (sim_apply's event; sim_touch's record: the event the
+ * pages were resident before).  What a space adds between two (a fork
+ * child's copy) goes to its next one.  Kept for the whole process, by seq:
+ * one replay at a time.  sim_events_restart() starts a new replay of the
+ * trace (a loop): the counts stay readable until the next one is kept. */
+void sim_events_restart(void);
+/* The counts kept for event `seq` of the current replay and the rules of
+ * rules.def whose work they include (1 << i, i as sim_rule_id takes it);
+ * 0 when none were kept (the event was not applied). */
+int sim_event_cost(uint64_t seq, struct sim_cost *out, uint32_t *rules);
+/* A rule of rules.def by index, 0 to sim_rule_count() - 1: its id ("C1")
+ * and *commit ("28c5609fb2"); NULL past the end. */
+int sim_rule_count(void);
+const char *sim_rule_id(int i, const char **commit);
 
 /* Additions (replay/sim/): what a recorded map cannot say. */
 /* The program break: start_brk and the current break (brk(0)'s answer).

@@ -139,7 +139,14 @@ struct sim_mm {
 	 * preallocates; M1 without M2 walks to prev and next again */
 	bool brk_prealloc;
 	uint8_t brk_rewalks;
+	uint32_t brk_cited;          /* the rules a brk expansion's cost follows (1 << rule) */
+	bool seal_precheck;          /* X7: calls walk their range for sealed VMAs first */
+	/* the per-event cost (cost.c): the rules this call's work followed,
+	 * and the counts already kept for earlier events */
+	uint32_t cited;
+	struct sim_cost kept_cost;
 };
+_Static_assert(R_COUNT <= 32, "rule masks are 32 bits");
 /* cost.c: first-touch zeroing of the resident pages of [lo, hi) of v
  * (bits from `base`, page i at base + i pages) */
 void sim_cost_touch(struct sim_mm *mm, const struct sim_vma *v, uint64_t lo, uint64_t hi,
@@ -150,6 +157,12 @@ void sim_cost_touch(struct sim_mm *mm, const struct sim_vma *v, uint64_t lo, uin
 uint64_t sim_cost_fork_entries(const struct sim_mm *mm, const struct sim_vma *v);
 /* a fresh count from here on (after building a space) */
 void sim_cost_reset(struct sim_mm *mm);
+/* keep what mm added since the last one as event seq's (sim.h, sim_event_cost) */
+void sim_cost_keep(struct sim_mm *mm, uint64_t seq);
+/* X7: the call walks its range for sealed VMAs before its own walk */
+void sim_cost_seal_precheck(struct sim_mm *mm);
+/* sim_rule_cite, and the call's work follows the rule (mm->cited) */
+const char *sim_cite(struct sim_mm *mm, int rule, char *buf, size_t n);
 
 struct sim_vma *sim_vma_new(struct sim_mm *mm);
 void sim_vma_free(struct sim_mm *mm, struct sim_vma *v);

@@ -7,6 +7,8 @@
 #   touch zeroes a 2 MiB page; 6.8 keeps MAP_STACK out of it (c4608d1bf7c6).
 # - aim9.brk_test: 6.4 preallocates maple nodes for every brk expansion
 #   (C1), 6.3 does not.
+# - mseal (8be7258aad44, 6.10): mmap and munmap walk their range for
+#   sealed VMAs first (X7, the mmap1 path); 6.12 checks VMA by VMA.
 . "$(dirname "$0")/../lib.sh"
 need_built "$B/bin/vmtrace" "$B/bin/vmreplay" "$B/bin/vmreport"
 VT=$B/bin/vmtrace VR=$B/bin/vmreplay R=$B/bin/vmreport
@@ -48,6 +50,15 @@ done
 set -- $(cell vmreplay.model.mt_prealloc 1)
 is "$1" "changed" "6.4 preallocates maple nodes where 6.3 does not (C1)"
 ok "$([ "${2:-0}" -ge 1600 ]; echo $?)" "at least once per brk expansion (100 rounds x 16: +${2:-?})"
+"$VT" synth mmap1 --iterations 10 --tasks 1 -o "$T/mmap1.lz4" >/dev/null
+ok $? "vmtrace synth mmap1"
+for k in 6.8 6.11 6.12; do
+	"$VR" -q --target sim --kernel "$k" --json "$T/m-$k.json" "$T/mmap1.lz4"
+	ok $? "mmap1 replayed in the $k profile"
+done
+"$R" -f json "$T/m-6.8.json" "$T/m-6.11.json" "$T/m-6.12.json" >"$T/rep.json"
+is "$(cell vmreplay.model.seal_check 1)" "changed 20" "6.11: a sealed-VMA walk per mmap and munmap (10 rounds)"
+is "$(cell vmreplay.model.seal_check 2)" "same 0" "6.12: none, as 6.8"
 "$VR" --target sim --thp sometimes "$T/brk.lz4" 2>"$T/err"
 is "$?:$(cat "$T/err")" "2:vmreplay: --thp: expected always, madvise, never or host, got sometimes" "a bad --thp is one line"
 "$VR" --thp always "$T/brk.lz4" 2>"$T/err"

@@ -14,6 +14,8 @@
 #include "replay/sim/sim.h"
 #include "vmt.h"
 
+#define SIM_TEST_PAGE 4096
+
 struct placed { uint64_t rec, sim, len; bool stack; };
 
 struct run {
@@ -156,9 +158,10 @@ static void test_thread_stacks(const char *dir)
 }
 
 /* AIM9 brk_test / page_test: sbrk(-64K) + 16 x sbrk(4K) per round.  From
- * 6.4 (28c5609fb2, C1) every brk expansion preallocates maple nodes; 6.12
- * (cacded5e42b9, M1) takes it through vma_merge_new_range, which walks to
- * prev and next again; 6.13's expand-only mode (M2) does not. */
+ * 6.4 (28c5609fb2, C1) every brk expansion preallocates maple nodes.
+ * M1 (cacded5e42b9, 6.12-rc1) took it through vma_merge_new_range, which
+ * walks to prev and next again, and the expand-only mode (M2,
+ * c4d91e225ff3) undid that in 6.12-rc6: no release walks more. */
 static void test_brk(const char *dir, const char *name)
 {
 	char path[512];
@@ -176,14 +179,15 @@ static void test_brk(const char *dir, const char *name)
 	is_int(r[1].cost.mt_prealloc - r[0].cost.mt_prealloc, e, "6.4 preallocates once more per expansion than 6.3");
 	ok(r[1].cost.mt_nodes > r[0].cost.mt_nodes, "... so it preallocates more nodes");
 	is_int(r[1].cost.mt_walk, r[0].cost.mt_walk, "6.3 and 6.4 walk the tree alike");
-	is_int(r[3].cost.mt_walk - r[2].cost.mt_walk, 2 * e, "6.12 walks twice more per expansion than 6.11");
+	is_int(r[3].cost.mt_walk, r[2].cost.mt_walk, "6.12 walks as 6.11 did (M1 and M2 came in one release)");
 	is_int(r[4].cost.mt_walk, r[2].cost.mt_walk, "6.13 walks as 6.11 did");
 	is_int(r[3].cost.mt_prealloc, r[2].cost.mt_prealloc, "6.11 to 6.13 preallocate alike");
 	is_int(r[4].cost.zero_4k, r[0].cost.zero_4k, "pages zeroed: the same in every release");
 	ok(has(r[1].brk_rule, "28c5609fb2 C1") && !has(r[0].brk_rule, "C1"), "6.4 names C1, 6.3 not: %s",
 	   r[1].brk_rule);
-	ok(has(r[3].brk_rule, "re-walks prev and next (6.12 cacded5e42b9 M1)"), "6.12 names M1: %s", r[3].brk_rule);
-	ok(has(r[4].brk_rule, "M2") && !has(r[2].brk_rule, "M1"), "6.13 names M2, 6.11 neither: %s", r[4].brk_rule);
+	ok(has(r[3].brk_rule, "expand-only, no re-walk (6.12 c4d91e225ff3 M2)"), "6.12 names M2: %s", r[3].brk_rule);
+	ok(has(r[4].brk_rule, "M2") && !has(r[2].brk_rule, "M1") && !has(r[2].brk_rule, "M2"),
+	   "6.13 names M2, 6.11 neither: %s", r[4].brk_rule);
 }
 
 /* The fork micro-benchmark: 1 GiB populated, then forks.  Each fork copies
@@ -206,6 +210,104 @@ static void test_fork(const char *dir)
 	ok(n.fork_ptes >= 2 * 262144, "never: each fork copies at least 262144 PTEs (%llu)",
 	   (unsigned long long)n.fork_ptes);
 	is_int(n.fork_ptes - a.fork_ptes, 2 * (262144 - 512), "always: 512 PMDs instead, per fork");
+}
+
+/* will-it-scale mmap1: mmap + munmap of 128 MiB.  mseal (8be7258aad44,
+ * 6.10) made both walk their range for sealed VMAs first (can_modify_mm,
+ * X7); 6.12 checks each VMA as munmap reaches it (df2a7df9a9aa): no walk
+ * of its own. */
+static void test_mseal_walks(const char *dir)
+{
+	char path[512];
+	static const char *const rel[3] = { "6.8", "6.11", "6.12" };
+	struct run r[3];
+
+	snprintf(path, sizeof path, "%s/mmap1.vmt", dir);
+	if (!ok(synth("mmap1", "--iterations 10 --tasks 1", path) == 0, "vmtrace synth mmap1"))
+		return;
+	for (int i = 0; i < 3; i++)
+		if (!ok(replay(path, rel[i], SIM_THP_NEVER, &r[i]) == 0, "mmap1 replayed under %s", rel[i]))
+			return;
+	is_int(r[1].cost.seal_check, 2 * 10, "6.11: one sealed-VMA walk per mmap and per munmap");
+	is_int(r[1].cost.mt_walk - r[0].cost.mt_walk, r[1].cost.seal_check, "... each a maple tree walk more than 6.8");
+	is_int(r[0].cost.seal_check, 0, "6.8: none (no mseal)");
+	is_int(r[2].cost.seal_check, 0, "6.12: none (checked VMA by VMA)");
+	is_int(r[2].cost.mt_walk, r[0].cost.mt_walk, "6.12 walks as 6.8 did");
+}
+
+static int rule_index(const char *id)
+{
+	for (int i = 0; i < sim_rule_count(); i++)
+		if (strcmp(sim_rule_id(i, NULL), id) == 0)
+			return i;
+	return -1;
+}
+
+static void apply_at(struct sim_mm *mm, uint64_t seq, int sys, uint64_t a0, uint64_t a1, uint64_t a2,
+                     uint64_t a3)
+{
+	struct vmt_event ev = { .seq = seq, .sys = (uint16_t)sys, .args = { a0, a1, a2, a3, (uint64_t)-1, 0 } };
+	struct vr_result res;
+	sim_apply(mm, &ev, NULL, &res);
+}
+
+/* the counts of each event, kept by seq, with the rules they followed */
+static void test_event_costs(void)
+{
+	const uint64_t at = 0x7f0000000000ull, len = 1ull << 20;
+	struct sim_cost c;
+	uint32_t rules;
+	int x7 = rule_index("X7");
+	const char *commit = NULL;
+
+	ok(x7 >= 0 && strcmp(sim_rule_id(x7, &commit), "X7") == 0 && strcmp(commit, "8be7258aad44") == 0,
+	   "X7 by index, with its commit");
+	ok(sim_rule_id(sim_rule_count(), NULL) == NULL, "no rule past the end");
+	sim_events_restart();
+	struct sim_mm *mm = sim_mm_new(sim_profile_find("6.11"), NULL, NULL);
+	apply_at(mm, 10, VMT_SYS_MMAP, at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED);
+	apply_at(mm, 11, VMT_SYS_MUNMAP, at, len, 0, 0);
+	ok(sim_event_cost(10, &c, &rules), "the mmap's counts are kept");
+	is_int(c.vma_alloc, 1, "mmap: one VMA allocated");
+	is_int(c.seal_check, 1, "mmap: one sealed-VMA walk in 6.11");
+	is_int(c.mt_walk, 2, "mmap: its own walk and that one");
+	ok(rules & (1u << x7), "mmap: follows X7");
+	ok(sim_event_cost(11, &c, &rules) && c.vma_free == 1 && c.seal_check == 1, "munmap: one VMA freed, one walk");
+	ok(!sim_event_cost(12, &c, &rules), "nothing kept for an event not applied");
+	sim_mm_free(mm);
+
+	/* a new replay: seq 10 again in 6.12, seq 11 no more */
+	sim_events_restart();
+	mm = sim_mm_new(sim_profile_find("6.12"), NULL, NULL);
+	apply_at(mm, 10, VMT_SYS_MMAP, at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED);
+	ok(sim_event_cost(10, &c, &rules) && c.seal_check == 0 && c.mt_walk == 1 && !(rules & (1u << x7)),
+	   "6.12: the mmap walks once, no X7");
+	ok(!sim_event_cost(11, &c, &rules), "a former replay's counts are gone");
+
+	/* touched pages count for the event they were resident before */
+	uint8_t bits[32];
+	memset(bits, 0xff, sizeof bits);
+	struct vmt_residency res = { .seq = 20, .start = at, .npages = 8 * sizeof bits, .bits = bits };
+	sim_touch(mm, &res);
+	ok(sim_event_cost(20, &c, &rules) && c.zero_4k == 256 && c.anon_vma == 1,
+	   "a residency record's first touches are its event's (%llu pages)", (unsigned long long)c.zero_4k);
+	/* a fork child's copy is kept with its first event */
+	struct sim_mm *child = sim_mm_fork(mm);
+	apply_at(child, 30, VMT_SYS_MUNMAP, at, len, 0, 0);
+	ok(sim_event_cost(30, &c, &rules) && c.pte_copy == 256 && c.vma_free == 1,
+	   "the child's first event carries the fork's copy (%llu entries)", (unsigned long long)c.pte_copy);
+	sim_mm_free(child);
+
+	/* seqs far apart (a damaged trace): a bounded table, the first kept */
+	sim_events_restart();
+	int kept = 0;
+	for (uint64_t i = 0; i < 200; i++) {
+		apply_at(mm, 1000000 + i * 100000, VMT_SYS_MPROTECT, at, SIM_TEST_PAGE, PROT_READ, 0);
+		kept += sim_event_cost(1000000 + i * 100000, &c, &rules);
+	}
+	ok(kept >= 16 && kept < 40, "200 events 100000 seqs apart: the first %d kept, no more", kept);
+	ok(sim_event_cost(1000000, &c, &rules) && c.mt_walk == 1, "the first is there");
+	sim_mm_free(mm);
 }
 
 /* a driver can report every count by index, each under its own name */
@@ -241,6 +343,8 @@ int main(void)
 	test_brk(dir, "brk_test");
 	test_fork(dir);
 	test_brk(dir, "page_test");
+	test_mseal_walks(dir);
+	test_event_costs();
 	{
 		struct run r;
 		char path[600];
