@@ -22,7 +22,6 @@
 #include "replay/deps.h"
 #include "replay/engine_int.h"
 #include "replay/fidelity.h"
-#include "replay/kernel.h"
 #include "replay/latency.h"
 #include "replay/set_break.h"
 #include "replay/vmaquery.h"

@@ -22,19 +22,25 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-struct rp_kernel_config rp_kernel = { .outcomes = 1 };
-
-struct rp_space { int unused; };
+/* The address space is this process's: one space per replayer process,
+ * made again (its state reset) for every image it builds. */
+struct rp_space {
+	struct rp_backend_cfg cfg;
+	long nr[VMT_SYS_COUNT];   /* this machine's system call numbers */
+};
 static struct rp_space the_space;
 
 static struct rp_space *k_new(const struct rp_backend_cfg *cfg, const struct vmt_map *map,
                               const struct vmt_host *host)
 {
-	(void)cfg;
 	(void)map;
 	(void)host;
+	struct rp_space *s = &the_space;
+	*s = (struct rp_space){ .cfg = *cfg };
+	for (int i = 0; i < VMT_SYS_COUNT; i++)
+		s->nr[i] = vmt_sys_nr(i);
 	vq_open();
-	return &the_space;
+	return s;
 }
 
 /* The recorded map had this VMA apart from the one before it, but a fresh
@@ -52,7 +58,7 @@ static int keep_apart(const struct rp_standin_map *m, size_t len)
 		return errno;
 	/* populate, not a plain write: past the end of a file it fails
 	 * instead of raising SIGBUS */
-	if (madvise(p, (size_t)rp_kernel.page_size, MADV_POPULATE_WRITE) < 0 ||
+	if (madvise(p, 1, MADV_POPULATE_WRITE) < 0 ||   /* the first page */
 	    mprotect(p, len, m->prot) < 0 ||
 	    mremap(p, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)m->start) == MAP_FAILED) {
 		int e = errno;
@@ -84,10 +90,11 @@ static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
 
 /* A running image has written its private writable memory: its VMAs have
  * an anon_vma (as the simulator assumes, sim_mm_new), which decides later
- * merges, and after a fork whether brk can expand the child's heap. */
+ * merges, and after a fork whether brk can expand the child's heap.  One
+ * byte: madvise rounds the length up to the page. */
 void rp_kernel_written(uint64_t addr)
 {
-	madvise((void *)addr, (size_t)rp_kernel.page_size, MADV_POPULATE_WRITE);
+	madvise((void *)addr, 1, MADV_POPULATE_WRITE);
 }
 
 /* The low range, held PROT_NONE from start-up until the layout is chosen,
@@ -192,13 +199,13 @@ static inline long raw_syscall(long nr, const uint64_t *a)
 }
 
 /* brk with nothing to decide but its result: a brk_test trace's loop. */
-__attribute__((hot)) static long k_brk_timed(uint64_t target, uint64_t *latency_ns)
+__attribute__((hot)) static long k_brk_timed(struct rp_space *s, uint64_t target, uint64_t *latency_ns)
 {
 	const uint64_t a[6] = { target };
 	uint64_t t0 = lat_tick();
 	long ret = raw_syscall(SYS_brk, a);
 	uint64_t lat = lat_tick_ns(lat_tick() - t0);
-	*latency_ns = lat > rp_kernel.clock_cost ? lat - rp_kernel.clock_cost : 0;
+	*latency_ns = lat > s->cfg.clock_cost ? lat - s->cfg.clock_cost : 0;
 	return ret;
 }
 
@@ -208,14 +215,11 @@ __attribute__((hot)) static long k_brk_timed(uint64_t target, uint64_t *latency_
 __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_event *ev, const struct vmt_file *file,
                     struct rp_effect *fx, struct vr_result *out)
 {
-	(void)s;
 	(void)file;
 	static __thread struct vq_list before, after;   /* --threads: one per replaying thread */
-	static long nrs[VMT_SYS_COUNT];
-	if (!nrs[ev->sys])
-		nrs[ev->sys] = vmt_sys_nr(ev->sys);
-	long nr = nrs[ev->sys];
-	int want = rp_kernel.outcomes && fx->kind != RP_FX_NONE;
+	const uint64_t page = s->cfg.page_size;
+	long nr = s->nr[ev->sys];
+	int want = s->cfg.outcomes && fx->kind != RP_FX_NONE;
 	/* placed by the kernel: lo 0 (an mmap's hi too; shmat's hi is the
 	 * length); a MAP_FIXED at address 0 is not */
 	int placed = fx->lo == 0 && (fx->hi == 0 || ev->sys == VMT_SYS_SHMAT);
@@ -235,7 +239,7 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 		ret = -1;
 	}
 	uint64_t lat = lat_tick_ns(t1 - t0);
-	out->latency_ns = lat > rp_kernel.clock_cost ? lat - rp_kernel.clock_cost : 0;
+	out->latency_ns = lat > s->cfg.clock_cost ? lat - s->cfg.clock_cost : 0;
 	out->ret = ret;
 	out->err = err;
 	out->rule = NULL;
@@ -247,9 +251,9 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 	if (ev->sys == VMT_SYS_MREMAP && (uint64_t)ret != ev->args[0]) {
 		/* what the range did at its destination (the count is taken again) */
 		struct vq_vma v;
-		uint64_t len = (ev->args[2] + rp_kernel.page_size - 1) & ~(rp_kernel.page_size - 1);
+		uint64_t len = (ev->args[2] + page - 1) & ~(page - 1);
 		out->outcome = VR_MOVE;
-		if (rp_kernel.outcomes && vq_covering((uint64_t)ret, &v) == 1) {
+		if (s->cfg.outcomes && vq_covering((uint64_t)ret, &v) == 1) {
 			const uint64_t cover[1][2] = { { v.start, v.end } };
 			struct vr_change c = { .kind = VR_CH_MOVE, .lo = (uint64_t)ret, .hi = (uint64_t)ret + len,
 			                       .after = { .n = 1, .stored = 1, .r = cover } };
@@ -272,7 +276,7 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 		if (placed) {   /* known now */
 			uint64_t len = ev->sys == VMT_SYS_SHMAT ? fx->hi : ev->args[1];
 			fx->lo = (uint64_t)ret;
-			fx->hi = (uint64_t)ret + ((len + rp_kernel.page_size - 1) & ~(rp_kernel.page_size - 1));
+			fx->hi = (uint64_t)ret + ((len + page - 1) & ~(page - 1));
 		}
 		struct vq_vma v;
 		if (vq_covering(fx->lo, &v) != 1) {
@@ -320,8 +324,7 @@ static void populate(uint64_t a, uint64_t b)
 
 static void k_touch(struct rp_space *s, const struct vmt_residency *res)
 {
-	(void)s;
-	uint64_t ps = rp_kernel.page_size;
+	uint64_t ps = s->cfg.page_size;
 	for (uint64_t i = 0; i < res->npages; ) {
 		if (!(res->bits[i / 8] & (1u << (i % 8)))) {
 			i++;
