@@ -36,6 +36,12 @@ struct rp_backend_cfg {
 	int outcomes;           /* kernel: derive merge outcomes (0: --no-outcomes) */
 	uint64_t clock_cost;    /* kernel: ns subtracted from every measured latency */
 	uint64_t page_size;     /* kernel: this machine's page size */
+	/* kernel, --threads: apply is called holding the engine's lock, which
+	 * it gives up around the call (so the lanes' calls overlap) with
+	 * release(lock_arg) and take(lock_arg); NULL: no lock. */
+	void (*release)(void *lock_arg);
+	void (*take)(void *lock_arg);
+	void *lock_arg;
 };
 
 struct rp_backend {

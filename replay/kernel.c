@@ -212,10 +212,9 @@ __attribute__((hot)) static long k_brk_timed(struct rp_space *s, uint64_t target
 /* The outcome and VMA-count change of a call, from as few queries as its
  * kind allows: a fresh CREATE needs only the VMA at lo afterwards, a REMOVE
  * only the VMAs before, a MODIFY both sides. */
-__attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_event *ev, const struct vmt_file *file,
-                    struct rp_effect *fx, struct vr_result *out)
+__attribute__((hot)) static void apply_call(struct rp_space *s, const struct vmt_event *ev,
+                                            struct rp_effect *fx, struct vr_result *out)
 {
-	(void)file;
 	static __thread struct vq_list before, after;   /* --threads: one per replaying thread */
 	const uint64_t page = s->cfg.page_size;
 	long nr = s->nr[ev->sys];
@@ -305,6 +304,20 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 	out->outcome = rp_derive_outcome(fx, &before, &after);
 	fx->vma_delta = (int64_t)after.n - (int64_t)before.n;
 	fx->have_delta = before.n <= VQ_MAX && after.n <= VQ_MAX;
+}
+
+__attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_event *ev, const struct vmt_file *file,
+                    struct rp_effect *fx, struct vr_result *out)
+{
+	(void)file;
+	/* the /proc/self/maps fallback reads into one buffer: one call at a time */
+	if (!s->cfg.release || !vq_has_procmap_query()) {
+		apply_call(s, ev, fx, out);
+		return;
+	}
+	s->cfg.release(s->cfg.lock_arg);
+	apply_call(s, ev, fx, out);
+	s->cfg.take(s->cfg.lock_arg);
 }
 
 static void populate(uint64_t a, uint64_t b)
