@@ -1,6 +1,7 @@
 /* The kernel back end: calls go to this kernel, in this process; outcomes
  * are read back from the VMAs around the affected range. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +23,34 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
+/* One VMA of this process known exactly without asking the kernel, as
+ * the last call left it, so a call's outcome can be told without a query
+ * (PROCMAP_QUERY costs about what a brk does).  What is known comes from a
+ * query, or from a brk the kernel does one way only: a brk that grows the
+ * break from the end of a VMA it has grown before joins that VMA (the
+ * growth changes nothing the merge checks: flags, anon_vma, policy, name;
+ * brk leaves the page after the new break free, so no VMA follows it),
+ * and a shrink within the VMA cuts its tail.  Anything else this process
+ * does to its VMAs, and every call but those above, forgets it; the
+ * replayer maps nothing of its own while replaying (image.c).  Where the
+ * calls of several threads overlap (--threads) nothing is kept. */
+struct k_known {
+	uint64_t start, end;   /* one VMA; start == end: nothing known */
+	int brk_grows;         /* a brk growing the break from end joins it */
+};
+
 /* The address space is this process's: one space per replayer process,
  * made again (its state reset) for every image it builds. */
 struct rp_space {
 	struct rp_backend_cfg cfg;
 	long nr[VMT_SYS_COUNT];   /* this machine's system call numbers */
+	int model;                /* keep `known` (outcomes on, calls one at a time) */
+	int check;                /* VMREPLAY_CHECK_VMA_MODEL: query anyway, compare */
+	struct k_known known;
 };
 static struct rp_space the_space;
+
+static inline void forget(struct rp_space *s) { s->known = (struct k_known){ 0 }; }
 
 static struct rp_space *k_new(const struct rp_backend_cfg *cfg, const struct vmt_map *map,
                               const struct vmt_host *host)
@@ -37,6 +59,9 @@ static struct rp_space *k_new(const struct rp_backend_cfg *cfg, const struct vmt
 	(void)host;
 	struct rp_space *s = &the_space;
 	*s = (struct rp_space){ .cfg = *cfg };
+	/* VMREPLAY_NO_VMA_MODEL: every outcome from queries (tests compare) */
+	s->model = cfg->outcomes && !cfg->release && !getenv("VMREPLAY_NO_VMA_MODEL");
+	s->check = s->model && getenv("VMREPLAY_CHECK_VMA_MODEL");
 	for (int i = 0; i < VMT_SYS_COUNT; i++)
 		s->nr[i] = vmt_sys_nr(i);
 	vq_open();
@@ -70,7 +95,7 @@ static int keep_apart(const struct rp_standin_map *m, size_t len)
 
 static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
 {
-	(void)s;
+	forget(s);
 	size_t len = m->end - m->start;
 	void *p = mmap((void *)m->start, len, m->prot, m->flags | MAP_FIXED_NOREPLACE,
 	               m->fd, (off_t)m->offset);
@@ -94,6 +119,7 @@ static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
  * byte: madvise rounds the length up to the page. */
 void rp_kernel_written(uint64_t addr)
 {
+	forget(&the_space);   /* a first write gives the VMA its anon_vma */
 	madvise((void *)addr, 1, MADV_POPULATE_WRITE);
 }
 
@@ -209,9 +235,35 @@ __attribute__((hot)) static long k_brk_timed(struct rp_space *s, uint64_t target
 	return ret;
 }
 
+/* VMREPLAY_CHECK_VMA_MODEL: what the model said against what the kernel
+ * says; a difference ends this replayer with status 3, its message also
+ * appended to the file the variable names when it is a path (so a run of
+ * the tests with it set can be searched). */
+static void check_known(const char *what, uint64_t lo, uint64_t hi, uint64_t start, uint64_t end,
+                        const struct vq_vma *v)
+{
+	if (v->start == start && v->end == end)
+		return;
+	char msg[256];
+	int n = snprintf(msg, sizeof(msg),
+	                 "vmreplay: VMA model wrong (%s %#llx-%#llx): said %#llx-%#llx, the kernel %#llx-%#llx\n",
+	                 what, (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)start,
+	                 (unsigned long long)end, (unsigned long long)v->start, (unsigned long long)v->end);
+	fputs(msg, stderr);
+	const char *log = getenv("VMREPLAY_CHECK_VMA_MODEL");
+	int fd = log && *log == '/' ? open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+	if (fd >= 0) {
+		if (write(fd, msg, (size_t)n) < 0)
+			fputs("vmreplay: cannot log to VMREPLAY_CHECK_VMA_MODEL\n", stderr);
+		close(fd);
+	}
+	_exit(3);
+}
+
 /* The outcome and VMA-count change of a call, from as few queries as its
  * kind allows: a fresh CREATE needs only the VMA at lo afterwards, a REMOVE
- * only the VMAs before, a MODIFY both sides. */
+ * only the VMAs before, a MODIFY both sides; none where the VMA the call
+ * works on is known (struct k_known). */
 __attribute__((hot)) static void apply_call(struct rp_space *s, const struct vmt_event *ev,
                                             struct rp_effect *fx, struct vr_result *out)
 {
@@ -223,12 +275,27 @@ __attribute__((hot)) static void apply_call(struct rp_space *s, const struct vmt
 	 * length); a MAP_FIXED at address 0 is not */
 	int placed = fx->lo == 0 && (fx->hi == 0 || ev->sys == VMT_SYS_SHMAT);
 	int fresh = fx->kind == RP_FX_CREATE && (fx->fresh || placed);
+	const struct k_known k = s->known;   /* what the call may use; then forgotten */
+	int is_brk = ev->sys == VMT_SYS_BRK;
+	/* a removal inside the known VMA intersects it alone */
+	int known_before = want && fx->kind == RP_FX_REMOVE && k.start < k.end &&
+	                   k.start <= fx->lo && fx->hi <= k.end;
+	forget(s);
 	fx->have_delta = 0;
 	before.n = 0;
-	if (want && fx->kind == RP_FX_REMOVE)
+	if (known_before) {
+		before.n = 1;
+		before.v[0] = (struct vq_vma){ .start = k.start, .end = k.end };
+		if (s->check) {
+			struct vq_list q = { 0 };
+			vq_intersecting(fx->lo, fx->hi, &q);
+			check_known("remove", fx->lo, fx->hi, k.start, q.n == 1 ? k.end : 0, &q.v[0]);
+		}
+	} else if (want && fx->kind == RP_FX_REMOVE) {
 		vq_intersecting(fx->lo, fx->hi, &before);
-	else if (want && !fresh && fx->kind != RP_FX_MREMAP)
+	} else if (want && !fresh && fx->kind != RP_FX_MREMAP) {
 		vq_around(fx->lo, fx->hi, &before);
+	}
 	uint64_t t0 = lat_tick();
 	long ret = raw_syscall(nr, ev->args);
 	uint64_t t1 = lat_tick();
@@ -278,10 +345,20 @@ __attribute__((hot)) static void apply_call(struct rp_space *s, const struct vmt
 			fx->hi = (uint64_t)ret + ((len + page - 1) & ~(page - 1));
 		}
 		struct vq_vma v;
-		if (vq_covering(fx->lo, &v) != 1) {
+		int grows = is_brk && k.brk_grows && k.end == fx->lo;
+		if (grows) {
+			v = (struct vq_vma){ .start = k.start, .end = fx->hi };
+			if (s->check) {
+				struct vq_vma q = { 0 };
+				vq_covering(fx->lo, &q);
+				check_known("brk", fx->lo, fx->hi, v.start, v.end, &q);
+			}
+		} else if (vq_covering(fx->lo, &v) != 1) {
 			out->outcome = VR_UNCHANGED;
 			return;
 		}
+		if (s->model && (!is_brk || v.end == fx->hi))
+			s->known = (struct k_known){ v.start, v.end, is_brk && (grows || v.start < fx->lo) };
 		const uint64_t cover[1][2] = { { v.start, v.end } };
 		/* an mremap that grew in place: its new tail */
 		struct vr_change c = { .kind = ev->sys == VMT_SYS_MREMAP ? VR_CH_GROW : VR_CH_CREATE,
@@ -298,6 +375,11 @@ __attribute__((hot)) static void apply_call(struct rp_space *s, const struct vmt
 			whole += before.v[i].start >= fx->lo && before.v[i].end <= fx->hi;
 		fx->vma_delta = out->outcome == VR_SPLIT ? 1 : -whole;
 		fx->have_delta = before.n <= VQ_MAX;
+		/* the tail of one VMA cut: the rest stays known */
+		const struct vq_vma *b = &before.v[0];
+		if (s->model && before.n == 1 && b->start < fx->lo && b->end == fx->hi)
+			s->known = (struct k_known){ b->start, fx->lo,
+			                             is_brk && k.brk_grows && b->start == k.start && b->end == k.end };
 		return;
 	}
 	vq_around(fx->lo, fx->hi, &after);
@@ -337,6 +419,7 @@ static void populate(uint64_t a, uint64_t b)
 
 static void k_touch(struct rp_space *s, const struct vmt_residency *res)
 {
+	forget(s);   /* faults give VMAs their anon_vma */
 	uint64_t ps = s->cfg.page_size;
 	for (uint64_t i = 0; i < res->npages; ) {
 		if (!(res->bits[i / 8] & (1u << (i % 8)))) {
@@ -355,7 +438,7 @@ static void k_touch(struct rp_space *s, const struct vmt_residency *res)
  * grown to brk and written, as a running program's heap is. */
 static int k_set_brk(struct rp_space *s, uint64_t start_brk, uint64_t brk)
 {
-	(void)s;
+	forget(s);
 	int err = set_break_at(start_brk);
 	if (err)
 		return err;
@@ -375,6 +458,7 @@ static int64_t k_count(struct rp_space *s, const uint64_t (*ranges)[2], size_t n
 
 static int k_fork(struct rp_space *s, struct rp_space **child)
 {
+	forget(s);   /* the parent's VMAs and the child's have other anon_vmas now */
 	vq_close();
 	pid_t pid = fork();
 	int e = errno;
