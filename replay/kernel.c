@@ -1,5 +1,6 @@
 /* The kernel back end: calls go to this kernel, in this process; outcomes
- * are read back from the VMAs around the affected range. */
+ * are read back from the VMAs around the affected range, or told from the
+ * one VMA known without asking (struct k_known). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
