@@ -405,6 +405,7 @@ __attribute__((hot)) static int replay_brk_lean(struct rp_engine *e, struct rp_p
 	r->err = err;
 	r->outcome = err ? VR_FAILED : VR_UNCHANGED;
 	r->vma_count = -1;
+	r->offset = p->brk_delta;   /* as event_offset gives a brk */
 	note_order(e, r);
 	r->done = 1;
 	result_check(e, i, rec, r, rec->result + p->brk_delta);
