@@ -8,7 +8,6 @@
 #include <unistd.h>
 #include "replay/engine_int.h"
 #include "replay/ipc.h"
-#include "replay/kernel.h"
 #include "replay/latency.h"
 #include "replay/vmaquery.h"
 
@@ -292,7 +291,7 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 	uint64_t t0 = lat_tick();
 	int r = e->be->fork(p->space, &cs);
 	uint64_t lat = lat_tick_ns(lat_tick() - t0);
-	out->latency_ns = lat > rp_kernel.clock_cost ? lat - rp_kernel.clock_cost : 0;
+	out->latency_ns = lat > e->cfg.clock_cost ? lat - e->cfg.clock_cost : 0;
 	if (r < 0) {
 		out->err = -r;
 		out->outcome = VR_FAILED;
@@ -396,7 +395,7 @@ __attribute__((hot)) static int replay_brk_lean(struct rp_engine *e, struct rp_p
                                                 const struct vmt_event *rec, struct rp_evres *r, size_t i)
 {
 	uint64_t target = rec->args[0] ? rec->args[0] + (uint64_t)p->brk_delta : 0;
-	long ret = e->be->brk_timed(target, &r->latency_ns);
+	long ret = e->be->brk_timed(p->space, target, &r->latency_ns);
 	int err = 0;
 	if ((unsigned long)ret > -4096ul) {
 		err = (int)-ret;
@@ -406,6 +405,7 @@ __attribute__((hot)) static int replay_brk_lean(struct rp_engine *e, struct rp_p
 	r->err = err;
 	r->outcome = err ? VR_FAILED : VR_UNCHANGED;
 	r->vma_count = -1;
+	r->offset = p->brk_delta;   /* as event_offset gives a brk */
 	note_order(e, r);
 	r->done = 1;
 	result_check(e, i, rec, r, rec->result + p->brk_delta);

@@ -33,6 +33,15 @@ struct rp_standin_map {
 struct rp_backend_cfg {
 	const void *profile;    /* sim: its kernel profile (struct sim_profile) */
 	int thp;                /* sim: transparent_hugepage/enabled (enum sim_thp) */
+	int outcomes;           /* kernel: derive merge outcomes (0: --no-outcomes) */
+	uint64_t clock_cost;    /* kernel: ns subtracted from every measured latency */
+	uint64_t page_size;     /* kernel: this machine's page size */
+	/* kernel, --threads: apply is called holding the engine's lock, which
+	 * it gives up around the call (so the lanes' calls overlap) with
+	 * release(lock_arg) and take(lock_arg); NULL: no lock. */
+	void (*release)(void *lock_arg);
+	void (*take)(void *lock_arg);
+	void *lock_arg;
 };
 
 struct rp_backend {
@@ -61,7 +70,7 @@ struct rp_backend {
 	/* brk(target) timed as apply times calls, for a replay that derives no
 	 * outcome (apply.c's lean path): the raw result (-errno on failure),
 	 * *latency_ns.  NULL: every brk goes through apply. */
-	long (*brk_timed)(uint64_t target, uint64_t *latency_ns);
+	long (*brk_timed)(struct rp_space *s, uint64_t target, uint64_t *latency_ns);
 	int per_process;                        /* 1: each recorded process in its own OS process */
 	/* The modelled kernel cost (the simulator; NULL: none): nmodel counts
 	 * named model_name(i), and model adds a space's counts to acc[] before

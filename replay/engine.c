@@ -23,7 +23,6 @@
 #include "replay/engine_int.h"
 #include "replay/fidelity.h"
 #include "replay/ipc.h"
-#include "replay/kernel.h"
 #include "replay/latency.h"
 #include "replay/set_break.h"
 #include "replay/vmaquery.h"
@@ -119,11 +118,10 @@ struct rp_threads {
 	struct lane_state *lanes;   /* MAP_SHARED, deps.nlanes */
 	size_t lanes_bytes;
 	/* the process's replay state (address map, counts, order) between
-	 * calls; released during each call so the calls themselves overlap */
+	 * calls; the back end releases it during each call so the calls
+	 * themselves overlap (rp_backend_cfg.release) */
 	pthread_mutex_t lock;
-	struct rp_backend be;       /* the back end with apply outside the lock */
-	const struct rp_backend *inner;
-	struct rp_engine *e;
+	struct lane_arg { struct rp_engine *e; uint32_t lane; } *args;   /* per lane */
 	pthread_t *threads;         /* this replayer's lane threads, under lock */
 	size_t nthreads, cap;
 	/* the lanes' thread stacks, one per lane but the main ones, mapped by
@@ -136,21 +134,8 @@ struct rp_threads {
 
 enum { LANE_STACK = 256 << 10 };
 
-static struct rp_threads *active_threads;   /* apply() has no engine argument */
-
-static void apply_unlocked(struct rp_space *s, const struct vmt_event *ev, const struct vmt_file *file,
-                           struct rp_effect *fx, struct vr_result *out)
-{
-	struct rp_threads *th = active_threads;
-	if (!vq_has_procmap_query()) {
-		/* the /proc/self/maps fallback reads into one buffer: one call at a time */
-		th->inner->apply(s, ev, file, fx, out);
-		return;
-	}
-	pthread_mutex_unlock(&th->lock);
-	th->inner->apply(s, ev, file, fx, out);
-	pthread_mutex_lock(&th->lock);
-}
+static void lock_release(void *th) { pthread_mutex_unlock(&((struct rp_threads *)th)->lock); }
+static void lock_take(void *th) { pthread_mutex_lock(&((struct rp_threads *)th)->lock); }
 
 static void wait_deps(struct rp_engine *e, size_t s)
 {
@@ -274,8 +259,9 @@ static void replay_process(struct rp_engine *e, size_t from)
  * to the lane with tid == pid. */
 static void *lane_main(void *arg)
 {
-	struct rp_engine *e = active_threads->e;
-	size_t at = run_lane(e, (uint32_t)(uintptr_t)arg, 0);
+	const struct lane_arg *a = arg;
+	struct rp_engine *e = a->e;
+	size_t at = run_lane(e, a->lane, 0);
 	if (at < e->t->nsteps)
 		replay_process(e, at + 1);   /* this thread forked: it is the child now */
 	return NULL;
@@ -310,10 +296,10 @@ static void start_lane(struct rp_engine *e, uint32_t lane)
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setstack(&attr, th->stacks + (size_t)th->stack_of[lane] * LANE_STACK, LANE_STACK);
-	int r = pthread_create(&th->threads[th->nthreads], &attr, lane_main, (void *)(uintptr_t)lane);
+	int r = pthread_create(&th->threads[th->nthreads], &attr, lane_main, &th->args[lane]);
 	pthread_attr_destroy(&attr);
 	if (r == EINVAL)   /* a static TLS too large for it (sanitizers): a stack of its own */
-		r = pthread_create(&th->threads[th->nthreads], NULL, lane_main, (void *)(uintptr_t)lane);
+		r = pthread_create(&th->threads[th->nthreads], NULL, lane_main, &th->args[lane]);
 	if (r == 0) {
 		th->nthreads++;
 		return;
@@ -514,11 +500,10 @@ static void threads_free(struct rp_threads *th)
 	if (th->stacks)
 		munmap(th->stacks, th->stacks_bytes);
 	free(th->stack_of);
+	free(th->args);
 	rp_deps_free(&th->deps);
 	pthread_mutex_destroy(&th->lock);
 	free(th->threads);
-	if (active_threads == th)
-		active_threads = NULL;
 	free(th);
 }
 
@@ -541,8 +526,11 @@ static int threads_init(struct rp_engine *e)
 		goto nomem;
 	}
 	th->stack_of = calloc(th->deps.nlanes + 1, sizeof(*th->stack_of));
-	if (!th->stack_of)
+	th->args = calloc(th->deps.nlanes + 1, sizeof(*th->args));
+	if (!th->stack_of || !th->args)
 		goto nomem;
+	for (uint32_t l = 0; l < th->deps.nlanes; l++)
+		th->args[l] = (struct lane_arg){ e, l };
 	uint32_t n = 0;
 	for (uint32_t l = 0; l < th->deps.nlanes; l++)
 		if (th->deps.lane_tid[l] != e->t->procs[th->deps.lane_slot[l]].pid)
@@ -556,14 +544,10 @@ static int threads_init(struct rp_engine *e)
 			goto nomem;
 		}
 	}
-	th->e = e;
-	th->inner = e->be;
-	th->be = *e->be;
-	th->be.apply = apply_unlocked;
-	th->be.brk_timed = NULL;   /* every call goes through the lock */
-	e->be = &th->be;
+	e->cfg.release = lock_release;
+	e->cfg.take = lock_take;
+	e->cfg.lock_arg = th;
 	e->thr = th;
-	active_threads = th;
 	return 0;
 nomem:
 	fprintf(stderr, "vmreplay: %s: out of memory for the dependencies of %zu steps\n", e->t->path, e->t->nsteps);
@@ -614,7 +598,7 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	/* the threads' stacks are the replayer's own memory, placed around */
 	if (o->threads && be->per_process && threads_init(e) < 0)
 		return -1;
-	e->lean_brk = e->be->brk_timed && !o->outcomes;
+	e->lean_brk = e->be->brk_timed && !o->outcomes && !e->thr;   /* --threads: every call takes the lock */
 	return be->per_process ? rp_layout_init(e) : 0;
 }
 

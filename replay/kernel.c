@@ -1,6 +1,8 @@
 /* The kernel back end: calls go to this kernel, in this process; outcomes
- * are read back from the VMAs around the affected range. */
+ * are read back from the VMAs around the affected range, or told from the
+ * one VMA known without asking (struct k_known). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,19 +24,49 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-struct rp_kernel_config rp_kernel = { .outcomes = 1 };
+/* One VMA of this process known exactly without asking the kernel, as
+ * the last call left it, so a call's outcome can be told without a query
+ * (PROCMAP_QUERY costs about what a brk does).  What is known comes from a
+ * query, or from a brk the kernel does one way only: a brk that grows the
+ * break from the end of a VMA it has grown before joins that VMA (the
+ * growth changes nothing the merge checks: flags, anon_vma, policy, name;
+ * brk leaves the page after the new break free, so no VMA follows it),
+ * and a shrink within the VMA cuts its tail.  Anything else this process
+ * does to its VMAs, and every call but those above, forgets it; the
+ * replayer maps nothing of its own while replaying (image.c).  Where the
+ * calls of several threads overlap (--threads) nothing is kept. */
+struct k_known {
+	uint64_t start, end;   /* one VMA; start == end: nothing known */
+	int brk_grows;         /* a brk growing the break from end joins it */
+};
 
-struct rp_space { int unused; };
+/* The address space is this process's: one space per replayer process,
+ * made again (its state reset) for every image it builds. */
+struct rp_space {
+	struct rp_backend_cfg cfg;
+	long nr[VMT_SYS_COUNT];   /* this machine's system call numbers */
+	int model;                /* keep `known` (outcomes on, calls one at a time) */
+	int check;                /* VMREPLAY_CHECK_VMA_MODEL: query anyway, compare */
+	struct k_known known;
+};
 static struct rp_space the_space;
+
+static inline void forget(struct rp_space *s) { s->known = (struct k_known){ 0 }; }
 
 static struct rp_space *k_new(const struct rp_backend_cfg *cfg, const struct vmt_map *map,
                               const struct vmt_host *host)
 {
-	(void)cfg;
 	(void)map;
 	(void)host;
+	struct rp_space *s = &the_space;
+	*s = (struct rp_space){ .cfg = *cfg };
+	/* VMREPLAY_NO_VMA_MODEL: every outcome from queries (tests compare) */
+	s->model = cfg->outcomes && !cfg->release && !getenv("VMREPLAY_NO_VMA_MODEL");
+	s->check = s->model && getenv("VMREPLAY_CHECK_VMA_MODEL");
+	for (int i = 0; i < VMT_SYS_COUNT; i++)
+		s->nr[i] = vmt_sys_nr(i);
 	vq_open();
-	return &the_space;
+	return s;
 }
 
 /* The recorded map had this VMA apart from the one before it, but a fresh
@@ -52,7 +84,7 @@ static int keep_apart(const struct rp_standin_map *m, size_t len)
 		return errno;
 	/* populate, not a plain write: past the end of a file it fails
 	 * instead of raising SIGBUS */
-	if (madvise(p, (size_t)rp_kernel.page_size, MADV_POPULATE_WRITE) < 0 ||
+	if (madvise(p, 1, MADV_POPULATE_WRITE) < 0 ||   /* the first page */
 	    mprotect(p, len, m->prot) < 0 ||
 	    mremap(p, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)m->start) == MAP_FAILED) {
 		int e = errno;
@@ -64,7 +96,7 @@ static int keep_apart(const struct rp_standin_map *m, size_t len)
 
 static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
 {
-	(void)s;
+	forget(s);
 	size_t len = m->end - m->start;
 	void *p = mmap((void *)m->start, len, m->prot, m->flags | MAP_FIXED_NOREPLACE,
 	               m->fd, (off_t)m->offset);
@@ -84,10 +116,12 @@ static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
 
 /* A running image has written its private writable memory: its VMAs have
  * an anon_vma (as the simulator assumes, sim_mm_new), which decides later
- * merges, and after a fork whether brk can expand the child's heap. */
+ * merges, and after a fork whether brk can expand the child's heap.  One
+ * byte: madvise rounds the length up to the page. */
 void rp_kernel_written(uint64_t addr)
 {
-	madvise((void *)addr, (size_t)rp_kernel.page_size, MADV_POPULATE_WRITE);
+	forget(&the_space);   /* a first write gives the VMA its anon_vma */
+	madvise((void *)addr, 1, MADV_POPULATE_WRITE);
 }
 
 /* The low range, held PROT_NONE from start-up until the layout is chosen,
@@ -192,40 +226,77 @@ static inline long raw_syscall(long nr, const uint64_t *a)
 }
 
 /* brk with nothing to decide but its result: a brk_test trace's loop. */
-__attribute__((hot)) static long k_brk_timed(uint64_t target, uint64_t *latency_ns)
+__attribute__((hot)) static long k_brk_timed(struct rp_space *s, uint64_t target, uint64_t *latency_ns)
 {
 	const uint64_t a[6] = { target };
 	uint64_t t0 = lat_tick();
 	long ret = raw_syscall(SYS_brk, a);
 	uint64_t lat = lat_tick_ns(lat_tick() - t0);
-	*latency_ns = lat > rp_kernel.clock_cost ? lat - rp_kernel.clock_cost : 0;
+	*latency_ns = lat > s->cfg.clock_cost ? lat - s->cfg.clock_cost : 0;
 	return ret;
+}
+
+/* VMREPLAY_CHECK_VMA_MODEL: what the model said against what the kernel
+ * says; a difference ends this replayer with status 3, its message also
+ * appended to the file the variable names when it is a path (so a run of
+ * the tests with it set can be searched). */
+static void check_known(const char *what, uint64_t lo, uint64_t hi, uint64_t start, uint64_t end,
+                        const struct vq_vma *v)
+{
+	if (v->start == start && v->end == end)
+		return;
+	char msg[256];
+	int n = snprintf(msg, sizeof(msg),
+	                 "vmreplay: VMA model wrong (%s %#llx-%#llx): said %#llx-%#llx, the kernel %#llx-%#llx\n",
+	                 what, (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)start,
+	                 (unsigned long long)end, (unsigned long long)v->start, (unsigned long long)v->end);
+	fputs(msg, stderr);
+	const char *log = getenv("VMREPLAY_CHECK_VMA_MODEL");
+	int fd = log && *log == '/' ? open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+	if (fd >= 0) {
+		if (write(fd, msg, (size_t)n) < 0)
+			fputs("vmreplay: cannot log to VMREPLAY_CHECK_VMA_MODEL\n", stderr);
+		close(fd);
+	}
+	_exit(3);
 }
 
 /* The outcome and VMA-count change of a call, from as few queries as its
  * kind allows: a fresh CREATE needs only the VMA at lo afterwards, a REMOVE
- * only the VMAs before, a MODIFY both sides. */
-__attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_event *ev, const struct vmt_file *file,
-                    struct rp_effect *fx, struct vr_result *out)
+ * only the VMAs before, a MODIFY both sides; none where the VMA the call
+ * works on is known (struct k_known). */
+__attribute__((hot)) static void apply_call(struct rp_space *s, const struct vmt_event *ev,
+                                            struct rp_effect *fx, struct vr_result *out)
 {
-	(void)s;
-	(void)file;
 	static __thread struct vq_list before, after;   /* --threads: one per replaying thread */
-	static long nrs[VMT_SYS_COUNT];
-	if (!nrs[ev->sys])
-		nrs[ev->sys] = vmt_sys_nr(ev->sys);
-	long nr = nrs[ev->sys];
-	int want = rp_kernel.outcomes && fx->kind != RP_FX_NONE;
+	const uint64_t page = s->cfg.page_size;
+	long nr = s->nr[ev->sys];
+	int want = s->cfg.outcomes && fx->kind != RP_FX_NONE;
 	/* placed by the kernel: lo 0 (an mmap's hi too; shmat's hi is the
 	 * length); a MAP_FIXED at address 0 is not */
 	int placed = fx->lo == 0 && (fx->hi == 0 || ev->sys == VMT_SYS_SHMAT);
 	int fresh = fx->kind == RP_FX_CREATE && (fx->fresh || placed);
+	const struct k_known k = s->known;   /* what the call may use; then forgotten */
+	int is_brk = ev->sys == VMT_SYS_BRK;
+	/* a removal inside the known VMA intersects it alone */
+	int known_before = want && fx->kind == RP_FX_REMOVE && k.start < k.end &&
+	                   k.start <= fx->lo && fx->hi <= k.end;
+	forget(s);
 	fx->have_delta = 0;
 	before.n = 0;
-	if (want && fx->kind == RP_FX_REMOVE)
+	if (known_before) {
+		before.n = 1;
+		before.v[0] = (struct vq_vma){ .start = k.start, .end = k.end };
+		if (s->check) {
+			struct vq_list q = { 0 };
+			vq_intersecting(fx->lo, fx->hi, &q);
+			check_known("remove", fx->lo, fx->hi, k.start, q.n == 1 ? k.end : 0, &q.v[0]);
+		}
+	} else if (want && fx->kind == RP_FX_REMOVE) {
 		vq_intersecting(fx->lo, fx->hi, &before);
-	else if (want && !fresh && fx->kind != RP_FX_MREMAP)
+	} else if (want && !fresh && fx->kind != RP_FX_MREMAP) {
 		vq_around(fx->lo, fx->hi, &before);
+	}
 	uint64_t t0 = lat_tick();
 	long ret = raw_syscall(nr, ev->args);
 	uint64_t t1 = lat_tick();
@@ -235,7 +306,7 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 		ret = -1;
 	}
 	uint64_t lat = lat_tick_ns(t1 - t0);
-	out->latency_ns = lat > rp_kernel.clock_cost ? lat - rp_kernel.clock_cost : 0;
+	out->latency_ns = lat > s->cfg.clock_cost ? lat - s->cfg.clock_cost : 0;
 	out->ret = ret;
 	out->err = err;
 	out->rule = NULL;
@@ -247,9 +318,9 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 	if (ev->sys == VMT_SYS_MREMAP && (uint64_t)ret != ev->args[0]) {
 		/* what the range did at its destination (the count is taken again) */
 		struct vq_vma v;
-		uint64_t len = (ev->args[2] + rp_kernel.page_size - 1) & ~(rp_kernel.page_size - 1);
+		uint64_t len = (ev->args[2] + page - 1) & ~(page - 1);
 		out->outcome = VR_MOVE;
-		if (rp_kernel.outcomes && vq_covering((uint64_t)ret, &v) == 1) {
+		if (s->cfg.outcomes && vq_covering((uint64_t)ret, &v) == 1) {
 			const uint64_t cover[1][2] = { { v.start, v.end } };
 			struct vr_change c = { .kind = VR_CH_MOVE, .lo = (uint64_t)ret, .hi = (uint64_t)ret + len,
 			                       .after = { .n = 1, .stored = 1, .r = cover } };
@@ -272,13 +343,23 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 		if (placed) {   /* known now */
 			uint64_t len = ev->sys == VMT_SYS_SHMAT ? fx->hi : ev->args[1];
 			fx->lo = (uint64_t)ret;
-			fx->hi = (uint64_t)ret + ((len + rp_kernel.page_size - 1) & ~(rp_kernel.page_size - 1));
+			fx->hi = (uint64_t)ret + ((len + page - 1) & ~(page - 1));
 		}
 		struct vq_vma v;
-		if (vq_covering(fx->lo, &v) != 1) {
+		int grows = is_brk && k.brk_grows && k.end == fx->lo;
+		if (grows) {
+			v = (struct vq_vma){ .start = k.start, .end = fx->hi };
+			if (s->check) {
+				struct vq_vma q = { 0 };
+				vq_covering(fx->lo, &q);
+				check_known("brk", fx->lo, fx->hi, v.start, v.end, &q);
+			}
+		} else if (vq_covering(fx->lo, &v) != 1) {
 			out->outcome = VR_UNCHANGED;
 			return;
 		}
+		if (s->model && (!is_brk || v.end == fx->hi))
+			s->known = (struct k_known){ v.start, v.end, is_brk && (grows || v.start < fx->lo) };
 		const uint64_t cover[1][2] = { { v.start, v.end } };
 		/* an mremap that grew in place: its new tail */
 		struct vr_change c = { .kind = ev->sys == VMT_SYS_MREMAP ? VR_CH_GROW : VR_CH_CREATE,
@@ -295,12 +376,31 @@ __attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_ev
 			whole += before.v[i].start >= fx->lo && before.v[i].end <= fx->hi;
 		fx->vma_delta = out->outcome == VR_SPLIT ? 1 : -whole;
 		fx->have_delta = before.n <= VQ_MAX;
+		/* the tail of one VMA cut: the rest stays known */
+		const struct vq_vma *b = &before.v[0];
+		if (s->model && before.n == 1 && b->start < fx->lo && b->end == fx->hi)
+			s->known = (struct k_known){ b->start, fx->lo,
+			                             is_brk && k.brk_grows && b->start == k.start && b->end == k.end };
 		return;
 	}
 	vq_around(fx->lo, fx->hi, &after);
 	out->outcome = rp_derive_outcome(fx, &before, &after);
 	fx->vma_delta = (int64_t)after.n - (int64_t)before.n;
 	fx->have_delta = before.n <= VQ_MAX && after.n <= VQ_MAX;
+}
+
+__attribute__((hot)) static void k_apply(struct rp_space *s, const struct vmt_event *ev, const struct vmt_file *file,
+                    struct rp_effect *fx, struct vr_result *out)
+{
+	(void)file;
+	/* the /proc/self/maps fallback reads into one buffer: one call at a time */
+	if (!s->cfg.release || !vq_has_procmap_query()) {
+		apply_call(s, ev, fx, out);
+		return;
+	}
+	s->cfg.release(s->cfg.lock_arg);
+	apply_call(s, ev, fx, out);
+	s->cfg.take(s->cfg.lock_arg);
 }
 
 static void populate(uint64_t a, uint64_t b)
@@ -320,8 +420,8 @@ static void populate(uint64_t a, uint64_t b)
 
 static void k_touch(struct rp_space *s, const struct vmt_residency *res)
 {
-	(void)s;
-	uint64_t ps = rp_kernel.page_size;
+	forget(s);   /* faults give VMAs their anon_vma */
+	uint64_t ps = s->cfg.page_size;
 	for (uint64_t i = 0; i < res->npages; ) {
 		if (!(res->bits[i / 8] & (1u << (i % 8)))) {
 			i++;
@@ -339,7 +439,7 @@ static void k_touch(struct rp_space *s, const struct vmt_residency *res)
  * grown to brk and written, as a running program's heap is. */
 static int k_set_brk(struct rp_space *s, uint64_t start_brk, uint64_t brk)
 {
-	(void)s;
+	forget(s);
 	int err = set_break_at(start_brk);
 	if (err)
 		return err;
@@ -359,6 +459,7 @@ static int64_t k_count(struct rp_space *s, const uint64_t (*ranges)[2], size_t n
 
 static int k_fork(struct rp_space *s, struct rp_space **child)
 {
+	forget(s);   /* the parent's VMAs and the child's have other anon_vmas now */
 	vq_close();
 	pid_t pid = fork();
 	int e = errno;

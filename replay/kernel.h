@@ -1,17 +1,10 @@
-/* kernel.h - settings of the kernel back end. */
+/* kernel.h - what the kernel back end offers besides struct rp_backend. */
 #ifndef VMREPLAY_KERNEL_H
 #define VMREPLAY_KERNEL_H
 
 #include <stdint.h>
 #include "replay/backend.h"
 #include "replay/vmaquery.h"
-
-struct rp_kernel_config {
-	int outcomes;          /* derive merge outcomes (costs VMA queries per call) */
-	uint64_t clock_cost;   /* ns subtracted from every latency */
-	uint64_t page_size;
-};
-extern struct rp_kernel_config rp_kernel;
 
 /* The outcome of a call from the VMAs around fx before and after it. */
 int rp_derive_outcome(const struct rp_effect *fx, const struct vq_list *before,

@@ -70,10 +70,10 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 		kernel_name = sim_profile_name(p);
 		be = &rp_sim_backend;
 	}
-	rp_kernel.outcomes = o->outcomes;
 	lat_tick_init();
-	rp_kernel.clock_cost = lat_tick_cost();
-	rp_kernel.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+	cfg.outcomes = o->outcomes;
+	cfg.clock_cost = lat_tick_cost();
+	cfg.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 
 	char why[512];
 	struct standins si = { 0 };
@@ -125,7 +125,7 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 	progress_end(&pg);
 	struct rp_report rep = {
 		.t = t, .o = o, .target = be->target, .kernel = kernel_name,
-		.clock_cost = rp_kernel.clock_cost, .runs = runs, .nruns = o->repeat, .e = &e,
+		.clock_cost = cfg.clock_cost, .runs = runs, .nruns = o->repeat, .e = &e,
 	};
 	if (!o->quiet)
 		rp_print_summary(stdout, &rep);

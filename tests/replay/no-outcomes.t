@@ -60,4 +60,14 @@ is "$(metric "$T/lean.json" vmreplay.fidelity.checkpoints_matched)" 2 "checkpoin
 "$V" -q --no-outcomes --threads --per-event --json "$T/general.json" "$T/mixed.vmt" 2>/dev/null
 events "$T/general.json" >"$T/general"
 is_file "$T/lean" "$T/general" "the general path gives every event the same"
+
+# a heap grown from the replayer's own break: brk events carry its offset
+# (each run's own break differs: the offset is checked against the results)
+VMREPLAY_OWN_BREAK=1 "$V" -q --no-outcomes --per-event --json "$T/lean-own.json" "$T/mixed.vmt" 2>/dev/null
+bad=$("$PYTHON" -c '
+import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["per_event"] if e["op"] == "brk" and not e["mismatch"]]
+print(sum(1 for e in ev if e["offset"] != e["result"] - e["recorded_result"] or not e["offset"]), len(ev))
+' "$T/lean-own.json")
+is "$bad" "0 6" "the lean path gives brk events their offset"
 done_testing
