@@ -88,64 +88,98 @@ static uint8_t *put_bitmap(uint8_t *p, const struct vmt_residency *x)
 	return p + n;
 }
 
+/* Whether x's runs are the ones prev remembers. */
+static int same_runs(const struct vmt_residency *x, const struct vmt_meta_ctx *prev)
+{
+	struct run_it it = { x, 0, 0 };
+	struct vmt_run r;
+	uint32_t n = 0;
+
+	if (!prev->runs_kept)
+		return 0;
+	while (run_next(&it, &r)) {
+		if (n >= prev->nruns || r.first != prev->runs[n].first || r.count != prev->runs[n].count)
+			return 0;
+		n++;
+	}
+	return n == prev->nruns;
+}
+
+/* Remember x's runs in ctx, if there are few enough. */
+static void keep_runs(const struct vmt_residency *x, struct vmt_meta_ctx *ctx)
+{
+	struct run_it it = { x, 0, 0 };
+	struct vmt_run r;
+	uint32_t n = 0;
+
+	while (run_next(&it, &r)) {
+		if (n == VMT_RES_KEEP) {
+			ctx->runs_kept = 0;
+			return;
+		}
+		ctx->runs[n++] = r;
+	}
+	ctx->nruns = n;
+	ctx->runs_kept = 1;
+}
+
 uint8_t *vmt_res_encode(uint8_t *p, const struct vmt_residency *x,
                         uint64_t event_index, struct vmt_meta_ctx *ctx)
 {
-	struct vmt_meta_ctx zero = { 0 };
-	struct vmt_run keep[VMT_RES_KEEP], r;
-	struct run_it it = { x, 0, 0 };
-	uint64_t nruns = 0, end = 0, runs_bytes = 0;
+	static const struct vmt_meta_ctx none;
+	const struct vmt_meta_ctx *prev = ctx ? ctx : &none;
+	struct run_it it;
+	struct vmt_run r;
+	uint64_t nruns = 0;
 	unsigned f = 0;
 
-	if (!ctx)
-		ctx = &zero;
-	while (run_next(&it, &r)) {
-		if (nruns < VMT_RES_KEEP)
-			keep[nruns] = r;
-		runs_bytes += varint_len(r.first - end) + varint_len(r.count - 1);
-		end = r.first + r.count;
-		nruns++;
-	}
-	runs_bytes += varint_len(nruns);
-	uint64_t didx = event_index - ctx->index;
-	if (x->seq == ctx->seq + didx)
+	uint64_t didx = event_index - prev->index;
+	if (x->seq == prev->seq + didx)
 		f |= RES_SEQ_STEP;
-	if (x->pid == ctx->pid && x->start == ctx->start && x->npages == ctx->npages)
+	if (x->pid == prev->pid && x->start == prev->start && x->npages == prev->npages)
 		f |= RES_SAME_RANGE;
-	if (ctx->runs_kept && nruns == ctx->nruns &&
-	    !memcmp(keep, ctx->runs, (size_t)nruns * sizeof(keep[0])))
+	if (same_runs(x, prev)) {
 		f |= RES_SAME_PAGES;
-	else if (runs_bytes > (x->npages + 7) / 8)
-		f |= RES_BITMAP;
+	} else {
+		uint64_t end = 0, bytes = 0;
+		it = (struct run_it){ x, 0, 0 };
+		while (run_next(&it, &r)) {
+			bytes += varint_len(r.first - end) + varint_len(r.count - 1);
+			end = r.first + r.count;
+			nruns++;
+		}
+		if (bytes + varint_len(nruns) > (x->npages + 7) / 8)
+			f |= RES_BITMAP;
+	}
 	p = vmt_put_varint(p, didx << RES_FLAG_BITS | f);
 	if (!(f & RES_SEQ_STEP))
-		p = vmt_put_varint(p, vmt_zigzag((int64_t)(x->seq - ctx->seq)));
+		p = vmt_put_varint(p, vmt_zigzag((int64_t)(x->seq - prev->seq)));
 	if (!(f & RES_SAME_RANGE)) {
 		p = vmt_put_varint(p, vmt_zigzag(x->pid));
-		p = vmt_put_varint(p, vmt_zigzag((int64_t)(x->start - ctx->start)));
+		p = vmt_put_varint(p, vmt_zigzag((int64_t)(x->start - prev->start)));
 		p = vmt_put_varint(p, x->npages);
 	}
 	if (f & RES_BITMAP) {
 		p = put_bitmap(p, x);
 	} else if (!(f & RES_SAME_PAGES)) {
+		uint64_t end = 0;
 		p = vmt_put_varint(p, nruns);
 		it = (struct run_it){ x, 0, 0 };
-		end = 0;
 		while (run_next(&it, &r)) {
 			p = vmt_put_varint(p, r.first - end);
 			p = vmt_put_varint(p, r.count - 1);
 			end = r.first + r.count;
 		}
 	}
-	ctx->index = event_index;
-	ctx->seq = x->seq;
-	ctx->pid = x->pid;
-	ctx->start = x->start;
-	ctx->npages = x->npages;
-	ctx->nruns = (uint32_t)nruns;
-	ctx->runs_kept = nruns <= VMT_RES_KEEP;
-	if (ctx->runs_kept)
-		memcpy(ctx->runs, keep, (size_t)nruns * sizeof(keep[0]));
+	if (ctx) {
+		ctx->index = event_index;
+		ctx->seq = x->seq;
+		ctx->pid = x->pid;
+		ctx->start = x->start;
+		ctx->npages = x->npages;
+		if (!(f & RES_SAME_PAGES))
+			keep_runs(x, ctx);
+	}
 	return p;
 }
 

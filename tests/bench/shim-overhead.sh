@@ -81,7 +81,7 @@ FLOOR=
 STRACE=0 bench "python3 -c 'import json' x10 (CPU ms)" "$B/bench/shim-runcpu" 10 "$PY" -c 'import json'
 loop "brk1: brk up a page and back (ns/iteration)" brk1 20000
 loop "mmap1: mmap+munmap 128 MiB (ns/iteration)" mmap1 5000
-loop "malloc1: malloc+free 128 MiB (ns/iteration)" malloc1 1000
+loop "malloc1: malloc+free 128 MiB (ns/iteration)" malloc1 500
 loop "sbrk loop, no page touches (ns/iteration of 17 calls)" sbrk 2000 stacks
 
 # malloc1's trace size: every iteration is an mmap, a munmap and the
