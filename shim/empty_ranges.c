@@ -47,6 +47,16 @@ static unsigned next_slot;
 static int distrusted;
 static int lock, stale;
 static int noted;   /* ever a range: until then a forget has nothing to do */
+/* The last fault count read, by any thread (0: none yet).  Any count read
+ * before a range became empty serves as that range's: the same count
+ * later means no fault since the reading, so none since the range was
+ * empty either. */
+static uint64_t last_faults;
+/* Fresh mappings whose release found a fault since (malloc's blocks with
+ * their header written): after a few in a row, the fault count is not
+ * asked at their release for a while (a question that would only come
+ * before the scan), then tried again. */
+static int fresh_misses, fresh_pause;
 
 static int take(void) { return trylock_take(&lock); }
 
@@ -63,7 +73,9 @@ static uint64_t process_faults(void)
 	struct rusage ru;
 	if (raw_failed(raw2(SYS_getrusage, RUSAGE_SELF, &ru)))
 		return 0;
-	return (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt + 1;
+	uint64_t n = (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt + 1;
+	__atomic_store_n(&last_faults, n, __ATOMIC_RELEASE);
+	return n;
 }
 
 void empty_init(void)
@@ -101,6 +113,30 @@ __attribute__((hot)) enum empty_answer empty_lookup(uint64_t lo, uint64_t hi, ui
 		return EMPTY_UNKNOWN;
 	*faults = process_faults();
 	return *faults && then == *faults ? EMPTY_NONE : EMPTY_ASK;
+}
+
+uint64_t empty_fresh_count(void)
+{
+	if (__atomic_load_n(&distrusted, __ATOMIC_RELAXED))
+		return 0;
+	if (fresh_pause > 0) {
+		fresh_pause--;     /* racy between threads: only a heuristic */
+		return 0;
+	}
+	uint64_t n = __atomic_load_n(&last_faults, __ATOMIC_ACQUIRE);
+	return n ? n : process_faults();   /* the first: every release reads one after */
+}
+
+__attribute__((hot)) enum empty_answer empty_lookup_fresh(uint64_t lo, uint64_t hi, uint64_t *faults)
+{
+	enum empty_answer a = empty_lookup(lo, hi, faults);
+	if (a == EMPTY_ASK && ++fresh_misses >= 4) {
+		fresh_misses = 0;
+		fresh_pause = 256;
+	} else if (a == EMPTY_NONE) {
+		fresh_misses = 0;
+	}
+	return a;
 }
 
 static void forget_locked(uint64_t lo, uint64_t hi)
@@ -160,5 +196,7 @@ void empty_passing_call(long nr)
 void empty_after_fork(void)
 {
 	lock = stale = noted = 0;   /* a thread that held it is not in the child */
+	last_faults = 0;            /* the parent's count */
+	fresh_misses = fresh_pause = 0;
 	memset(set, 0, sizeof(set));
 }

@@ -20,6 +20,13 @@ enum empty_answer empty_lookup(uint64_t lo, uint64_t hi, uint64_t *faults);
 /* After a successful MADV_DONTNEED of [lo, hi); faults as empty_lookup set
  * it (0 when it was not read). */
 void empty_note(uint64_t lo, uint64_t hi, uint64_t faults);
+/* Before an mmap that makes a fresh anonymous private range: a fault
+ * count read before it (no system call), for empty_note of the range it
+ * returns; 0 when there is none or the table is not trusted. */
+uint64_t empty_fresh_count(void);
+/* empty_lookup before a call that releases or changes [lo, hi) other
+ * than MADV_DONTNEED; it also learns whether fresh ranges stay empty. */
+enum empty_answer empty_lookup_fresh(uint64_t lo, uint64_t hi, uint64_t *faults);
 /* Before a call that unmaps [lo, hi) or may move pages into it. */
 void empty_forget(uint64_t lo, uint64_t hi);
 /* vfork: the child faults on this memory under counters of its own. */

@@ -49,6 +49,7 @@ struct release {
 	int dontneed;          /* a MADV_DONTNEED: [lo, hi) is empty after it */
 	uint64_t lo, hi, faults;
 	uint64_t old_brk;
+	uint64_t fresh;        /* an anonymous private mmap: a count read before it */
 };
 
 
@@ -80,42 +81,71 @@ __attribute__((hot)) static void forget_before(int sys, const long *a, uint64_t 
 	}
 }
 
+/* Whether [lo, hi) is known to hold no page (empty_ranges.c), so the
+ * residency question before a call on it can go. */
+static int known_empty(uint64_t lo, uint64_t hi)
+{
+	uint64_t faults;
+	return shim.residency && !shim_vfork_child &&
+	       empty_lookup_fresh(lo, shim_page_up(hi), &faults) == EMPTY_NONE;
+}
+
 /* Which calls change or remove pages that may be resident. */
 __attribute__((hot)) static void residency_before(int sys, uint64_t seq, const long *a, struct release *rel)
 {
+	uint64_t a0 = (uint64_t)a[0], a1 = (uint64_t)a[1];
 	rel->dontneed = 0;
+	rel->fresh = 0;
 	rel->old_brk = sys == VMT_SYS_BRK && curbrk && *curbrk ? (uint64_t)*curbrk : 0;
+	/* asked before forget_before drops the range it would answer for */
+	int empty = (sys == VMT_SYS_MUNMAP || sys == VMT_SYS_MPROTECT ||
+	             sys == VMT_SYS_PKEY_MPROTECT) && known_empty(a0, a0 + a1);
 	forget_before(sys, a, rel->old_brk);
 	switch (sys) {
+	case VMT_SYS_MMAP:
+		/* a fresh range holds no page: a count from before the call
+		 * stands for it (empty_ranges.c) */
+		if ((a[3] & MAP_ANONYMOUS) && (a[3] & MAP_TYPE) == MAP_PRIVATE &&
+		    shim.residency && !shim_vfork_child)
+			rel->fresh = empty_fresh_count();
+		break;
 	case VMT_SYS_MADVISE:
 		if ((a[2] == MADV_DONTNEED || a[2] == MADV_DONTNEED_LOCKED) && shim.residency &&
 		    !shim_vfork_child) {
 			rel->dontneed = 1;
-			rel->lo = (uint64_t)a[0];
-			rel->hi = shim_page_up((uint64_t)a[0] + (uint64_t)a[1]);
+			rel->lo = a0;
+			rel->hi = shim_page_up(a0 + a1);
 			if (empty_lookup(rel->lo, rel->hi, &rel->faults) == EMPTY_NONE)
 				break;
 		}
-		residency_range(seq, (uint64_t)a[0], (uint64_t)a[1]);
+		residency_range(seq, a0, a1);
 		break;
 	case VMT_SYS_MUNMAP:
 	case VMT_SYS_MPROTECT:
 	case VMT_SYS_PKEY_MPROTECT:
+		if (!empty)
+			residency_range(seq, a0, a1);
+		break;
 	case VMT_SYS_MREMAP:
-		residency_range(seq, (uint64_t)a[0], (uint64_t)a[1]);
+		residency_range(seq, a0, a1);
 		break;
 	case VMT_SYS_BRK:
-		if (rel->old_brk && (uint64_t)a[0] && (uint64_t)a[0] < rel->old_brk)
-			residency_range(seq, shim_page_up((uint64_t)a[0]), rel->old_brk - shim_page_up((uint64_t)a[0]));
+		if (rel->old_brk && a0 && a0 < rel->old_brk)
+			residency_range(seq, shim_page_up(a0), rel->old_brk - shim_page_up(a0));
 		break;
 	}
 }
 
-/* A range MADV_DONTNEED emptied is known empty from now on. */
-__attribute__((hot)) static void residency_after(long r, const struct release *rel)
+/* A range MADV_DONTNEED emptied, or a fresh mapping, is known empty from
+ * now on. */
+__attribute__((hot)) static void residency_after(int sys, long r, const long *a, const struct release *rel)
 {
-	if (rel->dontneed && !raw_failed(r))
+	if (raw_failed(r))
+		return;
+	if (rel->dontneed)
 		empty_note(rel->lo, rel->hi, rel->faults);
+	else if (sys == VMT_SYS_MMAP && rel->fresh)
+		empty_note((uint64_t)r, (uint64_t)r + shim_page_up((uint64_t)a[1]), rel->fresh);
 }
 
 /* libunwind's own mappings are not the program's (maps.c). */
@@ -206,7 +236,7 @@ __attribute__((hot)) long shim_vma_call(int sys, long nr, long a0, long a1, long
 	r = raw6_exempt(nr, a0, a1, a2, a3, a4, a5);
 	if (sys == VMT_SYS_MMAP && (a2 & PROT_EXEC) && c.file_id)
 		stacks_modules_changed();
-	residency_after(r, &rel);
+	residency_after(sys, r, a, &rel);
 	call_end(&c, r);
 	sud_leave(sud);
 	cancel_restore(async);

@@ -42,9 +42,9 @@ $(BUILD)/tests/shim/static_hello: tests/shim/static/static_hello.c
 	@mkdir -p $(@D)
 	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
 
-# make bench: tests/bench/shim-overhead.sh and its two loops.
+# make bench: tests/bench/shim-overhead.sh and its loops.
 BENCH_SCRIPTS += tests/bench/shim-overhead.sh
-BENCH_BINS += $(BUILD)/bench/shim-page_test $(BUILD)/bench/shim-thread_churn \
+BENCH_BINS += $(BUILD)/bench/shim-page_test $(BUILD)/bench/shim-thread_churn $(BUILD)/bench/shim-loops \
               $(BUILD)/bench/shim-runcpu
 $(BUILD)/bench/shim-%: $(call objs,tests/bench/shim-%.c)
 	@mkdir -p $(@D)

@@ -71,39 +71,81 @@ __attribute__((hot)) static int pagemap(void)
 	return fd >= 0 ? fd : -1;
 }
 
-/* Sets the bits of the mapped pages of [start, start + n pages); the number
- * set, or -1 when PAGEMAP_SCAN cannot answer (the caller uses mincore). */
-__attribute__((hot)) static int64_t scan_mapped(uint64_t start, uint64_t n, uint8_t **bits, uint64_t nbits)
+/* The answer is kept as runs (PAGEMAP_SCAN answers in ranges, and the
+ * trace stores runs) while there are few of them, else as a bitmap in the
+ * arena: a released 128 MiB block with one page resident is one run, not
+ * a 4 KiB bitmap to clear, fill and encode. */
+#define RUNS 64
+
+struct answer {
+	uint64_t npages, resident;
+	uint8_t *bits;            /* NULL while the runs hold it */
+	uint32_t nruns;
+	struct vmt_run runs[RUNS];
+};
+
+static int set_bits(struct answer *a, uint64_t first, uint64_t count)
+{
+	if (!a->bits) {
+		if (!(a->bits = arena_alloc((a->npages + 7) / 8)))
+			return -1;
+		for (uint32_t i = 0; i < a->nruns; i++)
+			for (uint64_t pg = a->runs[i].first; pg < a->runs[i].first + a->runs[i].count; pg++)
+				a->bits[pg / 8] |= (uint8_t)(1u << (pg % 8));
+	}
+	for (uint64_t pg = first; pg < first + count; pg++)
+		a->bits[pg / 8] |= (uint8_t)(1u << (pg % 8));
+	return 0;
+}
+
+/* Pages [first, first + count) are resident. */
+static int add_run(struct answer *a, uint64_t first, uint64_t count)
+{
+	a->resident += count;
+	if (a->bits)
+		return set_bits(a, first, count);
+	if (a->nruns && a->runs[a->nruns - 1].first + a->runs[a->nruns - 1].count == first) {
+		a->runs[a->nruns - 1].count += count;
+		return 0;
+	}
+	if (a->nruns < RUNS) {
+		a->runs[a->nruns++] = (struct vmt_run){ first, count };
+		return 0;
+	}
+	return set_bits(a, first, count);
+}
+
+/* The mapped pages of [start, start + a->npages pages) into a: 0, or -1
+ * when PAGEMAP_SCAN cannot answer (the caller uses mincore). */
+__attribute__((hot)) static int scan_mapped(uint64_t start, struct answer *a)
 {
 	int fd = shim.residency == RESIDENCY_MAPPED ? pagemap() : -1;
 	if (fd < 0)
 		return -1;
 	struct pm_region r[PM_REGIONS];
-	struct pm_scan_arg a = {
-		.size = sizeof(a), .start = start, .end = start + n * PAGE,
+	struct pm_scan_arg q = {
+		.size = sizeof(q), .start = start, .end = start + a->npages * PAGE,
 		.vec = (uint64_t)(uintptr_t)r, .vec_len = PM_REGIONS,
 		.category_anyof_mask = PM_PRESENT | PM_SWAPPED, .return_mask = PM_PRESENT | PM_SWAPPED,
 	};
-	int64_t set = 0;
 	for (;;) {
-		long got = raw3(SYS_ioctl, fd, PM_SCAN, &a);
+		long got = raw3(SYS_ioctl, fd, PM_SCAN, &q);
 		if (raw_failed(got)) {
 			atomic_store(&pm_fd, PM_NONE);   /* an old kernel, or the program closed it */
-			if (*bits)
-				memset(*bits, 0, (nbits + 7) / 8);
+			if (a->bits)
+				memset(a->bits, 0, (a->npages + 7) / 8);
+			a->nruns = 0;
+			a->resident = 0;
 			return -1;
 		}
-		for (long i = 0; i < got; i++) {
-			if (!*bits && !(*bits = arena_alloc((nbits + 7) / 8)))
+		for (long i = 0; i < got; i++)
+			if (add_run(a, (r[i].start - start) / PAGE, (r[i].end - r[i].start) / PAGE)) {
+				a->resident = 0;   /* no memory for the bitmap: no record */
 				return 0;
-			for (uint64_t pg = (r[i].start - start) / PAGE; pg < (r[i].end - start) / PAGE; pg++) {
-				(*bits)[pg / 8] |= (uint8_t)(1u << (pg % 8));
-				set++;
 			}
-		}
-		if (got < PM_REGIONS || a.walk_end >= a.end)
-			return set;
-		a.start = a.walk_end;
+		if (got < PM_REGIONS || q.walk_end >= q.end)
+			return 0;
+		q.start = q.walk_end;
 	}
 }
 
@@ -139,42 +181,38 @@ static int any_resident(const unsigned char *vec, uint64_t n)
 
 __attribute__((hot)) void residency_range(uint64_t seq, uint64_t start, uint64_t len)
 {
-	uint64_t npages, resident = 0;
 	unsigned char vec[VEC];
-	uint8_t *bits = NULL;
+	struct answer a;
 
 	if (!shim.residency || shim_self.depth > 1 || len == 0 || (start & (PAGE - 1)))
 		return;
-	npages = (len + PAGE - 1) / PAGE;
-	if (npages > RESIDENCY_MAX_PAGES)
-		npages = RESIDENCY_MAX_PAGES;
-	int64_t mapped = scan_mapped(start, npages, &bits, npages);
-	if (mapped >= 0)
-		resident = (uint64_t)mapped;
-	for (uint64_t done = mapped >= 0 ? npages : 0; done < npages; ) {
-		uint64_t n = npages - done < VEC ? npages - done : VEC;
-		mincore_holes(start + done * PAGE, n, vec);
-		if (any_resident(vec, n)) {
-			if (!bits && !(bits = arena_alloc((npages + 7) / 8)))
-				return;
-			for (uint64_t i = 0; i < n; i++)
-				if (vec[i] & 1) {
-					bits[(done + i) / 8] |= (uint8_t)(1u << ((done + i) % 8));
-					resident++;
-				}
+	a.npages = (len + PAGE - 1) / PAGE;
+	if (a.npages > RESIDENCY_MAX_PAGES)
+		a.npages = RESIDENCY_MAX_PAGES;
+	a.resident = 0;
+	a.bits = NULL;
+	a.nruns = 0;
+	if (scan_mapped(start, &a) < 0)
+		for (uint64_t done = 0; done < a.npages; ) {
+			uint64_t n = a.npages - done < VEC ? a.npages - done : VEC;
+			mincore_holes(start + done * PAGE, n, vec);
+			if (any_resident(vec, n))
+				for (uint64_t i = 0; i < n; i++)
+					if ((vec[i] & 1) && add_run(&a, done + i, 1))
+						goto out;
+			done += n;
 		}
-		done += n;
-	}
-	if (!bits)
-		return;
-	if (resident) {
+	if (a.resident) {
 		struct vmt_record rec = { .type = VMT_REC_RESIDENCY };
 		rec.u.residency = (struct vmt_residency){
-			.seq = seq, .pid = shim.pid, .start = start, .npages = npages, .bits = bits,
+			.seq = seq, .pid = shim.pid, .start = start, .npages = a.npages,
+			.bits = a.bits, .nruns = a.bits ? 0 : a.nruns, .runs = a.bits ? NULL : a.runs,
 		};
 		shim_write(&rec);
 	}
-	arena_free(bits, (npages + 7) / 8);
+out:
+	if (a.bits)
+		arena_free(a.bits, (a.npages + 7) / 8);
 }
 
 struct fork_scan { uint64_t seq, budget; };

@@ -34,7 +34,12 @@
 #define SLOTS 65536
 #define MAX_DEPTH 128
 #define MAX_MODULES 1024
-#define STEPS 16384             /* remembered unwinding steps, direct-mapped (512 KiB) */
+#define STEPS 16384             /* remembered unwinding steps (512 KiB) */
+/* Steps are kept in sets of WAYS by (ip, sp): one function called at
+ * the same depth from two places (a loop alternating sbrk(-N) and
+ * sbrk(+n)) has one step per caller, and a direct-mapped table made the
+ * two evict each other, a full unwind at every switch. */
+#define WAYS 4
 
 /* One unwinding step; next_ip 0: the outermost frame. */
 struct step { uint64_t ip, sp, next_ip, next_sp; };
@@ -206,10 +211,10 @@ static uint64_t hash_ips(const uint64_t *ips, int n)
 	return h | 1;
 }
 
-static struct step *step_slot(uint64_t ip, uint64_t sp)
+static struct step *step_set(uint64_t ip, uint64_t sp)
 {
 	uint64_t h = (ip * 0x9e3779b97f4a7c15ULL) ^ (sp * 0xc2b2ae3d27d4eb4fULL);
-	return &steps[(h >> 20) % STEPS];
+	return &steps[(h >> 20) % (STEPS / WAYS) * WAYS];
 }
 
 /* The recorder's leading frames are dropped but the outermost of them, the
@@ -240,15 +245,18 @@ static int cached_walk(uint64_t ip, uint64_t sp, uint64_t *ips, int *n, int dept
 	*n = 0;
 	lock_table();
 	while (*n < depth) {
-		struct step *s = step_slot(ip, sp);
-		if (s->ip != ip || s->sp != sp)
+		const struct step *set = step_set(ip, sp), *s = NULL;
+		for (int w = 0; w < WAYS && !s; w++)
+			if (set[w].ip == ip && set[w].sp == sp &&
+			    (!set[w].next_ip || (set[w].next_sp > sp &&
+			     *(const uint64_t *)(uintptr_t)(set[w].next_sp - 8) == set[w].next_ip)))
+				s = &set[w];
+		if (!s)
 			break;
 		if (!s->next_ip) {
 			unlock_table();
 			return 1;
 		}
-		if (s->next_sp <= sp || *(const uint64_t *)(uintptr_t)(s->next_sp - 8) != s->next_ip)
-			break;
 		ip = s->next_ip;
 		sp = s->next_sp;
 		keep(ips, n, ip);
@@ -257,10 +265,18 @@ static int cached_walk(uint64_t ip, uint64_t sp, uint64_t *ips, int *n, int dept
 	return *n >= depth;     /* a stack of only recorder frames is unwound again */
 }
 
+/* A new step takes a free way of its set, or the next one in turn. */
 static void remember(uint64_t ip, uint64_t sp, uint64_t next_ip, uint64_t next_sp)
 {
+	static unsigned turn;
 	lock_table();
-	*step_slot(ip, sp) = (struct step){ ip, sp, next_ip, next_sp };
+	struct step *set = step_set(ip, sp), *s = NULL;
+	for (int w = 0; w < WAYS && !s; w++)
+		if (!set[w].ip || (set[w].ip == ip && set[w].sp == sp && set[w].next_ip == next_ip))
+			s = &set[w];
+	if (!s)
+		s = &set[turn++ % WAYS];
+	*s = (struct step){ ip, sp, next_ip, next_sp };
 	unlock_table();
 }
 

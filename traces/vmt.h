@@ -81,14 +81,24 @@ struct vmt_event {
 	uint32_t file_id;    /* 0: none; else a VMT_REC_FILE id of this pid */
 };
 
+/* Pages [first, first + count) of a residency record's range. */
+struct vmt_run {
+	uint64_t first, count;
+};
+
 /* Pages of [start, start + npages * page_size) that were resident just
- * before event `seq` of `pid`: bit i of bits[i / 8] (LSB first). */
+ * before event `seq` of `pid`: bit i of bits[i / 8] (LSB first), and the
+ * same as runs (ascending, disjoint, not empty, within npages).  Readers
+ * fill in both; a writer takes runs when runs is set or bits is NULL,
+ * else bits. */
 struct vmt_residency {
 	uint64_t seq;
 	int32_t pid;
 	uint64_t start;
 	uint64_t npages;
 	const uint8_t *bits; /* (npages + 7) / 8 bytes */
+	uint32_t nruns;
+	const struct vmt_run *runs;
 };
 
 struct vmt_host {
@@ -252,6 +262,7 @@ enum vmt_rec_type {
 	VMT_REC_EVENT,
 	VMT_REC_END,          /* format version 2 */
 	VMT_REC_ARGV,         /* format version 3 */
+	/* 12 is taken on the wire: RESIDENCY coded by runs (version 3) */
 };
 
 struct vmt_record {

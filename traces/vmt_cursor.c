@@ -23,7 +23,7 @@ static uint64_t meta_due(const struct vmt_cursor *c)
 
 	if (!c->meta_left)
 		return UINT64_MAX;
-	if (c->meta_end - c->meta < 2 || !vmt_get_varint(c->meta + 1, c->meta_end, &index))
+	if (vmt_meta_index(c->meta, c->meta_end, &c->mctx, &index))
 		return 0;
 	return index;
 }
@@ -40,6 +40,7 @@ int vmt_cursor_load(struct vmt_cursor *c, const struct vmt_chunk_info *ci,
 	c->key = ci->first_seq;
 	c->last_seq = ci->last_seq;
 	c->why = NULL;
+	memset(&c->mctx, 0, sizeof(c->mctx));
 	vmt_predictor_init(&c->pred, ci->first_seq, ci->pid, ci->tid);
 	c->meta_at = meta_due(c);
 	/* the decoder may read VMT_EVENT_MAX_READ bytes past the events */
@@ -70,9 +71,9 @@ static int step_meta(struct vmt_cursor *c, struct vmt_record *out)
 	uint64_t index;
 	int ret;
 
-	if (c->meta_end - c->meta < 2 || !vmt_get_varint(c->meta + 1, c->meta_end, &index))
+	if (vmt_meta_index(c->meta, c->meta_end, &c->mctx, &index))
 		return corrupt(c, "a metadata record does not decode");
-	ret = vmt_meta_decode(&c->meta, c->meta_end, out, &index, &c->scratch);
+	ret = vmt_meta_decode(&c->meta, c->meta_end, out, &index, &c->scratch, &c->mctx);
 	if (ret)
 		return ret == VMT_ECORRUPT ?
 		       corrupt(c, "a metadata record does not decode") : ret;

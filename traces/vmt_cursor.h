@@ -21,6 +21,7 @@ struct vmt_cursor {
 	uint64_t events_done;
 	struct vmt_predictor pred;
 	struct vmt_scratch scratch;
+	struct vmt_meta_ctx mctx;    /* the chunk's metadata coding state */
 
 	struct vmt_record cur;       /* the record the cursor is at */
 	uint64_t key;                /* its seq, for merging */

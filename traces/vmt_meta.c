@@ -46,7 +46,7 @@ size_t vmt_meta_bound(const struct vmt_record *rec)
 		n += (size_t)rec->u.stack.depth * VARINT_MAX;
 		break;
 	case VMT_REC_RESIDENCY:
-		n += (size_t)((rec->u.residency.npages + 7) / 8);
+		n += vmt_res_bound(&rec->u.residency);
 		break;
 	case VMT_REC_ARGV:
 		for (uint32_t i = 0; i < rec->u.argv.argc; i++)
@@ -77,8 +77,12 @@ static uint8_t *put_i(uint8_t *p, int64_t v)
 #define S(v) (p = put_str(p, (v)))
 
 uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
-                         uint64_t event_index)
+                         uint64_t event_index, struct vmt_meta_ctx *ctx)
 {
+	if (rec->type == VMT_REC_RESIDENCY) {
+		*p++ = VMT_WIRE_RESIDENCY_RUNS;
+		return vmt_res_encode(p, &rec->u.residency, event_index, ctx);
+	}
 	*p++ = (uint8_t)rec->type;
 	U(event_index);
 	switch (rec->type) {
@@ -139,15 +143,6 @@ uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
 			I((int64_t)(x->ips[i] - prev));
 			prev = x->ips[i];
 		}
-		break;
-	}
-	case VMT_REC_RESIDENCY: {
-		const struct vmt_residency *x = &rec->u.residency;
-		size_t n = (size_t)((x->npages + 7) / 8);
-		U(x->seq); I(x->pid); U(x->start); U(x->npages);
-		if (n)
-			memcpy(p, x->bits, n);
-		p += n;
 		break;
 	}
 	case VMT_REC_END: {
@@ -266,12 +261,23 @@ void vmt_scratch_free(struct vmt_scratch *s)
 	free(s->vmas);
 	free(s->ips);
 	free(s->args);
+	vmt_res_scratch_free(&s->res);
 	memset(s, 0, sizeof(*s));
+}
+
+int vmt_meta_index(const uint8_t *p, const uint8_t *end,
+                   const struct vmt_meta_ctx *ctx, uint64_t *index)
+{
+	if (end - p < 2)
+		return -1;
+	if (*p == VMT_WIRE_RESIDENCY_RUNS)
+		return vmt_res_index(p + 1, end, ctx, index);
+	return vmt_get_varint(p + 1, end, index) ? 0 : -1;
 }
 
 int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
                     struct vmt_record *rec, uint64_t *event_index,
-                    struct vmt_scratch *s)
+                    struct vmt_scratch *s, struct vmt_meta_ctx *ctx)
 {
 	struct in in = { *pp, end, 0 };
 	int type;
@@ -280,6 +286,13 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		return VMT_ECORRUPT;
 	type = *in.p++;
 	memset(rec, 0, sizeof(*rec));
+	if (type == VMT_WIRE_RESIDENCY_RUNS) {
+		rec->type = VMT_REC_RESIDENCY;
+		int ret = vmt_res_decode(&in.p, end, &rec->u.residency, event_index, &s->res, ctx);
+		if (!ret)
+			*pp = in.p;
+		return ret;
+	}
 	rec->type = type;
 	*event_index = get_u(&in);
 	switch (type) {
@@ -383,6 +396,11 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		if (x->npages > (uint64_t)(in.end - in.p) * 8)
 			return VMT_ECORRUPT;
 		x->bits = get_bytes(&in, (x->npages + 7) / 8);
+		if (!in.bad) {
+			int ret = vmt_res_runs_of_bits(x, &s->res);
+			if (ret)
+				return ret;
+		}
 		break;
 	}
 	case VMT_REC_END: {

@@ -6,12 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "vmt.h"
+#include "vmt_residency.h"
 
 /* An upper bound on vmt_meta_encode's output for rec. */
 size_t vmt_meta_bound(const struct vmt_record *rec);
-/* Encode rec (any type but EVENT) at p; returns the end. */
+/* Encode rec (any type but EVENT) at p; returns the end.  ctx: the
+ * chunk's coding state (zeroed at the chunk's start), or NULL for a
+ * record coded on its own (the store's slab entries). */
 uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
-                         uint64_t event_index);
+                         uint64_t event_index, struct vmt_meta_ctx *ctx);
 /* The seq of a metadata record that has one (process, map, checkpoint,
  * residency): 1 and *seq set, else 0. */
 static inline int vmt_meta_seq(const struct vmt_record *r, uint64_t *seq)
@@ -34,13 +37,19 @@ struct vmt_scratch {
 	size_t nips;
 	struct vmt_arg *args;
 	size_t nargs;
+	struct vmt_res_scratch res;
 };
 void vmt_scratch_free(struct vmt_scratch *s);
 
 /* Decode one record from [*pp, end): 0 and *pp advanced, or VMT_ECORRUPT /
- * VMT_ENOMEM.  Strings point into the input, which must stay mapped. */
+ * VMT_ENOMEM.  Strings point into the input, which must stay mapped.  ctx
+ * as the encoder's. */
 int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
                     struct vmt_record *rec, uint64_t *event_index,
-                    struct vmt_scratch *s);
+                    struct vmt_scratch *s, struct vmt_meta_ctx *ctx);
+/* The event index of the record at [p, end) without decoding it: 0, or
+ * -1 if it does not decode. */
+int vmt_meta_index(const uint8_t *p, const uint8_t *end,
+                   const struct vmt_meta_ctx *ctx, uint64_t *index);
 
 #endif

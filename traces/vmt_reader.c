@@ -126,7 +126,7 @@ static int check_header(struct vmt_reader *r)
 		return vmt_rd_set_error(open_msg, r->path, VMT_ECORRUPT, "corrupt header: %s",
 		                 f.why ? f.why : "bad frame");
 	p = f.body;
-	if (vmt_meta_decode(&p, f.body_end, &rec, &index, &r->header_scratch) ||
+	if (vmt_meta_decode(&p, f.body_end, &rec, &index, &r->header_scratch, NULL) ||
 	    rec.type != VMT_REC_HEADER || p != f.body_end)
 		return vmt_rd_set_error(open_msg, r->path, VMT_ECORRUPT,
 		                 "corrupt header: the header record does not decode");

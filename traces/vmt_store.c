@@ -256,7 +256,7 @@ int vmt_store_log(struct vmt_store_slab *sl, const struct vmt_record *rec)
 		memcpy(p, &rec->u.event, sizeof rec->u.event);
 		end = p + sizeof rec->u.event;
 	} else {
-		end = vmt_meta_encode(p, rec, 0);
+		end = vmt_meta_encode(p, rec, 0, NULL);
 	}
 	e->type = (uint32_t)rec->type;
 	e->size = (uint32_t)align8((uint64_t)(end - (uint8_t *)e));
@@ -371,7 +371,7 @@ static void finish_slab(struct finish *f, const struct vmt_store_slab *sl)
 		uint64_t index;
 		if (e->type == VMT_REC_EVENT)
 			memcpy(&rec.u.event, p, sizeof rec.u.event);
-		else if (vmt_meta_decode(&p, log + st + e->size, &rec, &index, &scratch))
+		else if (vmt_meta_decode(&p, log + st + e->size, &rec, &index, &scratch, NULL))
 			break;
 		vmt_write(w, &rec);
 		st += e->size;

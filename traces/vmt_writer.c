@@ -34,6 +34,7 @@ struct vmt_writer {
 	size_t lz4_state_size;
 
 	struct vmt_predictor pred;
+	struct vmt_meta_ctx mctx;    /* the open chunk's metadata coding state */
 	struct vmt_event queue[QUEUE];
 	unsigned nqueued;
 	int chunk_open;              /* a record is buffered */
@@ -241,6 +242,7 @@ static void reset_chunk(struct vmt_writer *w)
 	w->chunk_open = w->chunk_has_seq = 0;
 	w->ev_len = w->meta_len = 0;
 	w->nevents = w->nmeta = 0;
+	memset(&w->mctx, 0, sizeof(w->mctx));
 }
 
 static int drain(struct vmt_writer *w);
@@ -348,7 +350,7 @@ static int write_header(struct vmt_writer *w, const struct vmt_record *rec)
 		return ret;
 	if (bound > w->meta_cap && alloc_buffers(w, bound))
 		return fail(w, VMT_ENOMEM, "out of memory for the header", 0);
-	end = vmt_meta_encode(w->out + VMT_SKIP_HDR + VMT_PAYLOAD_HDR, rec, 0);
+	end = vmt_meta_encode(w->out + VMT_SKIP_HDR + VMT_PAYLOAD_HDR, rec, 0, NULL);
 	put_skip_head(w->out, VMT_KIND_HEADER,
 	              (size_t)(end - w->out) - VMT_SKIP_HDR - VMT_PAYLOAD_HDR);
 	return write_out(w, w->out, (size_t)(end - w->out), 0);
@@ -375,7 +377,7 @@ static int write_meta(struct vmt_writer *w, const struct vmt_record *rec)
 	w->chunk_open = 1;
 	if (vmt_meta_seq(rec, &seq))
 		note_seq(w, seq);
-	end = vmt_meta_encode(w->out + VMT_CHUNK_PREFIX + w->meta_len, rec, w->nevents);
+	end = vmt_meta_encode(w->out + VMT_CHUNK_PREFIX + w->meta_len, rec, w->nevents, &w->mctx);
 	w->meta_len = (size_t)(end - (w->out + VMT_CHUNK_PREFIX));
 	w->nmeta++;
 	return 0;

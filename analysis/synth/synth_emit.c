@@ -286,7 +286,7 @@ int synth_residency(struct synth *s, const struct synth_proc *p, uint64_t start,
 	if (npages % 8)
 		bits[bytes - 1] = (uint8_t)((1u << (npages % 8)) - 1);
 	struct vmt_record rec = { .type = VMT_REC_RESIDENCY };
-	rec.u.residency = (struct vmt_residency){ s->seq + 1, p->pid, start, npages, bits };
+	rec.u.residency = (struct vmt_residency){ s->seq + 1, p->pid, start, npages, bits, 0, NULL };
 	int ret = put(s, &rec);
 	free(bits);
 	return ret;

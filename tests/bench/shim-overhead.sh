@@ -10,6 +10,11 @@
 #      thread (arming Syscall User Dispatch, one getrusage): the part of
 #      the recorded cost that is the kernel's
 #   3. python3 -c 'import json' start-up (CPU time of the whole process)
+#   4. small syscall-bound loops (shim-loops.c: brk1, mmap1 and malloc1
+#      like will-it-scale's, page_test's sbrk loop without page touches),
+#      each beside its floor: natively with dispatch armed ("dispatch"),
+#      and with the residency question too ("floor")
+#   5. malloc1's trace: bytes per event
 # All three count CPU time, not wall time: the machine is shared.
 # Target: recorded/native <= 1.10 without stacks.
 set -e
@@ -48,9 +53,40 @@ bench() {   # NAME: runs "$@" (which prints one number) in each mode
 	echo "$line (medians of per-round ratios, $ROUNDS alternating rounds)"
 }
 
+# NAME LOOP N [stacks]: a shim-loops loop natively, recorded, without
+# residency, and at its two floors (with --stacks=16 too if asked)
+loop() {
+	name=$1 l=$2 n=$3 want_stk=$4
+	: >"$T/n"; : >"$T/r"; : >"$T/m"; : >"$T/d"; : >"$T/f"; : >"$T/s"
+	i=0
+	while [ $i -lt "$ROUNDS" ]; do
+		"$B/bench/shim-loops" "$l" "$n" >>"$T/n"
+		rec "$B/bench/shim-loops" "$l" "$n" >>"$T/r"
+		"$B/bench/shim-loops" "$l" "$n" dispatch >>"$T/d"
+		nores "$B/bench/shim-loops" "$l" "$n" >>"$T/m"
+		"$B/bench/shim-loops" "$l" "$n" floor >>"$T/f"
+		[ -z "$want_stk" ] || stk "$B/bench/shim-loops" "$l" "$n" >>"$T/s"
+		i=$((i + 1))
+	done
+	line="$name: native $(median <"$T/n"), recorded $(pair_median "$T/r" "$T/n")x, without residency $(pair_median "$T/m" "$T/n")x"
+	[ -z "$want_stk" ] || line="$line, --stacks=16 $(pair_median "$T/s" "$T/n")x"
+	echo "$line; floor: dispatch $(pair_median "$T/d" "$T/n")x, dispatch+residency $(pair_median "$T/f" "$T/n")x (medians of per-round ratios, $ROUNDS alternating rounds)"
+}
+
 echo "shim-overhead: recorder cost relative to native (lower is better; target <= 1.10 unstacked)"
 bench "aim9 page_test sbrk loop (ns/brk)" "$B/bench/shim-page_test" 3000
 FLOOR=1
 bench "pthread create/join churn (ns/thread)" "$B/bench/shim-thread_churn" 3000
 FLOOR=
 STRACE=0 bench "python3 -c 'import json' x10 (CPU ms)" "$B/bench/shim-runcpu" 10 "$PY" -c 'import json'
+loop "brk1: brk up a page and back (ns/iteration)" brk1 20000
+loop "mmap1: mmap+munmap 128 MiB (ns/iteration)" mmap1 5000
+loop "malloc1: malloc+free 128 MiB (ns/iteration)" malloc1 500
+loop "sbrk loop, no page touches (ns/iteration of 17 calls)" sbrk 2000 stacks
+
+# malloc1's trace size: every iteration is an mmap, a munmap and the
+# residency record before the munmap
+rec "$B/bench/shim-loops" malloc1 5000 >/dev/null
+"$B/bin/vmtrace" stats --json "$T/t.lz4" | awk -F'[:,]' '
+	/"events"/ { ev = $2 + 0 } /"file_bytes"/ { by = $2 + 0 }
+	/"bytes_per_event"/ { printf "malloc1 trace: %d bytes, %d events, %.1f bytes per event (target <= 8)\n", by, ev, $2 }'

@@ -4,7 +4,8 @@
  *
  * (arguments and results in hex, as `strace -e raw=all` prints them), and
  * with -a the other records too (process, map size, file with its ino and
- * size, checkpoint, residency).  Records are read in file order and sorted here by sequence
+ * size, checkpoint, residency), and with -r the residency records' pages
+ * too, as runs FIRST+COUNT of page offsets read from the bitmap.  Records are read in file order and sorted here by sequence
  * number (records without one follow the record before them in the file),
  * so the output does not depend on the reader's merge. */
 #include "vmt.h"
@@ -70,13 +71,14 @@ static void event(const struct vmt_event *e)
 
 int main(int argc, char **argv)
 {
-	int all = argc > 2 && strcmp(argv[1], "-a") == 0, err;
+	int runs = argc > 2 && strcmp(argv[1], "-r") == 0;
+	int all = runs || (argc > 2 && strcmp(argv[1], "-a") == 0), err;
 	const char *path = argv[argc - 1];
 	struct vmt_reader_prefs prefs = { .order = VMT_ORDER_FILE };
 	uint64_t key = 0;
 	struct vmt_record rec;
 	if (argc < 2) {
-		fprintf(stderr, "usage: tracecalls [-a] TRACE\n");
+		fprintf(stderr, "usage: tracecalls [-a|-r] TRACE\n");
 		return 2;
 	}
 	struct vmt_reader *r = vmt_reader_open(path, &prefs, &err);
@@ -137,9 +139,19 @@ int main(int argc, char **argv)
 				uint64_t res = 0;
 				for (uint64_t i = 0; i < rec.u.residency.npages; i++)
 					res += (rec.u.residency.bits[i / 8] >> (i % 8)) & 1;
-				printf("residency %d %#llx pages %llu resident %llu\n", rec.u.residency.pid,
+				printf("residency %d %#llx pages %llu resident %llu", rec.u.residency.pid,
 				       (unsigned long long)rec.u.residency.start,
 				       (unsigned long long)rec.u.residency.npages, (unsigned long long)res);
+				for (uint64_t i = 0; runs && i < rec.u.residency.npages; i++) {
+					uint64_t n = 0;
+					while (i + n < rec.u.residency.npages &&
+					       (rec.u.residency.bits[(i + n) / 8] >> ((i + n) % 8) & 1))
+						n++;
+					if (n)
+						printf(" %llu+%llu", (unsigned long long)i, (unsigned long long)n);
+					i += n;
+				}
+				printf("\n");
 			}
 			break;
 		}

@@ -432,7 +432,7 @@ static int run_ops(struct sim_gen_op *ops, int n, struct sim_gen *g, int report)
 			ev.args[0] = op->args[1] ? sim_brk - op->args[0] : sim_brk + op->args[0];
 		if (op->sys == SIM_GEN_TOUCH) {
 			uint8_t bits[4096];
-			struct vmt_residency rs = { 0, 0, ev.args[0], ev.args[1] / 4096, bits };
+			struct vmt_residency rs = { 0, 0, ev.args[0], ev.args[1] / 4096, bits, 0, NULL };
 			memset(bits, 0xff, sizeof bits);
 			if (rs.npages > sizeof bits * 8)
 				rs.npages = sizeof bits * 8;

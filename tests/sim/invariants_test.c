@@ -98,7 +98,7 @@ int main(void)
 			sim_apply(mm, &ev, ev.file_id ? &file : NULL, &r);
 			if (rnd() % 50 == 0) {
 				uint8_t bits[8] = { 0xff, 0x0f, 0, 0xff, 1, 2, 3, 4 };
-				struct vmt_residency res = { 0, 0, any_addr() & ~(PG - 1), 64, bits };
+				struct vmt_residency res = { 0, 0, any_addr() & ~(PG - 1), 64, bits, 0, NULL };
 				sim_touch(mm, &res);
 			}
 			if (rnd() % 200 == 0) {

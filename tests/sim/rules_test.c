@@ -43,7 +43,7 @@ static uint64_t map(struct sim_mm *mm, uint64_t addr, uint64_t len, uint64_t pro
 static void touch(struct sim_mm *mm, uint64_t addr)
 {
 	uint8_t bit = 1;
-	struct vmt_residency r = { 0, 0, addr, 1, &bit };
+	struct vmt_residency r = { 0, 0, addr, 1, &bit, 0, NULL };
 	sim_touch(mm, &r);
 }
 

@@ -143,7 +143,7 @@ static inline int gen_record(uint64_t n, int32_t pid, int32_t tid,
 			b->bits[i] = (uint8_t)gen_hash(n + i);
 		if (np % 8)
 			b->bits[np / 8] &= (uint8_t)((1u << (np % 8)) - 1);
-		r->u.residency = (struct vmt_residency){ n, pid, 0x7f0000000000ull, np, b->bits };
+		r->u.residency = (struct vmt_residency){ n, pid, 0x7f0000000000ull, np, b->bits, 0, NULL };
 		break;
 	}
 	}

@@ -1,0 +1,140 @@
+/* Small syscall-bound loops, each like a will-it-scale or AIM9 case, for
+ * the recorder's per-call cost.  Prints CPU nanoseconds (the machine is
+ * shared: CPU time, so waiting for a core does not count) per iteration of
+ * the loop alone.  Usage: shim-loops LOOP ITERATIONS [floor|dispatch]
+ *   brk1     brk up one page and back (will-it-scale brk1)
+ *   mmap1    mmap 128 MiB anonymous, munmap it (mmap1)
+ *   malloc1  malloc 128 MiB, free it (malloc1: glibc mmaps and munmaps it)
+ *   sbrk     AIM9 page_test's sbrk loop without page touches: sbrk(-64 KiB),
+ *            then 16 x sbrk(4 KiB)
+ * "dispatch" runs natively with Syscall User Dispatch armed, every
+ * address exempt (so each system call takes the kernel's slow entry path,
+ * as an armed recorded thread's do, and no selector is read: the
+ * recorder's own calls come from exempt text); "floor" also asks, before
+ * each call that releases memory, the PAGEMAP_SCAN question the recorder
+ * asks there (docs/shim.md, RESIDENCY).  Together: what the kernel alone
+ * costs of a recorded run. */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef PR_SET_SYSCALL_USER_DISPATCH
+#define PR_SET_SYSCALL_USER_DISPATCH 59
+#define PR_SYS_DISPATCH_ON 1
+#endif
+
+#define PAGE 4096L
+#define BIG (128L << 20)
+
+/* <linux/fs.h> of Linux 6.7 (PAGEMAP_SCAN); older headers lack it. */
+struct pm_region { uint64_t start, end, categories; };
+struct pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+#define PM_SCAN _IOWR('f', 16, struct pm_scan_arg)
+#define PM_PRESENT_SWAPPED ((1u << 3) | (1u << 4))
+
+static int pm_fd = -1;
+static char selector;
+
+/* The residency question, where the floor asks it. */
+static void ask(void *start, long len)
+{
+	struct pm_region r[32];
+	struct pm_scan_arg a = {
+		.size = sizeof(a), .start = (uint64_t)(uintptr_t)start,
+		.end = (uint64_t)(uintptr_t)start + (uint64_t)len,
+		.vec = (uint64_t)(uintptr_t)r, .vec_len = 32,
+		.category_anyof_mask = PM_PRESENT_SWAPPED, .return_mask = PM_PRESENT_SWAPPED,
+	};
+	if (pm_fd >= 0)
+		ioctl(pm_fd, PM_SCAN, &a);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void brk1(long n)
+{
+	char *p = sbrk(0);
+	for (long i = 0; i < n; i++) {
+		brk(p + PAGE);
+		ask(p, PAGE);
+		brk(p);
+	}
+}
+
+static void mmap1(long n)
+{
+	for (long i = 0; i < n; i++) {
+		void *p = mmap(NULL, BIG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ask(p, BIG);
+		munmap(p, BIG);
+	}
+}
+
+static void malloc1(long n)
+{
+	for (long i = 0; i < n; i++) {
+		char *p = malloc(BIG);
+		/* the chunk header sits 16 bytes into glibc's mapping */
+		ask((void *)((uintptr_t)p & ~(uintptr_t)(PAGE - 1)), BIG + PAGE);
+		free(p);
+	}
+}
+
+static void sbrk16(long n)
+{
+	char *top = sbrk(0);
+	sbrk(16 * PAGE);
+	for (long i = 0; i < n; i++) {
+		sbrk(-16 * PAGE);
+		ask(top, 16 * PAGE);
+		for (int j = 0; j < 16; j++)
+			sbrk(PAGE);
+	}
+	brk(top);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct { const char *name; void (*run)(long); } loops[] = {
+		{ "brk1", brk1 }, { "mmap1", mmap1 }, { "malloc1", malloc1 }, { "sbrk", sbrk16 },
+	};
+	if (argc < 3) {
+		fprintf(stderr, "usage: shim-loops brk1|mmap1|malloc1|sbrk ITERATIONS [floor|dispatch]\n");
+		return 2;
+	}
+	long n = atol(argv[2]);
+	const char *mode = argc > 3 ? argv[3] : "";
+	for (size_t i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
+		if (strcmp(argv[1], loops[i].name))
+			continue;
+		if (!strcmp(mode, "floor"))
+			pm_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+		if ((!strcmp(mode, "floor") || !strcmp(mode, "dispatch")) &&
+		    prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_ON, 0UL, ~0UL, &selector)) {
+			perror("shim-loops: PR_SET_SYSCALL_USER_DISPATCH");
+			return 1;
+		}
+		loops[i].run(n / 10 + 1);   /* warm: malloc's first mmap, the TLB */
+		double t0 = now();
+		loops[i].run(n);
+		printf("%.1f\n", (now() - t0) / (double)n);
+		return 0;
+	}
+	fprintf(stderr, "shim-loops: no loop %s\n", argv[1]);
+	return 2;
+}
