@@ -25,7 +25,7 @@ ok $? "the regressions section: 6.7 alone zeroes 2 MiB pages in the pthread trac
 grep -q 'efa7df3e3bb5' "$T/stories" && grep -q 'c4608d1bf7c6' "$T/stories" &&
 	grep -q '28c5609fb2' "$T/stories" && grep -q 'cacded5e42b9' "$T/stories"
 ok $? "... and names each story's commits"
-is "$(grep -c '^  python3-json ' "$T/stories")" 3 "the recorded programs are replayed under each story's profiles"
+is "$(grep -c '^  python3-json ' "$T/stories")" 4 "the recorded programs are replayed under each story's profiles (four stories)"
 grep -q '^  skipped: quick mode$' "$T/stdout"
 ok $? "quick mode says QEMU is skipped"
 grep -q "^report: *$out/report.html" "$T/stdout"
