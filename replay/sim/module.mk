@@ -3,7 +3,12 @@
 
 # The outcome definition both back ends share is lib/outcome.c (in
 # libvmshared.a, which whatever links the simulator links too).
-LIBVMSIM_SRCS := $(wildcard replay/sim/*.c)
+LIBVMSIM_SRCS := replay/sim/apply.c replay/sim/around.c \
+	replay/sim/cost.c replay/sim/gen.c replay/sim/host_probe.c \
+	replay/sim/intern.c replay/sim/merge.c replay/sim/mm.c \
+	replay/sim/ops_map.c replay/sim/ops_modify.c replay/sim/ops_mremap.c \
+	replay/sim/ops_shm.c replay/sim/place.c replay/sim/profiles.c \
+	replay/sim/tree.c replay/sim/vm_flags.c
 LIBVMSIM      := $(BUILD)/lib/libvmsim.a
 
 $(LIBVMSIM): $(call objs,$(LIBVMSIM_SRCS))

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Every module.mk names its sources: a C file of replay/, replay/vm/ and
-# analysis/ (with analysis/synth/) is built because its module.mk lists it
+# Every module.mk names its sources: a C file of shim/, traces/, replay/,
+# replay/sim/, replay/vm/ and analysis/ (with analysis/synth/) is built because its module.mk lists it
 # by name, not because a wildcard or a file-name pattern happens to match
 # it.  A file no list names is either dead or forgotten: both fail here.
 . "$(dirname "$0")/../lib.sh"
@@ -11,7 +11,7 @@ check() {   # MODULE.MK DIR...
 	missing=
 	: >"$T/wild"
 	for d; do
-		grep -n -e "$d/\*" -e "$d/%" "$mk" | grep -v '^[0-9]*:#' >>"$T/wild"
+		grep -n -e "$d/\*\.c" -e "$d/%" "$mk" | grep -v '^[0-9]*:#' >>"$T/wild"
 		for f in "$d"/*.c; do
 			grep -q "$f\b" "$mk" || missing="$missing $f"
 		done
@@ -22,4 +22,7 @@ check() {   # MODULE.MK DIR...
 check replay/module.mk replay
 check replay/vm/module.mk replay/vm
 check analysis/module.mk analysis analysis/synth
+check shim/module.mk shim
+check traces/module.mk traces
+check replay/sim/module.mk replay/sim
 done_testing
