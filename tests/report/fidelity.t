@@ -33,7 +33,11 @@ for arg in sys.argv[3:]:
 json.dump(d, open(sys.argv[2], "w"))
 PY
 }
-edit host.json base.json vmreplay.fidelity.checkpoints_matched=6 vmreplay.fidelity.checkpoints_total=6
+# base.json is the clean column whatever this replay met (under load a
+# call of the live replay can come back moved or different: seen in CI-like
+# full runs, and that is not what this test is about)
+edit host.json base.json vmreplay.fidelity.checkpoints_matched=6 vmreplay.fidelity.checkpoints_total=6 \
+	vmreplay.fidelity.result_mismatches=0 vmreplay.fidelity.moved_events=0
 edit base.json lost.json vmreplay.fidelity.checkpoints_matched=5 vmreplay.merge.split+=1 vmreplay.vma_count.final+=1
 "$R" base.json lost.json >out 2>err
 is "$?" 0 "5/6 checkpoints: exit status 0"
