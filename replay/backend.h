@@ -33,6 +33,7 @@ struct rp_standin_map {
 struct rp_backend_cfg {
 	const void *profile;    /* sim: its kernel profile (struct sim_profile) */
 	int thp;                /* sim: transparent_hugepage/enabled (enum sim_thp) */
+	int per_event;          /* sim: keep each event's modelled cost (--per-event) */
 	int outcomes;           /* kernel: derive merge outcomes (0: --no-outcomes) */
 	uint64_t clock_cost;    /* kernel: ns subtracted from every measured latency */
 	uint64_t page_size;     /* kernel: this machine's page size */

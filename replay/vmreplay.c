@@ -53,7 +53,7 @@ static void progress_end(struct progress *pg)
 static int replay(const struct rp_opts *o, const struct rp_trace *t)
 {
 	const struct rp_backend *be = &rp_kernel_backend;
-	struct rp_backend_cfg cfg = { .thp = o->thp };
+	struct rp_backend_cfg cfg = { .thp = o->thp, .per_event = o->per_event };
 	const char *kernel_name;
 	struct utsname u;
 	uname(&u);

@@ -124,11 +124,18 @@ static inline uint32_t sat_add(uint32_t a, uint64_t d)
 	return s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
 }
 
+void sim_mm_keep_events(struct sim_mm *mm, int on)
+{
+	mm->keep_events = on != 0;
+}
+
 void sim_cost_keep(struct sim_mm *mm, uint64_t seq)
 {
 	struct sim_cost now;
 	struct ev_cost *e;
 
+	if (!mm->keep_events)
+		return;
 	sim_mm_cost(mm, &now);
 	if (ev_restart) {
 		ev_gen++;

@@ -137,6 +137,10 @@ int sim_thp_parse(const char *word);
  * one replay at a time.  sim_events_restart() starts a new replay of the
  * trace (a loop): the counts stay readable until the next one is kept. */
 void sim_events_restart(void);
+/* Keep them for mm's events (the default) or not: a driver that reports
+ * only totals turns it off, and the table costs nothing (fork children
+ * inherit the choice). */
+void sim_mm_keep_events(struct sim_mm *mm, int on);
 /* The counts kept for event `seq` of the current replay and the rules of
  * rules.def whose work they include (1 << i, i as sim_rule_id takes it);
  * 0 when none were kept (the event was not applied). */
