@@ -11,7 +11,10 @@
 # only the simulator can reach (each kernel brk alone takes ~1.5 us here):
 # its rate is printed beside the kernel's without outcomes.  The kernel back
 # end tells a brk's outcome from the heap VMA it knows (kernel.c, struct
-# k_known), without a PROCMAP_QUERY per call.  brk_loop gives the native
+# k_known), without a PROCMAP_QUERY per call; the replayer touches the
+# trace's pages before its first measured call (docs/replay-cost.md: a
+# shadow-paging hypervisor's first-touch faults were 0.37 us of every
+# replayed brk).  brk_loop gives the native
 # loop the same heap the recorded one had (see its comment).
 set -e
 B=${VMREC_BUILD:-build}
