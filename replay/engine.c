@@ -458,7 +458,10 @@ int rp_engine_run_once(struct rp_engine *e)
 		sh->slots[s] = (struct rp_slot_state){ .start_count = -1, .end_count = -1, .peak = -1 };
 		e->ps[s] = (struct rp_pstate){ 0 };
 	}
-	memset(sh->ev, 0, t->nevents * sizeof(*sh->ev));
+	/* a new mapping is zero: clearing it would only fault it in here */
+	if (e->shared_used)
+		memset(sh->ev, 0, t->nevents * sizeof(*sh->ev));
+	e->shared_used = 1;
 	for (size_t i = 0; i < t->ncks; i++)
 		sh->ck[i] = INT64_MIN;
 	atomic_store(&sh->nsnaps, 0);

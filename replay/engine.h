@@ -79,6 +79,7 @@ struct rp_engine {
 	const struct standins *si;
 	struct rp_shared *sh;
 	size_t shared_bytes;
+	int shared_used;      /* a run wrote the results: clear them before the next */
 	struct rp_layout *layout;  /* kernel: where each address space goes (placement.h) */
 	uint64_t base_brk;    /* this process's break before any replay */
 	int heap_in_place;    /* kernel: recorded heaps go where they were (set_break.h) */

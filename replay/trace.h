@@ -37,6 +37,7 @@ struct rp_trace {
 	uint64_t *file_need;         /* bytes a stand-in must have, per file */
 	struct rp_proc_info *procs;  size_t nprocs;
 	uint32_t *step_of_event;     /* event index -> step index */
+	size_t steps_bytes, events_bytes;   /* their mappings (trace.c, big_grow) */
 	int incomplete;              /* the reader stopped at an error */
 	char note[512];              /* its message */
 };
