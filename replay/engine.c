@@ -458,7 +458,7 @@ int rp_engine_run_once(struct rp_engine *e)
 		sh->slots[s] = (struct rp_slot_state){ .start_count = -1, .end_count = -1, .peak = -1 };
 		e->ps[s] = (struct rp_pstate){ 0 };
 	}
-	/* a new mapping is zero: clearing it would only fault it in here */
+	/* a new mapping is zero: a second run clears what the first wrote */
 	if (e->shared_used)
 		memset(sh->ev, 0, t->nevents * sizeof(*sh->ev));
 	e->shared_used = 1;
@@ -621,6 +621,8 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 		fprintf(stderr, "vmreplay: %s: out of memory for the results of %zu events\n", t->path, t->nevents);
 		return -1;
 	}
+	/* in one call now, not page by page inside the first measured run */
+	madvise(mem, bytes, MADV_POPULATE_WRITE);
 	e->shared_bytes = bytes;
 	e->sh = (struct rp_shared *)mem;
 	char *at = mem + sizeof(struct rp_shared);
