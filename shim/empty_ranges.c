@@ -71,7 +71,7 @@ static void give(void)
 static uint64_t process_faults(void)
 {
 	struct rusage ru;
-	if (raw_failed(raw2(SYS_getrusage, RUSAGE_SELF, &ru)))
+	if (raw_failed(raw2_exempt(SYS_getrusage, RUSAGE_SELF, &ru)))
 		return 0;
 	uint64_t n = (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt + 1;
 	__atomic_store_n(&last_faults, n, __ATOMIC_RELEASE);

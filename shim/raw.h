@@ -24,7 +24,10 @@ static inline uint64_t shim_page_down(uint64_t x) { return x & SHIM_PAGE_MASK; }
 
 /* A "syscall; ret" inside libc's text (sud.c), or NULL.  Syscall User
  * Dispatch exempts libc's text, so a call issued there skips the kernel's
- * read of this thread's selector byte: ~50 ns of each recorded call here.
+ * read of this thread's selector byte: ~50 ns in a tight loop, ~2.7 us
+ * in a malloc1 loop here, after the page fault of each fresh block
+ * (docs/shim.md, Cost).  So the recorded call and the questions asked
+ * beside it (residency's PAGEMAP_SCAN, the fault count) go through it.
  * Only for calls that return on the same stack (not clone, vfork, exec). */
 extern void *shim_exempt_syscall;
 
@@ -44,5 +47,8 @@ static inline long raw6_exempt(long nr, long a, long b, long c, long d, long e, 
 	                 : "rcx", "r11", "memory");
 	return ret;
 }
+
+#define raw2_exempt(nr, a, b)    raw6_exempt(nr, (long)(a), (long)(b), 0, 0, 0, 0)
+#define raw3_exempt(nr, a, b, c) raw6_exempt(nr, (long)(a), (long)(b), (long)(c), 0, 0, 0)
 
 #endif

@@ -129,7 +129,7 @@ __attribute__((hot)) static int scan_mapped(uint64_t start, struct answer *a)
 		.category_anyof_mask = PM_PRESENT | PM_SWAPPED, .return_mask = PM_PRESENT | PM_SWAPPED,
 	};
 	for (;;) {
-		long got = raw3(SYS_ioctl, fd, PM_SCAN, &q);
+		long got = raw3_exempt(SYS_ioctl, fd, PM_SCAN, &q);
 		if (raw_failed(got)) {
 			atomic_store(&pm_fd, PM_NONE);   /* an old kernel, or the program closed it */
 			if (a->bits)
