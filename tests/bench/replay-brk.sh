@@ -17,6 +17,7 @@
 # replayed brk).  brk_loop gives the native
 # loop the same heap the recorded one had (see its comment).
 set -e
+. "$(dirname "$0")/pin.sh"
 B=${VMREC_BUILD:-build}
 LOOP=$B/tests/replay/progs/brk_loop
 V=$B/bin/vmreplay
@@ -49,8 +50,8 @@ n=$(median "$T/native"); f=$(median "$T/fast"); o=$(median "$T/full"); c=$(media
 # best of the rounds on each side: the least disturbed run of each (shared machine)
 bn=$(best "$T/native"); bf=$(best "$T/fast"); bo=$(best "$T/full")
 rf=$(ratios "$T/fast"); ro=$(ratios "$T/full"); rc=$(ratios "$T/incall"); rco=$(ratios "$T/incall_o")
-awk -v s="$s" -v bn="$bn" -v bf="$bf" -v bo="$bo" -v n="$n" -v f="$f" -v o="$o" -v c="$c" -v rf="$rf" -v ro="$ro" -v rc="$rc" -v rco="$rco" -v it="$ITER" -v r="$ROUNDS" -v nt="$TRACES" 'BEGIN {
-	printf "replay-brk: brk_test loop, %d calls, medians of %d alternating rounds over %d recordings\n", it * 17, r, nt
+awk -v s="$s" -v bn="$bn" -v bf="$bf" -v bo="$bo" -v n="$n" -v f="$f" -v o="$o" -v c="$c" -v rf="$rf" -v ro="$ro" -v rc="$rc" -v rco="$rco" -v it="$ITER" -v r="$ROUNDS" -v nt="$TRACES" -v cpu="$VMREC_BENCH_CPU_PINNED" 'BEGIN {
+	printf "replay-brk: brk_test loop, %d calls, medians of %d alternating rounds over %d recordings, on CPU %s\n", it * 17, r, nt, cpu
 	printf "  native loop                       %10.0f ops/s\n", n
 	printf "  vmreplay with merge outcomes      %10.0f ops/s  ratio %.2f (target >= 0.90)\n", o, ro
 	printf "  vmreplay --no-outcomes (wall)     %10.0f ops/s  ratio %.2f\n", f, rf

@@ -18,6 +18,7 @@
 # All three count CPU time, not wall time: the machine is shared.
 # Target: recorded/native <= 1.10 without stacks.
 set -e
+. "$(dirname "$0")/pin.sh"
 B=${VMREC_BUILD:-$(cd "$(dirname "$0")/../.." && pwd)/build}
 ROUNDS=${ROUNDS:-11}
 T=$(mktemp -d "${TMPDIR:-/tmp}/shim-bench.XXXXXX")
@@ -73,7 +74,7 @@ loop() {
 	echo "$line; floor: dispatch $(pair_median "$T/d" "$T/n")x, dispatch+residency $(pair_median "$T/f" "$T/n")x (medians of per-round ratios, $ROUNDS alternating rounds)"
 }
 
-echo "shim-overhead: recorder cost relative to native (lower is better; target <= 1.10 unstacked)"
+echo "shim-overhead: recorder cost relative to native (lower is better; target <= 1.10 unstacked), every run on CPU $VMREC_BENCH_CPU_PINNED"
 bench "aim9 page_test sbrk loop (ns/brk)" "$B/bench/shim-page_test" 3000
 FLOOR=1
 bench "pthread create/join churn (ns/thread)" "$B/bench/shim-thread_churn" 3000
