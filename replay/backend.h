@@ -10,6 +10,7 @@
 #include "lib/outcome.h"
 
 struct rp_space;   /* one replayed address space (a back end's own state) */
+struct sim_events; /* the simulator's modelled cost per event (replay/sim/sim.h) */
 
 /* The part of the address space a call changes, for outcome derivation. */
 struct rp_effect {
@@ -33,7 +34,9 @@ struct rp_standin_map {
 struct rp_backend_cfg {
 	const void *profile;    /* sim: its kernel profile (struct sim_profile) */
 	int thp;                /* sim: transparent_hugepage/enabled (enum sim_thp) */
-	int per_event;          /* sim: keep each event's modelled cost (--per-event) */
+	/* sim: the table the spaces keep each event's modelled cost in
+	 * (--per-event; the driver's, read back for its results); NULL: none */
+	struct sim_events *events;
 	int outcomes;           /* kernel: derive merge outcomes (0: --no-outcomes) */
 	uint64_t clock_cost;    /* kernel: ns subtracted from every measured latency */
 	uint64_t page_size;     /* kernel: this machine's page size */

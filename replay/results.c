@@ -44,7 +44,8 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 	const struct rp_shared *sh = e->sh;
 	for (int i = 0; i < e->be->nmodel; i++)
 		r->model[i] += sh->model[i];
-	sim_events_restart();   /* the next loop's per-event costs replace this one's */
+	if (e->cfg.events)   /* the next loop's per-event costs replace this one's */
+		sim_events_restart(e->cfg.events);
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct rp_evres *v = &sh->ev[i];
 		if (!v->done || v->skipped)
@@ -257,13 +258,13 @@ static void json_metrics(FILE *f, const struct rp_report *rep)
 /* The simulator's modelled cost of one event (docs/results-schema.md):
  * "model", its non-zero counts, and "cited", the rules of rules.def whose
  * work they include ("C1 28c5609fb2"); nothing when none was kept. */
-static void json_event_model(FILE *f, uint64_t seq)
+static void json_event_model(FILE *f, const struct sim_events *ev, uint64_t seq)
 {
 	struct sim_cost c;
 	uint32_t rules;
 	const char *sep = "", *commit;
 
-	if (!sim_event_cost(seq, &c, &rules))
+	if (!ev || !sim_event_cost(ev, seq, &c, &rules))
 		return;
 	fputs(", \"model\": {", f);
 	for (int i = 0; i < SIM_COST_COUNT; i++) {
@@ -315,7 +316,7 @@ static void json_per_event(FILE *f, const struct rp_report *rep)
 				json_write_escaped(f, v->rule);
 			else
 				fputs("null", f);
-			json_event_model(f, ev->seq);
+			json_event_model(f, rep->e->cfg.events, ev->seq);
 		}
 		fputc('}', f);
 	}

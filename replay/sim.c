@@ -42,7 +42,7 @@ static struct rp_space *s_new(const struct rp_backend_cfg *cfg, const struct vmt
 		return NULL;
 	}
 	sim_mm_set_thp(sp->mm, cfg->thp);
-	sim_mm_keep_events(sp->mm, cfg->per_event);
+	sim_mm_keep_events(sp->mm, cfg->events);
 	return (struct rp_space *)sp;
 }
 

@@ -53,7 +53,7 @@ static void progress_end(struct progress *pg)
 static int replay(const struct rp_opts *o, const struct rp_trace *t)
 {
 	const struct rp_backend *be = &rp_kernel_backend;
-	struct rp_backend_cfg cfg = { .thp = o->thp, .per_event = o->per_event };
+	struct rp_backend_cfg cfg = { .thp = o->thp };
 	const char *kernel_name;
 	struct utsname u;
 	uname(&u);
@@ -69,6 +69,10 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 		cfg.profile = p;
 		kernel_name = sim_profile_name(p);
 		be = &rp_sim_backend;
+		if (o->per_event && !(cfg.events = sim_events_new())) {
+			fprintf(stderr, "vmreplay: out of memory\n");
+			return 2;
+		}
 	}
 	lat_tick_init();
 	cfg.outcomes = o->outcomes;
@@ -91,6 +95,7 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 	if (!runs) {
 		fprintf(stderr, "vmreplay: out of memory\n");
 		standins_remove(&si);
+		sim_events_free(cfg.events);
 		return 2;
 	}
 	for (int r = 0; r < o->repeat; r++)
@@ -99,6 +104,7 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 	if (rp_engine_init(&e, t, o, be, &cfg, be->per_process ? &si : NULL) < 0) {
 		free(runs);
 		standins_remove(&si);
+		sim_events_free(cfg.events);
 		return 2;
 	}
 	uint64_t began = lat_now();
@@ -146,6 +152,7 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 	free(runs);
 	rp_engine_free(&e);
 	standins_remove(&si);
+	sim_events_free(cfg.events);
 	return status;
 }
 

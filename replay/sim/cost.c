@@ -67,55 +67,86 @@ void sim_cost_seal_precheck(struct sim_mm *mm)
 
 /* One event's counts, by seq; `gen` tells this replay's from a former
  * one's.  32 bits a count: one event's work stays far below (a count
- * past it is kept as UINT32_MAX).  In blocks of EV_BLOCK seqs, allocated
- * as the seqs reach them: the table never moves or grows in one piece
- * (this runs inside the timed call).  A trace's seqs are dense; for one
- * whose are not (damaged), blocks stop being added once they outnumber
- * twice the blocks its events would fill, plus 16. */
+ * past it is kept as UINT32_MAX). */
 struct ev_cost {
 	uint32_t gen, rules;
 	uint32_t v[SIM_COST_COUNT];
 };
 #define EV_BLOCK 1024
 #define EV_SEQ_MAX (1ull << 31)   /* seqs come from the trace; past this none are kept */
-static struct ev_cost **ev_blocks;
-static size_t ev_nblocks;
-static size_t ev_used, ev_kept;   /* blocks allocated; records written */
-static uint32_t ev_gen = 1;
-static bool ev_restart;
 
-void sim_events_restart(void)
+/* The table, in blocks of EV_BLOCK seqs, allocated as the seqs reach
+ * them: it never moves or grows in one piece (this runs inside the timed
+ * call).  A trace's seqs are dense; for one whose are not (damaged),
+ * blocks stop being added once they outnumber twice the blocks its events
+ * would fill, plus 16. */
+struct sim_events {
+	struct ev_cost **blocks;
+	size_t nblocks;
+	size_t used, kept;   /* blocks allocated; records written */
+	uint32_t gen;
+	bool restart;        /* the next record kept starts a new gen */
+};
+
+struct sim_events *sim_events_new(void)
 {
-	ev_restart = true;
+	struct sim_events *ev = calloc(1, sizeof *ev);
+
+	if (ev)
+		ev->gen = 1;
+	return ev;
 }
 
-/* event seq's counts, the block allocated if `make`; NULL if not */
-static struct ev_cost *ev_at(uint64_t seq, bool make)
+void sim_events_free(struct sim_events *ev)
+{
+	if (!ev)
+		return;
+	for (size_t b = 0; b < ev->nblocks; b++)
+		free(ev->blocks[b]);
+	free(ev->blocks);
+	free(ev);
+}
+
+void sim_events_restart(struct sim_events *ev)
+{
+	ev->restart = true;
+}
+
+/* event seq's counts; NULL if its block is not there */
+static const struct ev_cost *ev_find(const struct sim_events *ev, uint64_t seq)
+{
+	size_t b = seq / EV_BLOCK;
+
+	if (seq >= EV_SEQ_MAX || b >= ev->nblocks || !ev->blocks[b])
+		return NULL;
+	return &ev->blocks[b][seq % EV_BLOCK];
+}
+
+/* event seq's counts, its block allocated; NULL if it cannot be */
+static struct ev_cost *ev_make(struct sim_events *ev, uint64_t seq)
 {
 	size_t b = seq / EV_BLOCK;
 
 	if (seq >= EV_SEQ_MAX)
 		return NULL;
-	if (b >= ev_nblocks) {
-		size_t n = ev_nblocks ? ev_nblocks : 64;
-		if (!make)
-			return NULL;
+	if (b >= ev->nblocks) {
+		size_t n = ev->nblocks ? ev->nblocks : 64;
 		while (n <= b)
 			n *= 2;
-		struct ev_cost **p = realloc(ev_blocks, n * sizeof *p);
+		struct ev_cost **p = realloc(ev->blocks, n * sizeof *p);
 		if (!p)
 			return NULL;
-		memset(p + ev_nblocks, 0, (n - ev_nblocks) * sizeof *p);
-		ev_blocks = p;
-		ev_nblocks = n;
+		memset(p + ev->nblocks, 0, (n - ev->nblocks) * sizeof *p);
+		ev->blocks = p;
+		ev->nblocks = n;
 	}
-	if (!ev_blocks[b]) {
-		if (!make || ev_used >= 16 + 2 * (ev_kept / EV_BLOCK + 1) ||
-		    !(ev_blocks[b] = calloc(EV_BLOCK, sizeof **ev_blocks)))
+	if (!ev->blocks[b]) {
+		if (ev->used >= 16 + 2 * (ev->kept / EV_BLOCK + 1) ||
+		    !(ev->blocks[b] = calloc(EV_BLOCK, sizeof **ev->blocks)))
 			return NULL;
-		ev_used++;
+		ev->used++;
 	}
-	return &ev_blocks[b][seq % EV_BLOCK];
+	return &ev->blocks[b][seq % EV_BLOCK];
 }
 
 static inline uint32_t sat_add(uint32_t a, uint64_t d)
@@ -124,27 +155,28 @@ static inline uint32_t sat_add(uint32_t a, uint64_t d)
 	return s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
 }
 
-void sim_mm_keep_events(struct sim_mm *mm, int on)
+void sim_mm_keep_events(struct sim_mm *mm, struct sim_events *ev)
 {
-	mm->keep_events = on != 0;
+	mm->events = ev;
 }
 
 void sim_cost_keep(struct sim_mm *mm, uint64_t seq)
 {
+	struct sim_events *ev = mm->events;
 	struct sim_cost now;
 	struct ev_cost *e;
 
-	if (!mm->keep_events)
+	if (!ev)
 		return;
 	sim_mm_cost(mm, &now);
-	if (ev_restart) {
-		ev_gen++;
-		ev_restart = false;
+	if (ev->restart) {
+		ev->gen++;
+		ev->restart = false;
 	}
-	if ((e = ev_at(seq, true))) {   /* else counted in the totals, not per event */
-		if (e->gen != ev_gen) {
-			*e = (struct ev_cost){ .gen = ev_gen };
-			ev_kept++;
+	if ((e = ev_make(ev, seq))) {   /* else counted in the totals, not per event */
+		if (e->gen != ev->gen) {
+			*e = (struct ev_cost){ .gen = ev->gen };
+			ev->kept++;
 		}
 #define SIM_COST_KEEP(name, what) \
 		e->v[SIM_COST_##name] = sat_add(e->v[SIM_COST_##name], now.name - mm->kept_cost.name);
@@ -156,13 +188,13 @@ void sim_cost_keep(struct sim_mm *mm, uint64_t seq)
 	mm->cited = 0;
 }
 
-int sim_event_cost(uint64_t seq, struct sim_cost *out, uint32_t *rules)
+int sim_event_cost(const struct sim_events *ev, uint64_t seq, struct sim_cost *out, uint32_t *rules)
 {
-	const struct ev_cost *e = ev_at(seq, false);
+	const struct ev_cost *e = ev_find(ev, seq);
 
 	memset(out, 0, sizeof *out);
 	*rules = 0;
-	if (!e || e->gen != ev_gen)
+	if (!e || e->gen != ev->gen)
 		return 0;
 #define SIM_COST_GET(name, what) out->name = e->v[SIM_COST_##name];
 	SIM_COSTS(SIM_COST_GET)

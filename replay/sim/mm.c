@@ -214,7 +214,6 @@ struct sim_mm *sim_mm_new(const struct sim_profile *p, const struct vmt_map *map
 	}
 	sim_mm_set_thp(mm, SIM_THP_HOST);
 	sim_cost_reset(mm);
-	mm->keep_events = true;
 	return mm;
 }
 

@@ -18,6 +18,7 @@
 
 struct sim_profile;   /* one kernel release's rules (profiles.c) */
 struct sim_mm;        /* one simulated address space */
+struct sim_events;    /* one replay's modelled cost per event (sim_events_new) */
 
 /* "6.1", "6.8", "6.12", ... or "host" (the profile for uname -r, plus the
  * rules a short probe of this kernel shows: docs/kernel-profiles.md).  NULL when
@@ -130,21 +131,26 @@ void sim_mm_set_thp(struct sim_mm *mm, int mode);
 int sim_thp_parse(const char *word);
 
 /* The modelled cost per event, for a driver that reports it event by
- * event: every count a space adds is kept under the seq of the event it
+ * event: a table the driver owns and hands the spaces it reports on.
+ * Such a space keeps every count it adds under the seq of the event it
  * adds them for (sim_apply's event; sim_touch's record: the event the
  * pages were resident before).  What a space adds between two (a fork
- * child's copy) goes to its next one.  Kept for the whole process, by seq:
- * one replay at a time.  sim_events_restart() starts a new replay of the
- * trace (a loop): the counts stay readable until the next one is kept. */
-void sim_events_restart(void);
-/* Keep them for mm's events (the default) or not: a driver that reports
- * only totals turns it off, and the table costs nothing (fork children
- * inherit the choice). */
-void sim_mm_keep_events(struct sim_mm *mm, int on);
-/* The counts kept for event `seq` of the current replay and the rules of
- * rules.def whose work they include (1 << i, i as sim_rule_id takes it);
- * 0 when none were kept (the event was not applied). */
-int sim_event_cost(uint64_t seq, struct sim_cost *out, uint32_t *rules);
+ * child's copy) goes to its next one.  NULL if out of memory;
+ * sim_events_free(NULL) does nothing. */
+struct sim_events *sim_events_new(void);
+void sim_events_free(struct sim_events *ev);
+/* By seq, so one replay at a time: this starts a new replay of the trace
+ * (a loop); the counts stay readable until the next one is kept, then the
+ * former replay's are gone. */
+void sim_events_restart(struct sim_events *ev);
+/* Keep mm's per-event counts in `ev`, or not (NULL, the default: a driver
+ * that reports only totals, and the table costs nothing).  A fork child
+ * inherits its parent's. */
+void sim_mm_keep_events(struct sim_mm *mm, struct sim_events *ev);
+/* The counts kept in `ev` for event `seq` of the current replay and the
+ * rules of rules.def whose work they include (1 << i, i as sim_rule_id
+ * takes it); 0 when none were kept (the event was not applied). */
+int sim_event_cost(const struct sim_events *ev, uint64_t seq, struct sim_cost *out, uint32_t *rules);
 /* A rule of rules.def by index, 0 to sim_rule_count() - 1: its id ("C1")
  * and *commit ("28c5609fb2"); NULL past the end. */
 int sim_rule_count(void);

@@ -145,7 +145,7 @@ struct sim_mm {
 	 * and the counts already kept for earlier events */
 	uint32_t cited;
 	struct sim_cost kept_cost;
-	bool keep_events;            /* keep per-event costs (sim_mm_keep_events) */
+	struct sim_events *events;   /* where per-event costs go, or NULL (sim_mm_keep_events) */
 };
 _Static_assert(R_COUNT <= 32, "rule masks are 32 bits");
 /* cost.c: first-touch zeroing of the resident pages of [lo, hi) of v

@@ -263,51 +263,103 @@ static void test_event_costs(void)
 	ok(x7 >= 0 && strcmp(sim_rule_id(x7, &commit), "X7") == 0 && strcmp(commit, "8be7258aad44") == 0,
 	   "X7 by index, with its commit");
 	ok(sim_rule_id(sim_rule_count(), NULL) == NULL, "no rule past the end");
-	sim_events_restart();
+	struct sim_events *ev = sim_events_new();
 	struct sim_mm *mm = sim_mm_new(sim_profile_find("6.11"), NULL, NULL);
+	sim_mm_keep_events(mm, ev);
 	apply_at(mm, 10, VMT_SYS_MMAP, at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED);
 	apply_at(mm, 11, VMT_SYS_MUNMAP, at, len, 0, 0);
-	ok(sim_event_cost(10, &c, &rules), "the mmap's counts are kept");
+	ok(sim_event_cost(ev, 10, &c, &rules), "the mmap's counts are kept");
 	is_int(c.vma_alloc, 1, "mmap: one VMA allocated");
 	is_int(c.seal_check, 1, "mmap: one sealed-VMA walk in 6.11");
 	is_int(c.mt_walk, 2, "mmap: its own walk and that one");
 	ok(rules & (1u << x7), "mmap: follows X7");
-	ok(sim_event_cost(11, &c, &rules) && c.vma_free == 1 && c.seal_check == 1, "munmap: one VMA freed, one walk");
-	ok(!sim_event_cost(12, &c, &rules), "nothing kept for an event not applied");
+	ok(sim_event_cost(ev, 11, &c, &rules) && c.vma_free == 1 && c.seal_check == 1, "munmap: one VMA freed, one walk");
+	ok(!sim_event_cost(ev, 12, &c, &rules), "nothing kept for an event not applied");
 	sim_mm_free(mm);
 
 	/* a new replay: seq 10 again in 6.12, seq 11 no more */
-	sim_events_restart();
+	sim_events_restart(ev);
 	mm = sim_mm_new(sim_profile_find("6.12"), NULL, NULL);
+	sim_mm_keep_events(mm, ev);
 	apply_at(mm, 10, VMT_SYS_MMAP, at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED);
-	ok(sim_event_cost(10, &c, &rules) && c.seal_check == 0 && c.mt_walk == 1 && !(rules & (1u << x7)),
+	ok(sim_event_cost(ev, 10, &c, &rules) && c.seal_check == 0 && c.mt_walk == 1 && !(rules & (1u << x7)),
 	   "6.12: the mmap walks once, no X7");
-	ok(!sim_event_cost(11, &c, &rules), "a former replay's counts are gone");
+	ok(!sim_event_cost(ev, 11, &c, &rules), "a former replay's counts are gone");
 
 	/* touched pages count for the event they were resident before */
 	uint8_t bits[32];
 	memset(bits, 0xff, sizeof bits);
 	struct vmt_residency res = { .seq = 20, .start = at, .npages = 8 * sizeof bits, .bits = bits };
 	sim_touch(mm, &res);
-	ok(sim_event_cost(20, &c, &rules) && c.zero_4k == 256 && c.anon_vma == 1,
+	ok(sim_event_cost(ev, 20, &c, &rules) && c.zero_4k == 256 && c.anon_vma == 1,
 	   "a residency record's first touches are its event's (%llu pages)", (unsigned long long)c.zero_4k);
 	/* a fork child's copy is kept with its first event */
 	struct sim_mm *child = sim_mm_fork(mm);
 	apply_at(child, 30, VMT_SYS_MUNMAP, at, len, 0, 0);
-	ok(sim_event_cost(30, &c, &rules) && c.pte_copy == 256 && c.vma_free == 1,
+	ok(sim_event_cost(ev, 30, &c, &rules) && c.pte_copy == 256 && c.vma_free == 1,
 	   "the child's first event carries the fork's copy (%llu entries)", (unsigned long long)c.pte_copy);
 	sim_mm_free(child);
 
 	/* seqs far apart (a damaged trace): a bounded table, the first kept */
-	sim_events_restart();
+	sim_events_restart(ev);
 	int kept = 0;
 	for (uint64_t i = 0; i < 200; i++) {
 		apply_at(mm, 1000000 + i * 100000, VMT_SYS_MPROTECT, at, SIM_TEST_PAGE, PROT_READ, 0);
-		kept += sim_event_cost(1000000 + i * 100000, &c, &rules);
+		kept += sim_event_cost(ev, 1000000 + i * 100000, &c, &rules);
 	}
 	ok(kept >= 16 && kept < 40, "200 events 100000 seqs apart: the first %d kept, no more", kept);
-	ok(sim_event_cost(1000000, &c, &rules) && c.mt_walk == 1, "the first is there");
+	ok(sim_event_cost(ev, 1000000, &c, &rules) && c.mt_walk == 1, "the first is there");
 	sim_mm_free(mm);
+	sim_events_free(ev);
+}
+
+/* Two tables, as two replays own them: what one space keeps is not in the
+ * other's table, a restart of one leaves the other's counts, and a space
+ * handed none keeps nothing. */
+static void test_event_tables(void)
+{
+	const uint64_t at = 0x7f0000000000ull, len = 1ull << 20;
+	struct sim_events *a = sim_events_new(), *b = sim_events_new();
+	struct sim_mm *ma = sim_mm_new(sim_profile_find("6.11"), NULL, NULL);
+	struct sim_mm *mb = sim_mm_new(sim_profile_find("6.12"), NULL, NULL);
+	struct sim_mm *none = sim_mm_new(sim_profile_find("6.12"), NULL, NULL);
+	struct sim_cost c;
+	uint32_t rules;
+
+	if (!ok(a && b && ma && mb && none, "two tables, three spaces"))
+		return;
+	sim_mm_keep_events(ma, a);
+	sim_mm_keep_events(mb, b);
+	apply_at(ma, 10, VMT_SYS_MMAP, at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED);
+	apply_at(mb, 11, VMT_SYS_MMAP, at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED);
+	apply_at(none, 12, VMT_SYS_MMAP, at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED);
+	ok(sim_event_cost(a, 10, &c, &rules) && c.seal_check == 1, "a has its space's event (6.11: X7's walk)");
+	ok(!sim_event_cost(a, 11, &c, &rules), "... not b's");
+	ok(sim_event_cost(b, 11, &c, &rules) && c.seal_check == 0, "b has its space's event (6.12)");
+	ok(!sim_event_cost(b, 10, &c, &rules), "... not a's");
+	ok(!sim_event_cost(a, 12, &c, &rules) && !sim_event_cost(b, 12, &c, &rules),
+	   "a space handed no table keeps its event in neither");
+	/* the same seq in both: each keeps its own counts */
+	apply_at(mb, 10, VMT_SYS_MUNMAP, at, len, 0, 0);
+	ok(sim_event_cost(a, 10, &c, &rules) && c.vma_alloc == 1 && c.vma_free == 0, "seq 10 in a: the mmap");
+	ok(sim_event_cost(b, 10, &c, &rules) && c.vma_alloc == 0 && c.vma_free == 1, "seq 10 in b: the munmap");
+	/* a new replay in a hides a's former counts, not b's */
+	sim_events_restart(a);
+	apply_at(ma, 20, VMT_SYS_MUNMAP, at, len, 0, 0);
+	ok(!sim_event_cost(a, 10, &c, &rules), "a restarted: its former replay's counts are gone");
+	ok(sim_event_cost(b, 10, &c, &rules) && sim_event_cost(b, 11, &c, &rules), "b's are all there");
+	/* a fork child keeps its events in its parent's table */
+	struct sim_mm *child = sim_mm_fork(mb);
+	apply_at(child, 30, VMT_SYS_MPROTECT, at, SIM_TEST_PAGE, PROT_READ, 0);
+	ok(sim_event_cost(b, 30, &c, &rules) && !sim_event_cost(a, 30, &c, &rules),
+	   "b's fork child keeps its event in b");
+	sim_mm_free(child);
+	sim_mm_free(none);
+	sim_mm_free(mb);
+	sim_mm_free(ma);
+	sim_events_free(b);
+	sim_events_free(a);
+	sim_events_free(NULL);
 }
 
 /* a driver can report every count by index, each under its own name */
@@ -345,6 +397,7 @@ int main(void)
 	test_brk(dir, "page_test");
 	test_mseal_walks(dir);
 	test_event_costs();
+	test_event_tables();
 	{
 		struct run r;
 		char path[600];
