@@ -41,7 +41,8 @@ static struct rp_space *s_new(const struct rp_backend_cfg *cfg, const struct vmt
 		free(sp);
 		return NULL;
 	}
-	sim_mm_set_thp(sp->mm, cfg->thp);
+	if (cfg->thp != SIM_THP_HOST)   /* sim_mm_new read the host's */
+		sim_mm_set_thp(sp->mm, cfg->thp);
 	sim_mm_keep_events(sp->mm, cfg->events);
 	return (struct rp_space *)sp;
 }

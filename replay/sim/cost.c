@@ -1,7 +1,6 @@
 /* cost.c - the modelled kernel cost (sim.h, SIM_COSTS): the counters the
  * operations bump, the tree's stores, and first-touch zeroing by page size.
  * docs/kernel-profiles.md ("Modelled cost") says what each unit counts. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,31 +214,27 @@ int sim_thp_parse(const char *word)
 	return -1;
 }
 
-/* this machine's transparent_hugepage/enabled: the word in brackets */
-static int host_thp = SIM_THP_NEVER;
-static pthread_once_t host_thp_once = PTHREAD_ONCE_INIT;
-
-static void host_thp_init(void)
+/* this machine's transparent_hugepage/enabled: the word in brackets;
+ * never when it cannot be read */
+static int host_thp(void)
 {
 	char line[128], word[16];
 	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
 	const char *b;
+	int mode = SIM_THP_NEVER;
 
 	if (!f)
-		return;
+		return mode;
 	if (fgets(line, sizeof line, f) && (b = strchr(line, '[')) && sscanf(b + 1, "%15[a-z]", word) == 1 &&
 	    sim_thp_parse(word) > SIM_THP_HOST)
-		host_thp = sim_thp_parse(word);
+		mode = sim_thp_parse(word);
 	fclose(f);
+	return mode;
 }
 
 void sim_mm_set_thp(struct sim_mm *mm, int mode)
 {
-	if (mode <= SIM_THP_HOST || mode > SIM_THP_NEVER) {
-		pthread_once(&host_thp_once, host_thp_init);
-		mode = host_thp;
-	}
-	mm->thp = mode;
+	mm->thp = mode <= SIM_THP_HOST || mode > SIM_THP_NEVER ? host_thp() : mode;
 }
 
 /* a write fault in v may take a 2 MiB page (thp_vma_allowable_order, for

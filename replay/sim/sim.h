@@ -123,8 +123,9 @@ uint64_t sim_cost_value(const struct sim_cost *c, int i);
 /* since sim_mm_new (the initial map is free) or, for a fork child, since
  * the fork (which it pays for: the copied VMAs) */
 void sim_mm_cost(const struct sim_mm *mm, struct sim_cost *out);
-/* transparent_hugepage/enabled for the zeroing cost: SIM_THP_HOST (the
- * default) reads this machine's once per process. */
+/* transparent_hugepage/enabled for the zeroing cost: SIM_THP_HOST (what
+ * sim_mm_new sets) reads this machine's there and then; a fork child
+ * inherits the mode its parent had. */
 enum sim_thp { SIM_THP_HOST, SIM_THP_ALWAYS, SIM_THP_MADVISE, SIM_THP_NEVER };
 void sim_mm_set_thp(struct sim_mm *mm, int mode);
 /* "always", "madvise", "never", "host": the mode, or -1 */
