@@ -2,9 +2,9 @@
 # The recorder's own per-call questions - the PAGEMAP_SCAN before each
 # release, the fault count that can stand in for it - are issued from the
 # same exempt "syscall; ret" in libc as the recorded calls themselves, so
-# the kernel never reads the thread's dispatch selector for them.  Read
-# right after a large munmap, that byte cost ~3 us here (a malloc1 loop:
-# 19.8 us a recorded munmap with the read, 16.4 without; docs/shim.md).
+# the kernel never reads the thread's dispatch selector for them.  In a
+# malloc1 loop that read cost ~2.7 us a release here (a recorded munmap
+# with its scan: 19.8 us with the read, 16.4 without; docs/shim.md).
 # strace -i gives the address each call was made from.
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
