@@ -31,13 +31,21 @@
  * break from the end of a VMA it has grown before joins that VMA (the
  * growth changes nothing the merge checks: flags, anon_vma, policy, name;
  * brk leaves the page after the new break free, so no VMA follows it),
- * and a shrink within the VMA cuts its tail.  Anything else this process
+ * and a shrink within the VMA cuts its tail; a brk VMA removed whole
+ * leaves the break where the next growth makes a VMA of its own again
+ * (what made it one before is unchanged).  Anything else this process
  * does to its VMAs, and every call but those above, forgets it; the
  * replayer maps nothing of its own while replaying (image.c).  Where the
  * calls of several threads overlap (--threads) nothing is kept. */
 struct k_known {
 	uint64_t start, end;   /* one VMA; start == end: nothing known */
 	int brk_grows;         /* a brk growing the break from end joins it */
+	int brk_own;           /* a brk made it at start, the VMA below not taking it */
+	/* A brk growing the break from here makes a VMA of its own: the brk
+	 * VMA that began here was just removed whole, and the VMA below, which
+	 * did not take that growth, is as it was (will-it-scale's brk1: up a
+	 * page from the heap's start and back).  0: not known. */
+	uint64_t brk_alone_at;
 };
 
 /* The address space is this process's: one space per replayer process,
@@ -347,8 +355,9 @@ __attribute__((hot)) static void apply_call(struct rp_space *s, const struct vmt
 		}
 		struct vq_vma v;
 		int grows = is_brk && k.brk_grows && k.end == fx->lo;
-		if (grows) {
-			v = (struct vq_vma){ .start = k.start, .end = fx->hi };
+		int alone = is_brk && !grows && k.brk_alone_at && k.brk_alone_at == fx->lo;
+		if (grows || alone) {
+			v = (struct vq_vma){ .start = grows ? k.start : fx->lo, .end = fx->hi };
 			if (s->check) {
 				struct vq_vma q = { 0 };
 				vq_covering(fx->lo, &q);
@@ -359,7 +368,8 @@ __attribute__((hot)) static void apply_call(struct rp_space *s, const struct vmt
 			return;
 		}
 		if (s->model && (!is_brk || v.end == fx->hi))
-			s->known = (struct k_known){ v.start, v.end, is_brk && (grows || v.start < fx->lo) };
+			s->known = (struct k_known){ v.start, v.end, is_brk && (grows || v.start < fx->lo),
+			                             .brk_own = is_brk && (grows ? k.brk_own : v.start == fx->lo) };
 		const uint64_t cover[1][2] = { { v.start, v.end } };
 		/* an mremap that grew in place: its new tail */
 		struct vr_change c = { .kind = ev->sys == VMT_SYS_MREMAP ? VR_CH_GROW : VR_CH_CREATE,
@@ -378,9 +388,14 @@ __attribute__((hot)) static void apply_call(struct rp_space *s, const struct vmt
 		fx->have_delta = before.n <= VQ_MAX;
 		/* the tail of one VMA cut: the rest stays known */
 		const struct vq_vma *b = &before.v[0];
+		int was_known = b->start == k.start && b->end == k.end;
 		if (s->model && before.n == 1 && b->start < fx->lo && b->end == fx->hi)
-			s->known = (struct k_known){ b->start, fx->lo,
-			                             is_brk && k.brk_grows && b->start == k.start && b->end == k.end };
+			s->known = (struct k_known){ b->start, fx->lo, is_brk && k.brk_grows && was_known,
+			                             .brk_own = is_brk && k.brk_own && was_known };
+		/* a brk VMA removed whole: the next growth from here is alone again */
+		else if (s->model && is_brk && before.n == 1 && k.brk_own && was_known &&
+		         b->start == fx->lo && b->end == fx->hi)
+			s->known = (struct k_known){ .brk_alone_at = fx->lo };
 		return;
 	}
 	vq_around(fx->lo, fx->hi, &after);

@@ -47,6 +47,15 @@ EOF2
 } | mk mixed
 "$LOOP" 100 "$T/loop.vmt" >/dev/null
 ok $? "a brk loop recorded"
+# will-it-scale's brk1: up a page from the heap's start and back, the heap
+# VMA made and removed whole each time (its VMA below never takes it)
+{ base_map; echo "ev 100 brk 0 0 0 0 0 0 = 0x10102000"
+  echo "ev 100 brk 0x10100000 0 0 0 0 0 = 0x10100000"
+  i=0; while [ $i -lt 500 ]; do
+	echo "ev 100 brk 0x10101000 0 0 0 0 0 = 0x10101000"
+	echo "ev 100 brk 0x10100000 0 0 0 0 0 = 0x10100000"
+	i=$((i + 1))
+  done; } | mk brk1
 
 # i pid op outcome vma_count errno result
 events() {
@@ -58,7 +67,7 @@ for e in json.load(open(sys.argv[1]))["per_event"]:
 ' "$1"
 }
 
-for t in mixed loop; do
+for t in mixed loop brk1; do
 	VMREPLAY_NO_VMA_MODEL=1 "$V" -q --per-event --json "$T/$t-q.json" "$T/$t.vmt" 2>/dev/null
 	"$V" -q --per-event --json "$T/$t-m.json" "$T/$t.vmt" 2>/dev/null
 	events "$T/$t-q.json" >"$T/$t-q"
@@ -78,7 +87,11 @@ if command -v strace >/dev/null 2>&1; then
 	env -u VMREPLAY_CHECK_VMA_MODEL strace -f -qq -c -e trace=ioctl,pread64 -o "$T/st" "$V" -q "$T/loop.vmt"
 	n=$(awk '$NF == "ioctl" || $NF == "pread64" { s += $4 } END { print s + 0 }' "$T/st")
 	ok "$([ "$n" -lt 400 ]; echo $?)" "the brk loop's 1,700 calls take $n VMA queries (< 400)"
+	env -u VMREPLAY_CHECK_VMA_MODEL strace -f -qq -c -e trace=ioctl,pread64 -o "$T/st1" "$V" -q "$T/brk1.vmt"
+	n=$(awk '$NF == "ioctl" || $NF == "pread64" { s += $4 } END { print s + 0 }' "$T/st1")
+	ok "$([ "$n" -lt 250 ]; echo $?)" "brk1's 1,000 calls take $n VMA queries (< 250; one a growth was 500 more)"
 else
+	skip "strace is not installed"
 	skip "strace is not installed"
 fi
 done_testing
