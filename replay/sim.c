@@ -33,7 +33,7 @@ static struct rp_space *s_new(const struct rp_backend_cfg *cfg, const struct vmt
 	if (!sp)
 		return NULL;
 	*sp = (struct sim_space){
-		.mm = sim_mm_new(cfg->profile, map, host),
+		.mm = sim_mm_new_thp(cfg->profile, map, host, cfg->thp),
 		.cap_rawio = -1,
 		.min_addr = host && host->mmap_min_addr ? host->mmap_min_addr : 4096,
 	};
@@ -41,8 +41,6 @@ static struct rp_space *s_new(const struct rp_backend_cfg *cfg, const struct vmt
 		free(sp);
 		return NULL;
 	}
-	if (cfg->thp != SIM_THP_HOST)   /* sim_mm_new read the host's */
-		sim_mm_set_thp(sp->mm, cfg->thp);
 	sim_mm_keep_events(sp->mm, cfg->events);
 	return (struct rp_space *)sp;
 }

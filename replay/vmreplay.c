@@ -69,6 +69,8 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 		cfg.profile = p;
 		kernel_name = sim_profile_name(p);
 		be = &rp_sim_backend;
+		if (cfg.thp == SIM_THP_HOST)   /* once, not for every space */
+			cfg.thp = sim_thp_host();
 		if (o->per_event && !(cfg.events = sim_events_new())) {
 			fprintf(stderr, "vmreplay: out of memory\n");
 			return 2;

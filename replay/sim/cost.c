@@ -214,9 +214,8 @@ int sim_thp_parse(const char *word)
 	return -1;
 }
 
-/* this machine's transparent_hugepage/enabled: the word in brackets;
- * never when it cannot be read */
-static int host_thp(void)
+/* this machine's transparent_hugepage/enabled: the word in brackets */
+int sim_thp_host(void)
 {
 	char line[128], word[16];
 	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
@@ -234,7 +233,7 @@ static int host_thp(void)
 
 void sim_mm_set_thp(struct sim_mm *mm, int mode)
 {
-	mm->thp = mode <= SIM_THP_HOST || mode > SIM_THP_NEVER ? host_thp() : mode;
+	mm->thp = mode <= SIM_THP_HOST || mode > SIM_THP_NEVER ? sim_thp_host() : mode;
 }
 
 /* a write fault in v may take a 2 MiB page (thp_vma_allowable_order, for

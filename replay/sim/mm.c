@@ -117,6 +117,12 @@ static uint64_t derive_mmap_base(struct sim_mm *mm, uint64_t stack_start)
 struct sim_mm *sim_mm_new(const struct sim_profile *p, const struct vmt_map *map,
                           const struct vmt_host *host)
 {
+	return sim_mm_new_thp(p, map, host, SIM_THP_HOST);
+}
+
+struct sim_mm *sim_mm_new_thp(const struct sim_profile *p, const struct vmt_map *map,
+                              const struct vmt_host *host, int thp)
+{
 	struct sim_mm *mm = calloc(1, sizeof *mm);
 	uint64_t stack_start = 0;
 
@@ -212,7 +218,7 @@ struct sim_mm *sim_mm_new(const struct sim_profile *p, const struct vmt_map *map
 			mm->brk_cited |= 1u << R_M1_MERGE_REWRITE;
 		mm->seal_precheck = sim_has(p, R_X7_SEAL_PRECHECK);
 	}
-	sim_mm_set_thp(mm, SIM_THP_HOST);
+	sim_mm_set_thp(mm, thp);
 	sim_cost_reset(mm);
 	return mm;
 }

@@ -46,6 +46,11 @@ void sim_list_profiles(FILE *f);
 struct sim_mm *sim_mm_new(const struct sim_profile *p,
                           const struct vmt_map *map,
                           const struct vmt_host *host);
+/* The same with its transparent_hugepage/enabled mode given (enum
+ * sim_thp): a driver that makes many spaces resolves SIM_THP_HOST once
+ * (sim_thp_host) instead of reading the file for each. */
+struct sim_mm *sim_mm_new_thp(const struct sim_profile *p, const struct vmt_map *map,
+                              const struct vmt_host *host, int thp);
 /* fork: the child's address space (VM_DONTCOPY dropped, WIPEONFORK
  * emptied, anon_vma chains of a fork child). */
 struct sim_mm *sim_mm_fork(const struct sim_mm *parent);
@@ -128,6 +133,8 @@ void sim_mm_cost(const struct sim_mm *mm, struct sim_cost *out);
  * inherits the mode its parent had. */
 enum sim_thp { SIM_THP_HOST, SIM_THP_ALWAYS, SIM_THP_MADVISE, SIM_THP_NEVER };
 void sim_mm_set_thp(struct sim_mm *mm, int mode);
+/* this machine's mode, read now; SIM_THP_NEVER when it cannot be read */
+int sim_thp_host(void);
 /* "always", "madvise", "never", "host": the mode, or -1 */
 int sim_thp_parse(const char *word);
 
