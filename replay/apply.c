@@ -387,30 +387,50 @@ static inline void note_order(struct rp_engine *e, struct rp_evres *r)
 	}
 }
 
-/* A brk when no outcome is derived (--no-outcomes, no --threads): what
- * apply_brk and the general path below do, less the effect and VMA-count
- * bookkeeping only outcomes read.  A brk_test trace is nearly all brk, and
- * the general path was most of what the replay added to each of its calls. */
-__attribute__((hot)) static int replay_brk_lean(struct rp_engine *e, struct rp_pstate *p,
-                                                const struct vmt_event *rec, struct rp_evres *r, size_t i)
+/* A brk on the short path: without outcomes (--no-outcomes), or with the
+ * outcome the back end tells from what it knows (brk_known), one call at a
+ * time.  What apply_brk and the general path below do, less the event
+ * copy, the dispatch and the bookkeeping of other calls: a brk_test trace
+ * is nearly all brk, and the general path was most of what the replay added
+ * to each of its calls.  -1: not here (nothing issued). */
+__attribute__((hot)) static int replay_brk_short(struct rp_engine *e, struct rp_pstate *p,
+                                                 const struct vmt_event *rec, struct rp_evres *r, size_t i)
 {
 	uint64_t target = rec->args[0] ? rec->args[0] + (uint64_t)p->brk_delta : 0;
-	long ret = e->be->brk_timed(p->space, target, &r->latency_ns);
-	int err = 0;
-	if ((unsigned long)ret > -4096ul) {
-		err = (int)-ret;
-		ret = -1;
+	struct vr_result out;
+	struct rp_effect fx = { .kind = RP_FX_NONE };
+	if (e->lean_brk) {
+		long ret = e->be->brk_timed(p->space, target, &out.latency_ns);
+		out.err = (unsigned long)ret > -4096ul ? (int)-ret : 0;
+		out.ret = out.err ? -1 : ret;
+		out.outcome = VR_UNCHANGED;
+	} else {
+		uint64_t old = rp_page_up(e, p->cur_brk), new = rp_page_up(e, target);
+		if (!target || !p->cur_brk || new == old)
+			return -1;
+		fx = (struct rp_effect){ .lo = new > old ? old : new, .hi = new > old ? new : old,
+		                         .kind = new > old ? RP_FX_CREATE : RP_FX_REMOVE, .fresh = new > old };
+		if (!e->be->brk_known(p->space, target, &fx, &out))
+			return -1;
 	}
-	r->ret = ret;
-	r->err = err;
-	r->outcome = err ? VR_FAILED : VR_UNCHANGED;
-	r->vma_count = -1;
+	r->ret = out.ret;
+	r->err = out.err;
+	r->latency_ns = out.latency_ns;
+	r->outcome = (uint8_t)(out.err ? VR_FAILED : out.outcome);
 	r->offset = p->brk_delta;   /* as event_offset gives a brk */
 	note_order(e, r);
-	r->done = 1;
 	result_check(e, i, rec, r, rec->result + p->brk_delta);
-	if (!err)
-		heap_moved(e, p, ret);
+	if (!out.err)
+		heap_moved(e, p, out.ret);
+	if (e->lean_brk) {
+		r->vma_count = -1;
+	} else {
+		p->count = fx.have_delta ? p->count + fx.vma_delta : rp_full_count(e, p);
+		r->vma_count = p->count;
+		if (p->count > p->peak)
+			p->peak = p->count;
+	}
+	r->done = 1;
 	return STEP_DONE;
 }
 
@@ -427,8 +447,11 @@ __attribute__((hot)) int rp_replay_event(struct rp_engine *e, uint32_t slot, str
 		__builtin_prefetch(&e->sh->ev[i + 8], 1);
 		__builtin_prefetch(&e->t->steps[e->t->step_of_event[i + 8]]);
 	}
-	if (rec->sys == VMT_SYS_BRK && e->lean_brk)
-		return replay_brk_lean(e, p, rec, r, i);
+	if (rec->sys == VMT_SYS_BRK && (e->lean_brk || e->known_brk)) {
+		int ret = replay_brk_short(e, p, rec, r, i);
+		if (ret >= 0)
+			return ret;
+	}
 	struct vmt_event ev = *rec;
 	struct vr_result out = { .vma_count = -1, .outcome = VR_UNCHANGED };
 	struct rp_effect fx = { .kind = RP_FX_NONE };

@@ -75,6 +75,13 @@ struct rp_backend {
 	 * outcome (apply.c's lean path): the raw result (-errno on failure),
 	 * *latency_ns.  NULL: every brk goes through apply. */
 	long (*brk_timed)(struct rp_space *s, uint64_t target, uint64_t *latency_ns);
+	/* brk(target) over the effect fx (apply's, CREATE or REMOVE) when the
+	 * back end can tell its outcome without asking anything: 1, the call
+	 * made and *out, fx's vma_delta and have_delta filled as apply fills
+	 * them; 0 when it cannot (nothing issued: the caller uses apply).
+	 * Only when outcomes are derived and calls come one at a time (no
+	 * --threads).  NULL: every brk with outcomes goes through apply. */
+	int (*brk_known)(struct rp_space *s, uint64_t target, struct rp_effect *fx, struct vr_result *out);
 	int per_process;                        /* 1: each recorded process in its own OS process */
 	/* The modelled kernel cost (the simulator; NULL: none): nmodel counts
 	 * named model_name(i), and model adds a space's counts to acc[] before

@@ -638,6 +638,7 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	if (o->threads && be->per_process && threads_init(e) < 0)
 		return -1;
 	e->lean_brk = e->be->brk_timed && !o->outcomes && !e->thr;   /* --threads: every call takes the lock */
+	e->known_brk = e->be->brk_known && o->outcomes && !e->thr;
 	return be->per_process ? rp_layout_init(e) : 0;
 }
 

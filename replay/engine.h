@@ -86,7 +86,8 @@ struct rp_engine {
 	pid_t driver_pid;
 	uint64_t page;
 	int multi;            /* several replayers: take turns */
-	int lean_brk;         /* brk takes apply.c's lean path */
+	int lean_brk;         /* brk takes apply.c's short path, no outcome */
+	int known_brk;        /* brk tries the short path with the back end's brk_known */
 	int quiet_mismatch;   /* print no per-event messages (later loops) */
 	uint64_t order;       /* events replayed, in a single replayer */
 	struct rp_pstate *ps; /* per process slot */
