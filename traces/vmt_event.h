@@ -36,11 +36,14 @@ static inline uint8_t *vmt_event_encode(uint8_t *p, struct vmt_predictor *pr,
 	int64_t res_pred;
 	unsigned mask = 0, tag;
 
-	for (int i = 0; i < 6; i++) {
-		pred[i] = vmt_predict_arg(s, e->sys, i);
-		if (e->args[i] != pred[i])
-			mask |= vmt_f_arg(i);
-	}
+	/* the slot's arguments, brk's first one from its step contexts
+	 * (vmt_predict_arg); the compares without branches */
+	memcpy(pred, s->args, sizeof(pred));
+	if (e->sys == VMT_SYS_BRK)
+		pred[0] = vmt_predict_brk(s);
+	mask = (unsigned)(e->args[0] != pred[0]) * VMT_F_ARG0 | (unsigned)(e->args[1] != pred[1]) * VMT_F_ARG1 |
+	       (unsigned)(e->args[2] != pred[2]) * VMT_F_ARG2 | (unsigned)(e->args[3] != pred[3]) * (VMT_F_ARG2 << 1) |
+	       (unsigned)(e->args[4] != pred[4]) * (VMT_F_ARG2 << 2) | (unsigned)(e->args[5] != pred[5]) * (VMT_F_ARG2 << 3);
 	res_pred = vmt_predict_result(s, e->sys, e->err, e->args);
 	if (e->result != res_pred) mask |= VMT_F_RESULT;
 	if (e->err) mask |= VMT_F_ERR;
