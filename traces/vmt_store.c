@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -340,44 +341,128 @@ static const struct region *region_at(struct finish *f, uint64_t *off)
 	return NULL;
 }
 
-static int committed_chunk(struct finish *f, uint64_t off)
+static int committed_chunk(const struct vmt_store *s, uint64_t limit, uint64_t off)
 {
-	const struct region *r = (const struct region *)(f->s->base + off);
-	return off + sizeof *r <= f->limit && r->magic == REGION_MAGIC && r->kind == VMT_ST_CHUNK;
+	const struct region *r = (const struct region *)(s->base + off);
+	return off + sizeof *r <= limit && r->magic == REGION_MAGIC && r->kind == VMT_ST_CHUNK;
 }
 
-/* A chunk of the records a writer had not put in one yet. */
-static void finish_slab(struct finish *f, const struct vmt_store_slab *sl)
+/* Where the records of a slab that no chunk holds begin: a chunk put of
+ * its oldest ones and committed, by a writer that died before it moved
+ * start, holds the first pending_n. */
+static uint32_t slab_first(const struct vmt_store *s, uint64_t limit, const struct vmt_store_slab *sl,
+                           uint32_t len)
 {
 	const uint8_t *log = (const uint8_t *)(sl + 1);
-	uint32_t st = sl->start, len = sl->len < sl->cap ? sl->len : sl->cap;
-	if (sl->pending && committed_chunk(f, sl->pending) && st == sl->pending_from)
+	uint32_t st = sl->start;
+	if (sl->pending && committed_chunk(s, limit, sl->pending) && st == sl->pending_from)
 		for (uint32_t i = 0; i < sl->pending_n && st < len; i++)
 			st += ((const struct entry *)(log + st))->size;
-	if (st >= len)
-		return;
-	struct vmt_writer *w = writer(f, sl->pid, sl->tid);
+	return st;
+}
+
+/* The slab's records from st to len into w, in order; a record whose seq
+ * is below one before it starts a chunk of its own (readers merge chunks
+ * by seq; a pooled writer's slab holds calls of several threads). */
+static void slab_records(const struct vmt_store_slab *sl, uint32_t st, uint32_t len, struct vmt_writer *w)
+{
+	const uint8_t *log = (const uint8_t *)(sl + 1);
 	struct vmt_scratch scratch = { 0 };
-	if (!w) {
-		f->err = ENOMEM;
-		return;
-	}
+	uint64_t last = 0;
 	while (st + sizeof(struct entry) <= len) {
 		const struct entry *e = (const struct entry *)(log + st);
 		if (e->size < sizeof *e || e->size > len - st)
 			break;
 		struct vmt_record rec = { .type = (int)e->type };
 		const uint8_t *p = (const uint8_t *)(e + 1);
-		uint64_t index;
+		uint64_t index, seq;
 		if (e->type == VMT_REC_EVENT)
 			memcpy(&rec.u.event, p, sizeof rec.u.event);
 		else if (vmt_meta_decode(&p, log + st + e->size, &rec, &index, &scratch, NULL))
 			break;
+		if (rec.type == VMT_REC_EVENT)
+			seq = rec.u.event.seq;
+		else if (!vmt_meta_seq(&rec, &seq))
+			seq = last;
+		if (seq < last)
+			vmt_writer_flush(w);
+		last = seq;
 		vmt_write(w, &rec);
 		st += e->size;
 	}
-	done(f, w);
 	vmt_scratch_free(&scratch);
+}
+
+/* A chunk of the records a writer had not put in one yet. */
+static void finish_slab(struct finish *f, const struct vmt_store_slab *sl)
+{
+	uint32_t len = sl->len < sl->cap ? sl->len : sl->cap;
+	uint32_t st = slab_first(f->s, f->limit, sl, len);
+	if (st >= len)
+		return;
+	struct vmt_writer *w = writer(f, sl->pid, sl->tid);
+	if (!w) {
+		f->err = ENOMEM;
+		return;
+	}
+	slab_records(sl, st, len, w);
+	done(f, w);
+}
+
+/* ---- draining (the vmrec launcher) ---------------------------------------- */
+
+void vmt_store_seal(struct vmt_store *s, struct vmt_store_slab *sl)
+{
+	__atomic_store_n(&sl->state, VMT_SLAB_SEALED, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&s->head->sealed, 1, __ATOMIC_RELEASE);
+	/* one wake a slab (a few thousand records): the launcher sleeps on it */
+	sc(SYS_futex, (long)&s->head->sealed, FUTEX_WAKE, 1, 0, 0, 0);
+}
+
+struct vmt_store_slab *vmt_store_next_slab(struct vmt_store *s, uint64_t *off)
+{
+	uint64_t end = __atomic_load_n(&s->head->end, __ATOMIC_ACQUIRE);
+	uint64_t ready = __atomic_load_n(&s->head->ready, __ATOMIC_ACQUIRE);
+	if (end > ready)
+		end = ready;
+	while (*off + sizeof(struct region) <= end) {
+		const struct region *r = (const struct region *)(s->base + *off);
+		/* a region is reserved (cursor moved) before its header is
+		 * written: not there yet, or left by a death; try again later */
+		if (__atomic_load_n(&r->magic, __ATOMIC_ACQUIRE) != REGION_MAGIC ||
+		    r->len > end - *off - sizeof *r)
+			return NULL;
+		uint32_t kind = __atomic_load_n(&r->kind, __ATOMIC_ACQUIRE);
+		if (kind == VMT_ST_RESERVED)
+			return NULL;   /* its kind comes when it is made */
+		uint64_t at = *off;
+		*off += align8(sizeof *r + r->len);
+		if (kind == VMT_ST_SLAB && r->len >= sizeof(struct vmt_store_slab))
+			return (struct vmt_store_slab *)(s->base + at + sizeof *r);
+	}
+	return NULL;
+}
+
+int vmt_store_drain(struct vmt_store *s, struct vmt_store_slab *sl, const struct vmt_alloc *alloc)
+{
+	if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) != VMT_SLAB_SEALED)
+		return 0;
+	uint32_t len = sl->len < sl->cap ? sl->len : sl->cap;
+	uint64_t limit = __atomic_load_n(&s->head->end, __ATOMIC_ACQUIRE);
+	/* the chunks' records are the slab's oldest: each put moves start past them */
+	__atomic_store_n(&sl->start, slab_first(s, limit, sl, len), __ATOMIC_RELEASE);
+	__atomic_store_n(&sl->pending, 0, __ATOMIC_RELEASE);
+	struct vmt_store_put put = { s, sl };
+	struct vmt_sink sink = { vmt_store_sink_put, &put };
+	struct vmt_writer_prefs prefs = { .alloc = alloc, .sink = &sink };
+	struct vmt_writer *w = vmt_writer_fdopen(-1, sl->pid, sl->tid, &prefs);
+	if (!w)
+		return VMT_ENOMEM;
+	slab_records(sl, sl->start, len, w);
+	int r = vmt_writer_close(w);
+	if (r == 0 && sl->start >= len)
+		__atomic_store_n(&sl->state, VMT_SLAB_DRAINED, __ATOMIC_RELEASE);
+	return r;
 }
 
 static void end_record(struct finish *f, int32_t pid, const struct vmt_store_fate *fates,
@@ -414,9 +499,10 @@ static void walk(struct finish *f, int pass, const struct vmt_store_fate *fates,
 			out(f, body, r->len);
 		else if (pass == 1 && r->kind == VMT_ST_CHUNK)
 			out(f, body, r->len);
-		else if (pass == 1 && r->kind == VMT_ST_SLAB && r->len >= sizeof(struct vmt_store_slab))
+		else if ((pass == 2 || pass == 3) && r->kind == VMT_ST_SLAB && r->len >= sizeof(struct vmt_store_slab) &&
+		         (((const struct vmt_store_slab *)body)->state == VMT_SLAB_SEALED) == (pass == 2))
 			finish_slab(f, (const struct vmt_store_slab *)body);
-		else if (pass == 2 && r->kind == VMT_ST_PROC && r->len >= sizeof(struct vmt_store_proc) &&
+		else if (pass == 4 && r->kind == VMT_ST_PROC && r->len >= sizeof(struct vmt_store_proc) &&
 		         (((const struct vmt_store_proc *)body)->state == VMT_PROC_RUNNING ||
 		          ((const struct vmt_store_proc *)body)->state == VMT_PROC_GONE))
 			end_record(f, ((const struct vmt_store_proc *)body)->pid, fates, nfates);
@@ -472,9 +558,11 @@ int vmt_store_finish(struct vmt_store *s, const struct vmt_store_fate *fates, si
 		return -1;
 	}
 	sc(SYS_fchmod, f.fd, h->mode ? h->mode : 0600, 0, 0, 0, 0);  /* not the umask's */
-	walk(&f, 0, fates, nfates);
-	walk(&f, 1, fates, nfates);
-	walk(&f, 2, fates, nfates);     /* the ENDs last, after what they end */
+	/* in the order the records were written: the header, the chunks, the
+	 * records still in slabs (a sealed slab's before any a writer logs
+	 * into now), and the ENDs the finisher writes, after what they end */
+	for (int pass = 0; pass <= 4; pass++)
+		walk(&f, pass, fates, nfates);
 	sc(SYS_close, f.fd, 0, 0, 0, 0, 0);
 	long r = f.err ? -f.err : sc(SYS_rename, (long)tmp, (long)h->out, 0, 0, 0, 0);
 	if (failed(r)) {

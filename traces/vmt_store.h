@@ -43,6 +43,8 @@ struct vmt_store_head {
 	uint32_t finishing;
 	uint64_t procs;        /* offset of the newest vmt_store_proc (a list) */
 	uint32_t warned;       /* a process said the trace is incomplete: once a tree */
+	uint32_t sealed;       /* bumped at each seal: the launcher sleeps on it */
+	uint32_t drainer;      /* 1: the vmrec launcher drains the slabs (it set this) */
 	uint32_t pad;
 	char out[3072];        /* the finished trace's path */
 };
@@ -51,9 +53,18 @@ struct vmt_store_slab {
 	int32_t pid, tid;
 	uint32_t cap;          /* log bytes */
 	uint32_t start, len;   /* the live log is [start, len); start >= len: empty */
-	uint32_t pending_n, pending_from, pad;
+	uint32_t pending_n, pending_from;
+	uint32_t state;        /* VMT_SLAB_* */
 	uint64_t pending;      /* a chunk being put of pending_n records from pending_from */
 };
+
+/* A slab's writer logs into it while ACTIVE.  Once the vmrec launcher
+ * drains the store (head->drainer), a writer whose slab is full seals it
+ * and logs into another; the launcher makes the sealed slab's records into
+ * chunks (vmt_store_drain) and marks it DRAINED, and the writer may then
+ * take it again.  The finisher writes whatever a slab still holds,
+ * whatever its state. */
+enum { VMT_SLAB_ACTIVE = 0, VMT_SLAB_SEALED = 1, VMT_SLAB_DRAINED = 2 };
 
 /* RUNNING counts in head->live; whoever moves it to ENDED or GONE (found
  * dead without a word: the finisher writes its END) takes it out. */
@@ -96,6 +107,16 @@ int64_t vmt_store_reap(struct vmt_store *s, int32_t self);
  * logged (a header, or too big for any slab). */
 int vmt_store_log(struct vmt_store_slab *slab, const struct vmt_record *rec);
 int vmt_store_sink_put(void *opaque, const uint8_t *frame, size_t len, uint32_t nrecords);
+
+/* The writer's side: seal a full slab (it writes no more to it). */
+void vmt_store_seal(struct vmt_store *s, struct vmt_store_slab *slab);
+/* The launcher's side: the next slab region at or after *off (committed,
+ * below head->end), advancing *off past it; NULL when none yet. */
+struct vmt_store_slab *vmt_store_next_slab(struct vmt_store *s, uint64_t *off);
+/* Make a SEALED slab's records into chunks in the store (the same frames
+ * its writer would have made), then mark it DRAINED.  0, or a negative
+ * VMT_E* (the slab stays SEALED, and the finisher writes what is left). */
+int vmt_store_drain(struct vmt_store *s, struct vmt_store_slab *slab, const struct vmt_alloc *alloc);
 
 /* How the finisher learnt a process ended (a wait status), when it did. */
 struct vmt_store_fate {
