@@ -28,6 +28,11 @@ __thread int shim_vfork_child __attribute__((tls_model("initial-exec")));
 __thread uint16_t shim_trap_flags __attribute__((tls_model("initial-exec")));
 __thread uint64_t shim_trap_ip __attribute__((tls_model("initial-exec")));
 
+/* Sealed slabs a writer keeps to take again once drained: the launcher
+ * wakes when a slab is sealed and drains it while the writer fills the
+ * next; a few spares cover its wake-up and the drain itself. */
+#define SPARES 3
+
 /* A writer and where it puts its records: its slab in the store (every
  * record as soon as it is written) and the chunks it makes of them. */
 struct shim_writer {
@@ -35,6 +40,11 @@ struct shim_writer {
 	struct vmt_store_put put;
 	struct vmt_sink sink;
 	uint64_t last_seq;          /* the largest seq it holds in its open chunk */
+	/* 1 once the launcher drains the store (head->drainer): records go
+	 * only into the slab; spare is the slab sealed last, for the writer to
+	 * take again once the launcher has made its chunks */
+	int drained, gave_up;
+	struct vmt_store_slab *spare[SPARES];
 };
 
 #define MAX_THREADS 4096
@@ -102,6 +112,8 @@ static struct shim_writer *writer_new(int32_t pid, int32_t tid, int with_slab)
 	if (!sw)
 		return NULL;
 	sw->last_seq = 0;
+	sw->drained = sw->gave_up = 0;
+	memset(sw->spare, 0, sizeof sw->spare);
 	sw->put.store = &shim.store;
 	sw->put.slab = with_slab ? vmt_store_slab_new(&shim.store, pid, tid) : NULL;
 	sw->sink = (struct vmt_sink){ vmt_store_sink_put, &sw->put };
@@ -123,11 +135,78 @@ static int writer_close(struct shim_writer *sw)
 	return r;
 }
 
+/* The slab is full and the launcher drains: seal it and log into a
+ * spare the launcher has drained, else into a new slab.  A launcher that
+ * has drained none of the spares is behind by thousands of records, or
+ * gone (killed): the writer makes its own chunks again from the new slab
+ * on, so a dead launcher costs a few slabs of store space, never a wait. */
+static struct vmt_store_slab *next_slab(struct shim_writer *sw)
+{
+	struct vmt_store_slab *sl = sw->put.slab, *next = NULL;
+	vmt_store_seal(&shim.store, sl);
+	int i, free_at = -1;
+	for (i = 0; i < SPARES; i++) {
+		if (!sw->spare[i]) {
+			free_at = free_at < 0 ? i : free_at;
+		} else if (__atomic_load_n(&sw->spare[i]->state, __ATOMIC_ACQUIRE) == VMT_SLAB_DRAINED) {
+			next = sw->spare[i];
+			__atomic_store_n(&next->state, VMT_SLAB_ACTIVE, __ATOMIC_RELAXED);   /* empty: starts over */
+			sw->spare[i] = sl;
+			break;
+		}
+	}
+	if (!next) {
+		next = vmt_store_slab_new(&shim.store, sl->pid, sl->tid);
+		if (free_at >= 0) {
+			sw->spare[free_at] = sl;
+		} else {
+			sw->drained = 0;   /* the sealed ones are the launcher's or the finisher's */
+			sw->gave_up = 1;
+			memset(sw->spare, 0, sizeof sw->spare);
+		}
+	}
+	sw->put.slab = next;
+	return next;
+}
+
+static int put(struct shim_writer *sw, const struct vmt_record *rec);
+
+/* Where the launcher drains, a record is written once, raw into the slab;
+ * the launcher, in another process, makes the chunks. */
+__attribute__((hot)) static int put_drained(struct shim_writer *sw, const struct vmt_record *rec)
+{
+	struct vmt_store_slab *sl = sw->put.slab;
+	int logged = vmt_store_log(sl, rec);
+	if (logged == 1 && (sl = next_slab(sw))) {
+		if (!sw->drained)
+			return put(sw, rec);   /* given up on the launcher: the new slab is empty */
+		logged = vmt_store_log(sl, rec);
+	}
+	if (!logged)
+		return 0;
+	/* a header, a record bigger than a slab, or no slab left: a chunk of
+	 * its own at once, naming no record of the slab (which has others) */
+	sw->put.slab = NULL;
+	int r = vmt_write(sw->w, rec);
+	if (!r && rec->type != VMT_REC_HEADER)
+		r = vmt_writer_flush(sw->w);
+	sw->put.slab = sl;
+	return r;
+}
+
 /* The record goes into the slab first, so it survives any death of the
  * process from here on, then into the writer's chunk. */
 __attribute__((hot)) static int put(struct shim_writer *sw, const struct vmt_record *rec)
 {
 	struct vmt_store_slab *sl = sw->put.slab;
+	if (sl && !sw->drained && !sw->gave_up && __atomic_load_n(&shim.store.head->drainer, __ATOMIC_ACQUIRE)) {
+		/* the launcher drains from now on: what this writer's chunk
+		 * holds goes out first, so the slab holds nothing twice */
+		if (!vmt_writer_flush(sw->w))
+			sw->drained = 1;
+	}
+	if (sl && sw->drained)
+		return put_drained(sw, rec);
 	/* A chunk's records must not go back in seq (readers merge chunks by
 	 * it): a writer taken from the pool holds another thread's later
 	 * calls, and a call's seq is taken at its entry, so a call that began

@@ -11,6 +11,8 @@
  * process it reaped ended. */
 #include <elf.h>
 #include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
 #include <signal.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -19,7 +21,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "vmt_store.h"
 
@@ -155,6 +159,92 @@ static int finish(const char *store_path)
 	return 0;
 }
 
+/* The launcher drains the store while the tree runs: the slabs the
+ * recorded threads seal are made into chunks here, in a process of its
+ * own (on another core where there is one), so a recorded call costs its
+ * thread one raw copy into its slab, not the encoding (docs/shim.md, "The
+ * trace store").  Woken by each seal; whatever is left when the tree has
+ * gone, and every slab still open, the finisher writes. */
+struct drainer {
+	char path[4300];
+	pthread_t thread;
+	int started;
+	volatile int stop;
+	struct vmt_store store;
+};
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+static void *drain_main(void *arg)
+{
+	struct drainer *d = arg;
+	struct vmt_store *s = &d->store;
+	/* the root image makes the store in its constructor */
+	while (vmt_store_attach(s, d->path) < 0)
+		if (d->stop)
+			return NULL;
+		else
+			nap_ms(1);
+	__atomic_store_n(&s->head->drainer, 1, __ATOMIC_RELEASE);
+	struct vmt_store_slab **slabs = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t off = VMT_STORE_HEAD;
+	for (;;) {
+		int stopping = d->stop;
+		/* the count first: a slab sealed after it was read wakes us again */
+		uint32_t sealed = __atomic_load_n(&s->head->sealed, __ATOMIC_ACQUIRE);
+		struct vmt_store_slab *sl;
+		while ((sl = vmt_store_next_slab(s, &off))) {
+			if (n == cap) {
+				size_t c = cap ? 2 * cap : 256;
+				struct vmt_store_slab **more = realloc(slabs, c * sizeof *more);
+				if (!more)
+					break;   /* those wait for the finisher */
+				slabs = more;
+				cap = c;
+			}
+			slabs[n++] = sl;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (__atomic_load_n(&slabs[i]->state, __ATOMIC_ACQUIRE) == VMT_SLAB_SEALED)
+				vmt_store_drain(s, slabs[i], NULL);
+		if (stopping)
+			break;
+		struct timespec tick = { 0, 20 * 1000000L };   /* to see stop */
+		syscall(SYS_futex, &s->head->sealed, FUTEX_WAIT, sealed, &tick, NULL, 0);
+	}
+	free(slabs);
+	vmt_store_detach(s);
+	return NULL;
+}
+
+static void drain_start(struct drainer *d, const char *out, pid_t root)
+{
+	sigset_t all, old;
+	snprintf(d->path, sizeof d->path, "%s.vmrec-store.%d", out, (int)root);
+	sigfillset(&all);   /* the signals to forward are the main thread's */
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	d->started = pthread_create(&d->thread, NULL, drain_main, d) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void drain_stop(struct drainer *d)
+{
+	if (!d->started)
+		return;
+	d->stop = 1;
+	struct vmt_store_head *h = __atomic_load_n(&d->store.head, __ATOMIC_ACQUIRE);
+	if (h) {   /* a wake that comes before the wait changes the word it waits on */
+		__atomic_add_fetch(&h->sealed, 1, __ATOMIC_RELEASE);
+		syscall(SYS_futex, &h->sealed, FUTEX_WAKE, 1, NULL, NULL, 0);
+	}
+	pthread_join(d->thread, NULL);
+}
+
 /* A trace is replaced by rename (a symlink itself, never what it points
  * to); a directory, a device or a fifo is refused. */
 static int check_out(const char *out)
@@ -272,8 +362,12 @@ int main(int argc, char **argv)
 		struct sigaction sa = { .sa_handler = forward, .sa_flags = SA_RESTART };
 		sigaction(sigs[k], &sa, NULL);
 	}
+	static struct drainer drainer;
+	drain_start(&drainer, out, pid);
 	int st = 0;
-	if (wait_all(pid, &st) < 0)
+	int waited = wait_all(pid, &st);
+	drain_stop(&drainer);
+	if (waited < 0)
 		return 2;
 	/* the root image made the store (none: a static program, or no exec) */
 	char store[4300];

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Under the vmrec launcher the recorded threads only log their records into
+# their slabs and the launcher makes the chunks (docs/shim.md, "The trace
+# store"): a trace recorded that way holds every call once, over hundreds
+# of slabs and with threads; with the launcher killed midway the writers
+# make their own chunks again, the program runs on, and `vmrec --finish`
+# gives every call.
+. "$(dirname "$0")/../lib.sh"
+. "$S/tests/shim/shim.sh"
+V=$B/bin/vmrec VT=$B/bin/vmtrace LOOP=$B/tests/replay/progs/brk_loop
+need_built "$V" "$VT" "$LOOP" "$P/thread_storm"
+
+brks() { "$VT" stats "$1" | awk '$1 == "brk" { print $2 }'; }
+
+# one thread, 340,000 brk calls: ~150 slabs sealed and drained
+"$V" -o "$T/a.lz4" -- "$LOOP" 20000 >/dev/null
+is "$?" 0 "a brk loop recorded under the launcher"
+like "$("$VT" check "$T/a.lz4")" "OK: " "its trace checks OK"
+record "$T/p.lz4" "$LOOP" 20000 >/dev/null
+a=$(brks "$T/a.lz4") p=$(brks "$T/p.lz4")
+is "$a" "$p" "as many brk calls as recorded without the launcher ($p)"
+start=$((p - 340000))
+ok "$([ "$start" -ge 0 ] && [ "$start" -lt 20 ]; echo $?)" "the loop's 340,000 and $start of start-up"
+
+# threads: every thread's calls, the same as without the launcher
+"$V" -o "$T/t.lz4" -- "$P/thread_storm" >/dev/null 2>&1
+is "$?" 0 "thread_storm recorded under the launcher"
+like "$("$VT" check "$T/t.lz4")" "OK: " "its trace checks OK"
+record "$T/tp.lz4" "$P/thread_storm" >/dev/null 2>&1
+"$TC" "$T/t.lz4" | awk '{ print $3 }' | sort | uniq -c >"$T/t.calls"
+"$TC" "$T/tp.lz4" | awk '{ print $3 }' | sort | uniq -c >"$T/tp.calls"
+is "$(awk '/clone|exit/' "$T/t.calls")" "$(awk '/clone|exit/' "$T/tp.calls")" \
+   "the same thread starts and exits as without the launcher"
+
+# the launcher killed while the loop runs: nothing waits for it
+"$V" -o "$T/k.lz4" -- "$LOOP" 100000 >/dev/null 2>&1 &
+launcher=$!
+i=0
+while [ $i -lt 200 ] && ! ls "$T"/k.lz4.vmrec-store.* >/dev/null 2>&1; do sleep 0.01; i=$((i + 1)); done
+sleep 0.2
+kill -9 "$launcher"
+wait "$launcher" 2>/dev/null
+store=$(ls "$T"/k.lz4.vmrec-store.* 2>/dev/null)
+pid=${store##*.}
+i=0
+while [ $i -lt 3000 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.01; i=$((i + 1)); done
+ok "$(kill -0 "$pid" 2>/dev/null; [ $? -ne 0 ]; echo $?)" "the program ran to its end without the launcher"
+"$V" --finish "$store"
+is "$?" 0 "vmrec --finish made the trace"
+like "$("$VT" check "$T/k.lz4")" "OK: " "its trace checks OK"
+is "$(brks "$T/k.lz4")" "$((1700000 + start))" "every brk call of the loop is in it"
+ls -l "$T"/k.lz4 >/dev/null 2>&1
+done_testing
