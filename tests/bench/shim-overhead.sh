@@ -1,6 +1,6 @@
 #!/bin/sh
 # shim-overhead.sh - the recorder's cost, measured side by side in one run:
-# native, recorded (no stacks), recorded without residency records
+# native, recorded under the vmrec launcher (no stacks), recorded without residency records
 # (VMREC_RESIDENCY=0), recorded with --stacks=16, and strace -f,
 # run alternately ROUNDS times; prints the median of each round's ratio
 # to native.
@@ -31,9 +31,20 @@ PY=$(command -v python3.11 || command -v python3)
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-rec() { LD_PRELOAD=$LIB VMREC_OUT=$T/t.lz4 "$@"; }
-nores() { LD_PRELOAD=$LIB VMREC_OUT=$T/t.lz4 VMREC_RESIDENCY=0 "$@"; }
-stk() { LD_PRELOAD=$LIB VMREC_OUT=$T/t.lz4 VMREC_STACKS=16 "$@"; }
+# Recorded under the vmrec launcher, which drains the trace store (the
+# recorded threads only log their records; docs/shim.md, "The trace
+# store"); pre: preloaded alone, each thread encoding its own chunks.
+rec() { "$B/bin/vmrec" -o "$T/t.lz4" -- "$@"; }
+nores() { VMREC_RESIDENCY=0 "$B/bin/vmrec" -o "$T/t.lz4" -- "$@"; }
+stk() { "$B/bin/vmrec" --stacks=16 -o "$T/t.lz4" -- "$@"; }
+pre() { LD_PRELOAD=$LIB VMREC_OUT=$T/t.lz4 "$@"; }
+# CPU ms of a command and every process under it (the launcher included)
+tree_cpu() {
+	"$PY" -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.1f" % ((r.ru_utime + r.ru_stime) * 1e3))' "$@"
+}
 st() { strace -f -qq -o /dev/null "$@"; }
 
 # The ratio of each round's pair (the machine's load drifts between rounds,
@@ -61,18 +72,19 @@ bench() {   # NAME TARGET: runs "$@" (which prints one number) in each mode
 # without residency, and at its two floors (with --stacks=16 too if asked)
 loop() {
 	name=$1 target=$2 l=$3 n=$4 want_stk=$5
-	: >"$T/n"; : >"$T/r"; : >"$T/m"; : >"$T/d"; : >"$T/f"; : >"$T/s"
+	: >"$T/n"; : >"$T/r"; : >"$T/m"; : >"$T/d"; : >"$T/f"; : >"$T/s"; : >"$T/p"
 	i=0
 	while [ $i -lt "$ROUNDS" ]; do
 		"$B/bench/shim-loops" "$l" "$n" >>"$T/n"
 		rec "$B/bench/shim-loops" "$l" "$n" >>"$T/r"
+		pre "$B/bench/shim-loops" "$l" "$n" >>"$T/p"
 		"$B/bench/shim-loops" "$l" "$n" dispatch >>"$T/d"
 		nores "$B/bench/shim-loops" "$l" "$n" >>"$T/m"
 		"$B/bench/shim-loops" "$l" "$n" floor >>"$T/f"
 		[ -z "$want_stk" ] || stk "$B/bench/shim-loops" "$l" "$n" >>"$T/s"
 		i=$((i + 1))
 	done
-	line="$name: native $(median <"$T/n"), recorded $(pair_median "$T/r" "$T/n")x, without residency $(pair_median "$T/m" "$T/n")x"
+	line="$name: native $(median <"$T/n"), recorded $(pair_median "$T/r" "$T/n")x (preloaded alone $(pair_median "$T/p" "$T/n")x), without residency $(pair_median "$T/m" "$T/n")x"
 	[ -z "$want_stk" ] || line="$line, --stacks=16 $(pair_median "$T/s" "$T/n")x"
 	echo "$line; floor: dispatch $(pair_median "$T/d" "$T/n")x, dispatch+residency $(pair_median "$T/f" "$T/n")x, recorded/floor $(pair_median "$T/r" "$T/f")x (medians of per-round ratios, $ROUNDS alternating rounds; target: $target)"
 }
@@ -87,6 +99,15 @@ loop "brk1: brk up a page and back (ns/iteration)" "recorded <= 1.15" brk1 20000
 loop "mmap1: mmap+munmap 128 MiB (ns/iteration)" "recorded <= 1.15" mmap1 5000
 loop "malloc1: malloc+free 128 MiB (ns/iteration)" "recorded <= 1.15" malloc1 3000
 loop "sbrk loop, no page touches (ns/iteration of 17 calls)" "recorded <= 1.10, --stacks=16 <= 1.5" sbrk 2000 stacks
+
+# What the launcher spends draining is CPU too, on another core where
+# there is one: the whole tree's CPU for one sbrk loop, both ways.
+: >"$T/cl"; : >"$T/cp"
+for i in 1 2 3 4 5; do
+	tree_cpu "$B/bin/vmrec" -o "$T/t.lz4" -- "$B/bench/shim-loops" sbrk 20000 >>"$T/cl"
+	tree_cpu env LD_PRELOAD="$LIB" VMREC_OUT="$T/t.lz4" "$B/bench/shim-loops" sbrk 20000 >>"$T/cp"
+done
+echo "sbrk loop, 374,017 calls, CPU of the whole process tree: under the launcher $(median <"$T/cl") ms, preloaded alone $(median <"$T/cp") ms (medians of 5 alternating rounds)"
 
 # malloc1's trace size: every iteration is an mmap, a munmap and the
 # residency record before the munmap
