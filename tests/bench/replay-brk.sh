@@ -8,7 +8,7 @@
 # own runs spread as much), so the rounds take turns over TRACES recordings.
 # Targets: the replay with merge outcomes (the default) >= 0.9 x native, as
 # events per second of the whole replay; the engine >= 2 M events/s, which
-# only the simulator can reach (each kernel brk alone takes ~1.5 us here):
+# only the simulator can reach (a kernel brk alone takes 0.25-1.5 us on these machines):
 # its rate is printed beside the kernel's without outcomes.  The kernel back
 # end tells a brk's outcome from the heap VMA it knows (kernel.c, struct
 # k_known), without a PROCMAP_QUERY per call; the replayer touches the
