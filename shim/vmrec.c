@@ -171,6 +171,7 @@ struct drainer {
 	int started;
 	volatile int stop;
 	struct vmt_store store;
+	struct vmt_store_head *attached;   /* store.head once attached (drain_stop's) */
 };
 
 static void nap_ms(long ms)
@@ -190,6 +191,7 @@ static void *drain_main(void *arg)
 		else
 			nap_ms(1);
 	__atomic_store_n(&s->head->drainer, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&d->attached, s->head, __ATOMIC_RELEASE);
 	struct vmt_store_slab **slabs = NULL;
 	size_t n = 0, cap = 0;
 	uint64_t off = VMT_STORE_HEAD;
@@ -218,8 +220,7 @@ static void *drain_main(void *arg)
 		syscall(SYS_futex, &s->head->sealed, FUTEX_WAIT, sealed, &tick, NULL, 0);
 	}
 	free(slabs);
-	vmt_store_detach(s);
-	return NULL;
+	return NULL;   /* drain_stop detaches, after its wake */
 }
 
 static void drain_start(struct drainer *d, const char *out, pid_t root)
@@ -237,12 +238,14 @@ static void drain_stop(struct drainer *d)
 	if (!d->started)
 		return;
 	d->stop = 1;
-	struct vmt_store_head *h = __atomic_load_n(&d->store.head, __ATOMIC_ACQUIRE);
+	/* not store.head, which a failed attach sets and unmaps */
+	struct vmt_store_head *h = __atomic_load_n(&d->attached, __ATOMIC_ACQUIRE);
 	if (h) {   /* a wake that comes before the wait changes the word it waits on */
 		__atomic_add_fetch(&h->sealed, 1, __ATOMIC_RELEASE);
 		syscall(SYS_futex, &h->sealed, FUTEX_WAKE, 1, NULL, NULL, 0);
 	}
 	pthread_join(d->thread, NULL);
+	vmt_store_detach(&d->store);
 }
 
 /* A trace is replaced by rename (a symlink itself, never what it points
