@@ -2,13 +2,13 @@
 # Under the vmrec launcher the recorded threads only log their records into
 # their slabs and the launcher makes the chunks (docs/shim.md, "The trace
 # store"): a trace recorded that way holds every call once, over hundreds
-# of slabs and with threads; with the launcher killed midway the writers
+# of slabs and with several threads sealing at once; with the launcher killed midway the writers
 # make their own chunks again, the program runs on, and `vmrec --finish`
 # gives every call.
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
 V=$B/bin/vmrec VT=$B/bin/vmtrace LOOP=$B/tests/replay/progs/brk_loop
-need_built "$V" "$VT" "$LOOP" "$P/thread_storm"
+need_built "$V" "$VT" "$LOOP" "$P/thread_storm" "$P/threads_loop"
 
 brks() { "$VT" stats "$1" | awk '$1 == "brk" { print $2 }'; }
 
@@ -31,6 +31,14 @@ record "$T/tp.lz4" "$P/thread_storm" >/dev/null 2>&1
 "$TC" "$T/tp.lz4" | awk '{ print $3 }' | sort | uniq -c >"$T/tp.calls"
 is "$(awk '/clone|exit/' "$T/t.calls")" "$(awk '/clone|exit/' "$T/tp.calls")" \
    "the same thread starts and exits as without the launcher"
+
+# four threads sealing slabs at once, the launcher draining them all
+"$V" -o "$T/l.lz4" -- "$P/threads_loop" 4 20000
+is "$?" 0 "four threads of 40,000 calls each recorded under the launcher"
+like "$("$VT" check "$T/l.lz4")" "OK: " "its trace checks OK"
+"$TC" "$T/l.lz4" | awk '$3 == "mmap" && $5 == "0x1000" { m++ } $3 == "munmap" && $5 == "0x1000" { u++ }
+	END { print m + 0, u + 0 }' >"$T/l.counts"
+is "$(cat "$T/l.counts")" "80000 80000" "every thread's page mmaps and munmaps, once each"
 
 # the launcher killed while the loop runs: nothing waits for it
 "$V" -o "$T/k.lz4" -- "$LOOP" 100000 >/dev/null 2>&1 &
