@@ -40,9 +40,10 @@ struct shim_writer {
 	struct vmt_store_put put;
 	struct vmt_sink sink;
 	uint64_t last_seq;          /* the largest seq it holds in its open chunk */
-	/* 1 once the launcher drains the store (head->drainer): records go
-	 * only into the slab; spare is the slab sealed last, for the writer to
-	 * take again once the launcher has made its chunks */
+	/* drained: 1 once the launcher drains the store (head->drainer), and
+	 * records go only into the slab; gave_up: the launcher fell behind,
+	 * this writer makes its own chunks for good.  spare: slabs it sealed,
+	 * to take again once the launcher has made their chunks */
 	int drained, gave_up;
 	struct vmt_store_slab *spare[SPARES];
 };

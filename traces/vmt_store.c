@@ -428,7 +428,9 @@ struct vmt_store_slab *vmt_store_next_slab(struct vmt_store *s, uint64_t *off)
 	while (*off + sizeof(struct region) <= end) {
 		const struct region *r = (const struct region *)(s->base + *off);
 		/* a region is reserved (cursor moved) before its header is
-		 * written: not there yet, or left by a death; try again later */
+		 * written: not there yet, or left by a death; try again later
+		 * (after a death's, the slabs beyond are their writers' to
+		 * chunk, as when the launcher falls behind) */
 		if (__atomic_load_n(&r->magic, __ATOMIC_ACQUIRE) != REGION_MAGIC ||
 		    r->len > end - *off - sizeof *r)
 			return NULL;
