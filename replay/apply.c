@@ -260,16 +260,24 @@ static inline void heap_moved(struct rp_engine *e, struct rp_pstate *p, long ret
 	p->cur_brk = (uint64_t)ret;
 }
 
-__attribute__((hot)) static void apply_brk(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
-                      struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want)
+/* What moving the break from the current one to `target` (replay
+ * addresses; 0 asks) does to the heap; fx is left as it is for no change. */
+static inline void brk_effect(const struct rp_engine *e, const struct rp_pstate *p, uint64_t target,
+                              struct rp_effect *fx)
 {
-	uint64_t target = rec->args[0] ? rec->args[0] + (uint64_t)p->brk_delta : 0;
-	ev->args[0] = target;
 	uint64_t old = rp_page_up(e, p->cur_brk), new = rp_page_up(e, target);
 	if (target && p->cur_brk && new > old)
 		*fx = (struct rp_effect){ .lo = old, .hi = new, .kind = RP_FX_CREATE, .fresh = 1 };
 	else if (target && p->cur_brk && new < old)
 		*fx = (struct rp_effect){ .lo = new, .hi = old, .kind = RP_FX_REMOVE };
+}
+
+__attribute__((hot)) static void apply_brk(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
+                      struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want)
+{
+	uint64_t target = rec->args[0] ? rec->args[0] + (uint64_t)p->brk_delta : 0;
+	ev->args[0] = target;
+	brk_effect(e, p, target, fx);
 	e->be->apply(p->space, ev, NULL, fx, out);
 	*want = rec->result + p->brk_delta;
 	if (!out->err)
@@ -405,12 +413,8 @@ __attribute__((hot)) static int replay_brk_short(struct rp_engine *e, struct rp_
 		out.ret = out.err ? -1 : ret;
 		out.outcome = VR_UNCHANGED;
 	} else {
-		uint64_t old = rp_page_up(e, p->cur_brk), new = rp_page_up(e, target);
-		if (!target || !p->cur_brk || new == old)
-			return -1;
-		fx = (struct rp_effect){ .lo = new > old ? old : new, .hi = new > old ? new : old,
-		                         .kind = new > old ? RP_FX_CREATE : RP_FX_REMOVE, .fresh = new > old };
-		if (!e->be->brk_known(p->space, target, &fx, &out))
+		brk_effect(e, p, target, &fx);
+		if (fx.kind == RP_FX_NONE || !e->be->brk_known(p->space, target, &fx, &out))
 			return -1;
 	}
 	r->ret = out.ret;

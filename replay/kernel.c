@@ -244,6 +244,31 @@ __attribute__((hot)) static long k_brk_timed(struct rp_space *s, uint64_t target
 	return ret;
 }
 
+/* A raw system call's result into out (ret -1 and err on failure, no
+ * outcome yet); the errno, 0 on success. */
+static inline int take_result(long ret, struct vr_result *out)
+{
+	int err = (unsigned long)ret > -4096ul ? (int)-ret : 0;
+	out->ret = err ? -1 : ret;
+	out->err = err;
+	out->rule = NULL;
+	out->vma_count = -1;
+	if (err)
+		out->outcome = VR_FAILED;
+	return err;
+}
+
+/* brk answers the old break when it refuses: nothing changed. */
+static inline int brk_refused(uint64_t target, long ret, struct rp_effect *fx, struct vr_result *out)
+{
+	if ((uint64_t)ret == target)
+		return 0;
+	out->outcome = VR_UNCHANGED;
+	fx->vma_delta = 0;
+	fx->have_delta = 1;
+	return 1;
+}
+
 /* VMREPLAY_CHECK_VMA_MODEL: what the model said against what the kernel
  * says; a difference ends this replayer with status 3, its message also
  * appended to the file the variable names when it is a path (so a run of
@@ -378,21 +403,10 @@ __attribute__((hot)) static void apply_call(struct rp_space *s, const struct vmt
 	uint64_t t0 = lat_tick();
 	long ret = raw_syscall(nr, ev->args);
 	uint64_t t1 = lat_tick();
-	int err = 0;
-	if ((unsigned long)ret > -4096ul) {
-		err = (int)-ret;
-		ret = -1;
-	}
 	uint64_t lat = lat_tick_ns(t1 - t0);
 	out->latency_ns = lat > s->cfg.clock_cost ? lat - s->cfg.clock_cost : 0;
-	out->ret = ret;
-	out->err = err;
-	out->rule = NULL;
-	out->vma_count = -1;
-	if (err) {
-		out->outcome = VR_FAILED;
+	if (take_result(ret, out))
 		return;
-	}
 	if (ev->sys == VMT_SYS_MREMAP && (uint64_t)ret != ev->args[0]) {
 		/* what the range did at its destination (the count is taken again) */
 		struct vq_vma v = { 0 };
@@ -406,13 +420,8 @@ __attribute__((hot)) static void apply_call(struct rp_space *s, const struct vmt
 		}
 		return;
 	}
-	if (ev->sys == VMT_SYS_BRK && (uint64_t)ret != ev->args[0]) {
-		/* refused: brk answers the old break and changed nothing */
-		out->outcome = VR_UNCHANGED;
-		fx->vma_delta = 0;
-		fx->have_delta = 1;
+	if (is_brk && brk_refused(ev->args[0], ret, fx, out))
 		return;
-	}
 	if (!want) {
 		out->outcome = VR_UNCHANGED;
 		return;
@@ -466,22 +475,8 @@ __attribute__((hot)) static int k_brk_known(struct rp_space *s, uint64_t target,
 	forget(s);
 	fx->have_delta = 0;
 	long ret = k_brk_timed(s, target, &out->latency_ns);
-	out->rule = NULL;
-	out->vma_count = -1;
-	if ((unsigned long)ret > -4096ul) {
-		out->ret = -1;
-		out->err = (int)-ret;
-		out->outcome = VR_FAILED;
+	if (take_result(ret, out) || brk_refused(target, ret, fx, out))
 		return 1;
-	}
-	out->ret = ret;
-	out->err = 0;
-	if ((uint64_t)ret != target) {   /* refused: the old break, nothing changed */
-		out->outcome = VR_UNCHANGED;
-		fx->vma_delta = 0;
-		fx->have_delta = 1;
-		return 1;
-	}
 	if (fx->kind == RP_FX_CREATE) {
 		if (s->check)
 			check_growth(fx->lo, fx->hi, &v);

@@ -7,11 +7,13 @@
 
 #include "vmt_format.h"
 
-static inline void vmt_predict_args(const struct vmt_slot *s, struct vmt_event *e)
+/* The arguments slot s predicts for a call of sys: the slot's own, brk's
+ * first one from its step contexts. */
+static inline void vmt_predict_args(const struct vmt_slot *s, int sys, uint64_t args[6])
 {
-	memcpy(e->args, s->args, sizeof(e->args));
-	if (e->sys == VMT_SYS_BRK)
-		e->args[0] = vmt_predict_brk(s);
+	memcpy(args, s->args, sizeof(s->args));
+	if (sys == VMT_SYS_BRK)
+		args[0] = vmt_predict_brk(s);
 }
 
 static inline void vmt_event_learn(struct vmt_predictor *pr, struct vmt_slot *s,
@@ -36,14 +38,10 @@ static inline uint8_t *vmt_event_encode(uint8_t *p, struct vmt_predictor *pr,
 	int64_t res_pred;
 	unsigned mask = 0, tag;
 
-	/* the slot's arguments, brk's first one from its step contexts
-	 * (vmt_predict_arg); the compares without branches */
-	memcpy(pred, s->args, sizeof(pred));
-	if (e->sys == VMT_SYS_BRK)
-		pred[0] = vmt_predict_brk(s);
-	mask = (unsigned)(e->args[0] != pred[0]) * VMT_F_ARG0 | (unsigned)(e->args[1] != pred[1]) * VMT_F_ARG1 |
-	       (unsigned)(e->args[2] != pred[2]) * VMT_F_ARG2 | (unsigned)(e->args[3] != pred[3]) * (VMT_F_ARG2 << 1) |
-	       (unsigned)(e->args[4] != pred[4]) * (VMT_F_ARG2 << 2) | (unsigned)(e->args[5] != pred[5]) * (VMT_F_ARG2 << 3);
+	vmt_predict_args(s, e->sys, pred);
+#pragma GCC unroll 6
+	for (int i = 0; i < 6; i++)   /* unrolled: the bits are constants, no branch a compare */
+		mask |= (unsigned)(e->args[i] != pred[i]) * vmt_f_arg(i);
 	res_pred = vmt_predict_result(s, e->sys, e->err, e->args);
 	if (e->result != res_pred) mask |= VMT_F_RESULT;
 	if (e->err) mask |= VMT_F_ERR;
@@ -227,7 +225,7 @@ static inline void vmt_fill_predicted(const struct vmt_predictor *pr,
 	e->stack_id = e->file_id = 0;
 	e->pid = pr->pid;
 	e->tid = pr->tid;
-	vmt_predict_args(s, e);
+	vmt_predict_args(s, e->sys, e->args);
 }
 
 /* A repeat event of a run: only the time gap and the latency are stored. */

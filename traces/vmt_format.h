@@ -144,13 +144,6 @@ static inline void vmt_learn_brk(struct vmt_slot *s, uint64_t arg0)
 	s->run = 1;
 }
 
-static inline uint64_t vmt_predict_arg(const struct vmt_slot *s, int sys, int i)
-{
-	if (i == 0 && sys == VMT_SYS_BRK)
-		return vmt_predict_brk(s);
-	return s->args[i];
-}
-
 /* How the result of a successful call is predicted, per system call. */
 enum { VMT_RES_SLOT, VMT_RES_ARG0, VMT_RES_MMAP, VMT_RES_ZERO };
 static const uint8_t vmt_result_rule[VMT_SYS_COUNT] = {
