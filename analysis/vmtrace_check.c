@@ -30,6 +30,22 @@ static void print_ends(const struct vmt_check_ends *e)
 		printf("... and %" PRIu64 " more\n", odd - e->nodd);
 }
 
+/* How the calls that overlapped in time were ordered, when any did. */
+static void print_order(const struct vmt_order_stats *o, const struct vmt_header *h)
+{
+	if (o->unknown)
+		printf("order: format %u records no call's end: calls that overlapped in time are in the "
+		       "order they began, unproven\n", h->version);
+	if (!o->overlapped)
+		return;
+	printf("order: %" PRIu64 " calls overlapped a call of their process in time; %" PRIu64
+	       " went after one that began earlier but could not have happened first\n",
+	       o->overlapped, o->reordered);
+	if (o->undecided)
+		printf("order: %" PRIu64 " calls overlapped one on the same pages that either order "
+		       "explains: the order they ended in is a guess\n", o->undecided);
+}
+
 int vmtrace_check_main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -52,8 +68,12 @@ int vmtrace_check_main(int argc, char **argv)
 	while (!problem && (ret = vmt_reader_next(r, &rec)) > 0)
 		problem = vmt_check_record(c, &rec);
 	int at_end = 0;
+	struct vmt_order_stats os;
+	vmt_reader_order_stats(r, &os);
 	if (!problem && ret >= 0) {
 		problem = vmt_check_end(c);
+		if (!problem)
+			problem = vmt_check_order(c, &os);
 		at_end = 1;
 	}
 	struct vmt_reader_stats st;
@@ -74,6 +94,7 @@ int vmtrace_check_main(int argc, char **argv)
 		       PRIu64 " chunks, %" PRIu64 " bytes\n",
 		       path, st.events, vmt_check_processes(c), st.records, st.chunks, st.file_bytes);
 		print_ends(vmt_check_ends(c));
+		print_order(&os, h);
 		status = 0;
 	}
 	vmt_check_free(c);

@@ -1,9 +1,11 @@
 /* vmtrace import-strace: an `strace -f -ttt -T -e trace=%memory,%process`
  * log as a trace.
  *
- * Order: seq follows the lines where calls complete (a call split into
- * "<unfinished ...>" and "<... resumed>" takes the resumed line's place),
- * because that is when its effect on the address space is known.  time_ns
+ * Order: a call's seq is the place of the line where it starts, its
+ * seq_end the place after the line where it completes (a call split into
+ * "<unfinished ...>" and "<... resumed>" spans the lines between), so the
+ * trace library orders overlapping calls by what they did, as it does a
+ * recording's (docs/trace-format.md, "Order").  time_ns
  * is the call's entry timestamp minus the log's first timestamp, and the
  * header's start_realtime_ns is that first timestamp (-ttt: since the
  * epoch; -t/-tt: since midnight; none: time_ns = 1 us per call).
@@ -31,7 +33,7 @@ struct pending {
 	int32_t tid;
 	char name[32];
 	char *args;
-	uint64_t time_ns;
+	uint64_t time_ns, seq;
 	int has_time;
 };
 
@@ -58,7 +60,9 @@ struct import {
 	size_t ntasks, task_cap;
 	/* second pass */
 	struct vmt_writer *w;
-	uint64_t seq, first_ns, calls_without_time;
+	uint64_t seq;             /* calls started so far: the next start's seq is seq + 1 */
+	uint64_t last_written;    /* the largest seq written: a smaller one starts a chunk */
+	uint64_t first_ns, calls_without_time;
 	int have_first;
 	uint64_t events, unknown, exits, signals;
 	char first_exe[256], cmdline[512];
@@ -72,6 +76,7 @@ struct call {
 	const char *result;
 	int has_time, has_latency;
 	uint64_t time_ns, latency_ns;
+	uint64_t seq, seq_end;    /* its interval (above) */
 };
 
 typedef int call_fn(struct import *im, struct call *c);
@@ -117,6 +122,7 @@ static int pending_put(struct import *im, int32_t tid, const struct strace_line 
 	im->npend++;
 	p->tid = tid;
 	memcpy(p->name, l->name, sizeof(p->name));
+	p->seq = ++im->seq;
 	p->time_ns = l->time_ns;
 	p->has_time = l->has_time;
 	return 0;
@@ -156,6 +162,7 @@ static int read_log(struct import *im, call_fn *fn)
 	int ret = 0;
 	rewind(im->log);
 	im->lineno = 0;
+	im->seq = 0;
 	pending_clear(im);
 	while (ret == 0 && getline(&line, &cap, im->log) > 0) {
 		struct strace_line l;
@@ -167,9 +174,11 @@ static int read_log(struct import *im, call_fn *fn)
 		if (l.pid == 0)
 			l.pid = LOG_WITHOUT_PIDS;
 		struct call c = { l.pid, l.name, l.args, l.result, l.has_time, l.has_latency,
-		                  l.time_ns, l.latency_ns };
+		                  l.time_ns, l.latency_ns, 0, 0 };
 		switch (l.kind) {
 		case STRACE_CALL:
+			c.seq = ++im->seq;
+			c.seq_end = c.seq + 1;
 			ret = fn(im, &c);
 			break;
 		case STRACE_UNFINISHED:
@@ -191,6 +200,8 @@ static int read_log(struct import *im, call_fn *fn)
 				c.args = args;
 				c.has_time = p->has_time;
 				c.time_ns = p->time_ns;
+				c.seq = p->seq;
+				c.seq_end = im->seq + 1;
 				ret = fn(im, &c);
 				free(args);
 			}
@@ -265,6 +276,14 @@ static int32_t tgid_of(struct import *im, int32_t tid)
 
 static int write_rec(struct import *im, const struct vmt_record *rec)
 {
+	/* a call written when it completes may have started before the last
+	 * one written: a chunk's records never go back in seq */
+	uint64_t seq = rec->type == VMT_REC_EVENT ? rec->u.event.seq
+	             : rec->type == VMT_REC_PROCESS ? rec->u.process.seq : 0;
+	if (seq && seq < im->last_written && vmt_writer_flush(im->w) < 0)
+		return fail(im, vmt_writer_error(im->w));
+	if (seq > im->last_written)
+		im->last_written = seq;
 	int err = vmt_write(im->w, rec);
 	if (err < 0) {
 		fprintf(stderr, "vmtrace: %s\n", vmt_writer_error(im->w));
@@ -273,19 +292,19 @@ static int write_rec(struct import *im, const struct vmt_record *rec)
 	return 0;
 }
 
-static int announce(struct import *im, struct task *proc, int32_t ppid, uint64_t time_ns)
+static int announce(struct import *im, struct task *proc, int32_t ppid, uint64_t seq, uint64_t time_ns)
 {
 	struct vmt_record rec = { .type = VMT_REC_PROCESS };
 	rec.u.process = (struct vmt_process){
-		.seq = im->seq + 1, .time_ns = time_ns, .pid = proc->tid, .ppid = ppid,
+		.seq = seq, .time_ns = time_ns, .pid = proc->tid, .ppid = ppid,
 		.image = proc->image, .exe = proc->exe, .cmdline = im->cmdline,
 	};
 	proc->announced = 1;
 	return write_rec(im, &rec);
 }
 
-/* The process record of tid's process, if it has none yet. */
-static int ensure_process(struct import *im, int32_t tid, uint64_t time_ns)
+/* The process record of tid's process, if it has none yet, at seq. */
+static int ensure_process(struct import *im, int32_t tid, uint64_t seq, uint64_t time_ns)
 {
 	int32_t pid = tgid_of(im, tid);
 	struct task *proc = task_get(im, pid);
@@ -299,7 +318,7 @@ static int ensure_process(struct import *im, int32_t tid, uint64_t time_ns)
 	const char *exe = parent && parent->exe[0] ? parent->exe : im->first_exe;
 	snprintf(proc->exe, sizeof(proc->exe), "%s", exe);
 	/* the first process starts the trace: the header's start time */
-	return announce(im, proc, ppid, im->seq == 0 ? 0 : time_ns);
+	return announce(im, proc, ppid, seq, im->last_written == 0 ? 0 : time_ns);
 }
 
 static uint64_t call_time(struct import *im, const struct call *c)
@@ -336,9 +355,10 @@ static int write_decoded(struct import *im, const struct call *c, struct vmt_eve
                          const struct strace_strings *exec)
 {
 	uint64_t t = call_time(im, c);
-	if (ensure_process(im, c->tid, t) < 0)
+	if (ensure_process(im, c->tid, c->seq, t) < 0)
 		return -1;
-	ev.seq = ++im->seq;
+	ev.seq = c->seq;
+	ev.seq_end = c->seq_end;
 	ev.time_ns = t;
 	ev.latency_ns = c->has_latency ? c->latency_ns : 0;
 	ev.tid = c->tid;
@@ -369,10 +389,12 @@ static int write_decoded(struct import *im, const struct call *c, struct vmt_eve
 		snprintf(proc->exe, sizeof(proc->exe), "%s", exec->exe);
 		struct task *self = task_find(im, ev.pid);
 		return announce(im, proc, self && self->parent ? tgid_of(im, self->parent) : 0,
-		                t + ev.latency_ns);
+		                c->seq, t + ev.latency_ns);
 	}
+	/* at the call's seq, after its event: the new image's and the child's
+	 * calls may have started before this one's line completed */
 	if (is_creation(ev.sys) && !ev.err && ev.result > 0 && !(ev.flags & VMT_EV_THREAD))
-		return ensure_process(im, (int32_t)ev.result, t + ev.latency_ns);
+		return ensure_process(im, (int32_t)ev.result, c->seq, t + ev.latency_ns);
 	return 0;
 }
 

@@ -8,12 +8,12 @@
 
 static const struct row {
 	int id;
-	const char *name, *predict, *args, *result, *custom;
+	const char *name, *predict, *args, *result, *custom, *effect, *addr, *len;
 	long nr;
 	int nargs;
 } rows[] = {
-#define SYSCALL(id, name, nr, nargs, predict, args, result, custom) \
-	{ VMT_SYS_##id, #name, #predict, #args, #result, #custom, nr, nargs },
+#define SYSCALL(id, name, nr, nargs, predict, args, result, custom, effect, addr, len) \
+	{ VMT_SYS_##id, #name, #predict, #args, #result, #custom, #effect, #addr, #len, nr, nargs },
 #include "vmt_syscalls.def"
 #undef SYSCALL
 };
@@ -43,11 +43,14 @@ int vmtrace_syscalls_main(int argc, char **argv)
 		fprintf(stderr, "usage: vmtrace syscalls\n");
 		return 2;
 	}
-	printf("# id name nr nargs predict result format args\n");
+	printf("# id name nr nargs predict result format effect range args\n");
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		const struct row *r = &rows[i];
 		printf("%d %s %ld %d %s %s %s ", r->id, r->name, r->nr, r->nargs, r->predict,
 		       r->result, strcmp(r->custom, "NONE") ? r->custom : "table");
+		/* the range: its address and length arguments, "-" for none */
+		printf("%s %s%s%s ", r->effect, strcmp(r->addr, "NONE") ? r->addr : "-",
+		       strcmp(r->len, "NONE") ? "," : "", strcmp(r->len, "NONE") ? r->len : "");
 		put_kinds(r->args);
 		putchar('\n');
 	}

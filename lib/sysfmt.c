@@ -229,7 +229,7 @@ static void fmt_clone3(struct out *o, const struct vmt_event *ev)
 #define fmt_NONE NULL
 #define UNPAREN(...) __VA_ARGS__
 static const struct call_fmt calls[VMT_SYS_COUNT] = {
-#define SYSCALL(id, name, nr, nargs, predict, args, result, custom) \
+#define SYSCALL(id, name, nr, nargs, predict, args, result, custom, ...) \
 	[VMT_SYS_##id] = { { UNPAREN args }, R_##result, fmt_##custom },
 #include "vmt_syscalls.def"
 #undef SYSCALL

@@ -235,6 +235,13 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 		rp_trace_free(t);
 		return -1;
 	}
+	/* a call no order of the recorded times makes possible: replayed as it
+	 * is, said once (vmtrace check names it) */
+	struct vmt_order_stats os;
+	vmt_reader_order_stats(r, &os);
+	const char *order = vmt_check_order(ck, &os);
+	if (order)
+		fprintf(stderr, "vmreplay: %s: %s: it replays as recorded, and differs\n", path, order);
 	vmt_check_free(ck);
 	ck = NULL;
 	vmt_reader_close(r);

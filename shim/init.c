@@ -203,6 +203,7 @@ static void start_image(int root)
 		struct vmt_record rec = { .type = VMT_REC_EVENT };
 		ev.pid = ev.tid = shim.pid;
 		ev.latency_ns = shim_now() - ev.time_ns;
+		ev.seq_end = shim_seq_now();   /* the exec returned in this image */
 		rec.u.event = ev;
 		shim_write(&rec);
 	}

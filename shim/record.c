@@ -310,6 +310,16 @@ uint64_t shim_next_seq(void)
 	return __atomic_fetch_add(shim.seq ? shim.seq : &none, 1, __ATOMIC_RELAXED);
 }
 
+/* The counter's value now, read after a call returned: a call that takes
+ * its seq from here on (its fetch_add comes after this load in the
+ * counter's order) began after this one ended, so [seq, seq_end) is the
+ * call's interval (docs/trace-format.md, "Order").  A load, not an add:
+ * no cache line is claimed for it. */
+uint64_t shim_seq_now(void)
+{
+	return shim.seq ? __atomic_load_n(shim.seq, __ATOMIC_ACQUIRE) : 0;
+}
+
 static int stack_released(void);
 static void thread_exit(int released);
 
@@ -555,7 +565,8 @@ __attribute__((hot)) void call_end(struct shim_call *c, long ret)
 	rec.type = VMT_REC_EVENT;
 	struct vmt_event *ev = &rec.u.event;
 	*ev = (struct vmt_event){
-		.seq = c->seq, .latency_ns = latency(c), .time_ns = c->t0 ? c->t0 : shim_now(),
+		.seq = c->seq, .seq_end = shim_seq_now(), .latency_ns = latency(c),
+		.time_ns = c->t0 ? c->t0 : shim_now(),
 		.pid = shim.pid, .tid = t->tid && t->pid == shim.pid ? t->tid : (int32_t)raw0(SYS_gettid),
 		.sys = (uint16_t)c->sys, .flags = c->flags, .err = raw_failed(ret) ? (int32_t)-ret : 0,
 		.result = raw_failed(ret) ? -1 : ret, .file_id = c->file_id,

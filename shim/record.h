@@ -63,6 +63,7 @@ struct shim_call {
 
 uint64_t shim_now(void);
 uint64_t shim_next_seq(void);
+uint64_t shim_seq_now(void);
 
 /* call_begin reserves the sequence number; call_clock takes the entry
  * time right before the system call (after any residency work); call_end

@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-#define VMT_FORMAT_VERSION 3     /* written; readers also read 1 and 2 */
+#define VMT_FORMAT_VERSION 4     /* written; readers also read 1 to 3 */
 #define VMT_FORMAT_OLDEST 1
 
 /* ---- errors -------------------------------------------------------- */
@@ -50,11 +50,30 @@ enum vmt_sys {
 #undef SYSCALL
 	VMT_SYS_COUNT
 };
+/* What a successful call does to its process's address space. */
+enum vmt_effect {
+	VMT_FX_NONE = 0,
+	VMT_FX_MAP,       /* a new mapping at the result (replacing where MAP_FIXED) */
+	VMT_FX_UNMAP,     /* removes the range */
+	VMT_FX_REMAP,     /* mremap: moves or resizes the range */
+	VMT_FX_CHANGE,    /* changes what the range is (protection, advice, lock, seal); needs it mapped */
+	VMT_FX_BRK,       /* moves the break: grows or shrinks the heap */
+	VMT_FX_ATTACH,    /* shmat: a segment at the result, its size in the event's FILE record */
+	VMT_FX_DETACH,    /* shmdt: removes the segment attached at the address */
+	VMT_FX_PROCESS,   /* process-wide state, no range (mlockall) */
+	VMT_FX_TASK,      /* a new task: fork, vfork, clone */
+	VMT_FX_EXEC,      /* a new image */
+	VMT_FX_EXIT,      /* a task ends */
+};
 const char *vmt_sys_name(int sys);          /* "mmap"; NULL if unknown */
 int vmt_sys_from_name(const char *name);    /* VMT_SYS_NONE if unknown */
 int vmt_sys_from_nr(long nr);               /* x86-64 syscall number -> vmt_sys */
 long vmt_sys_nr(int sys);                   /* vmt_sys -> x86-64 number, -1 */
 int vmt_sys_nargs(int sys);                 /* arguments the call takes */
+int vmt_sys_effect(int sys);                /* enum vmt_effect; VMT_FX_NONE if unknown */
+/* The range a call names: the indexes of its address and length
+ * arguments, -1 for none (shmat: an address, no length). */
+void vmt_sys_range_args(int sys, int *addr, int *len);
 
 /* ---- records --------------------------------------------------------- */
 
@@ -68,7 +87,12 @@ int vmt_sys_nargs(int sys);                 /* arguments the call takes */
  * them (clone3: args[0] is the struct's flags word, args[1] its
  * stack, args[2] its stack_size; see docs/trace-format.md). */
 struct vmt_event {
-	uint64_t seq;        /* global order across the whole process tree */
+	uint64_t seq;        /* the tree's sequence counter at the call's entry */
+	/* the counter when the call had returned (format 4): every record
+	 * with seq >= seq_end began after this call ended, so [seq, seq_end)
+	 * is the call's interval; 0: not known (format 1-3).  A writer given
+	 * 0 stores seq + 1. */
+	uint64_t seq_end;
 	uint64_t time_ns;    /* CLOCK_MONOTONIC at entry */
 	uint64_t latency_ns; /* entry to return */
 	int32_t pid, tid;
@@ -380,6 +404,38 @@ struct vmt_reader_stats {
 	uint64_t events;
 };
 void vmt_reader_stats(const struct vmt_reader *r, struct vmt_reader_stats *st);
+/* What the seq order did to put calls that overlapped in time in an order
+ * the kernel could have had (docs/trace-format.md, "Order"), so far. */
+struct vmt_order_call {
+	uint64_t seq;
+	int32_t pid, tid;        /* tid 0: the image's initial map */
+	uint16_t sys;            /* VMT_SYS_NONE: the initial map */
+};
+enum vmt_order_verdict {
+	VMT_ORDER_MAPPED = 1,    /* given a range that was still mapped */
+	VMT_ORDER_UNMAPPED = 2,  /* succeeded on a range that was not (all) mapped */
+	VMT_ORDER_BRK = 3,       /* its result contradicts the break */
+};
+#define VMT_ORDER_CONFLICTS 8
+struct vmt_order_conflict {
+	int verdict;             /* enum vmt_order_verdict */
+	struct vmt_order_call call;   /* the call that could not have happened */
+	struct vmt_order_call with;   /* what mapped the range / set the break (seq 0: nothing) */
+	uint64_t start, end;     /* the range at issue (BRK: the result, twice) */
+	uint64_t brk;            /* BRK: the break then */
+};
+struct vmt_order_stats {
+	uint64_t overlapped;     /* calls that overlapped in time a call of their process */
+	uint64_t reordered;      /* put before a call that began earlier and could not have
+	                            happened yet (the munmap before the mmap given its range) */
+	uint64_t undecided;      /* overlapping calls on the same pages that the recording
+	                            cannot order: left in entry order */
+	uint64_t impossible;     /* calls no order of the intervals makes possible */
+	uint64_t unknown;        /* events without an end (format 1-3): entry order */
+	struct vmt_order_conflict conflicts[VMT_ORDER_CONFLICTS];   /* the first ones */
+	size_t nconflicts;
+};
+void vmt_reader_order_stats(const struct vmt_reader *r, struct vmt_order_stats *st);
 
 void vmt_reader_close(struct vmt_reader *r);
 

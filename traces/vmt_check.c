@@ -108,7 +108,7 @@ struct vmt_check {
 	uint64_t last_seq, records, page;
 	struct vmt_check_ends ends;
 	int have_seq;
-	char why[192];
+	char why[320];
 };
 
 struct vmt_check *vmt_check_new(const struct vmt_header *h)
@@ -146,12 +146,23 @@ static const char *check_event(struct vmt_check *c, const struct vmt_event *ev)
 	}
 	if (ev->err < 0 || ev->err > 4095)
 		return "event with an impossible errno";
-	if (c->have_seq && ev->seq <= c->last_seq) {
-		snprintf(c->why, sizeof(c->why), "event seq %" PRIu64 " (%s, pid %d tid %d) out of seq order, after seq %"
-		         PRIu64 " (or a seq used twice)", ev->seq, vmt_sys_name(ev->sys), ev->pid, ev->tid, c->last_seq);
+	/* the order: an event comes after every event that ended before it
+	 * began, so one that began earlier than one before it must have been
+	 * running when that one began (docs/trace-format.md, "Order") */
+	uint64_t end = ev->seq_end > ev->seq ? ev->seq_end : ev->seq + 1;
+	if (c->have_seq && ev->seq <= c->last_seq && end <= c->last_seq) {
+		snprintf(c->why, sizeof(c->why), "event seq %" PRIu64 " (%s, pid %d tid %d) out of order: it ended (seq %"
+		         PRIu64 ") before seq %" PRIu64 ", which comes earlier, began", ev->seq, vmt_sys_name(ev->sys),
+		         ev->pid, ev->tid, end, c->last_seq);
 		return c->why;
 	}
-	c->last_seq = ev->seq;
+	if (c->have_seq && ev->seq == c->last_seq) {
+		snprintf(c->why, sizeof(c->why), "event seq %" PRIu64 " (%s, pid %d tid %d) used twice", ev->seq,
+		         vmt_sys_name(ev->sys), ev->pid, ev->tid);
+		return c->why;
+	}
+	if (!c->have_seq || ev->seq > c->last_seq)
+		c->last_seq = ev->seq;
 	c->have_seq = 1;
 	/* not vfork (nor clone with CLONE_VFORK): the parent's call returns
 	 * after the child ran to its exec or exit, and the child's records may
@@ -254,6 +265,45 @@ const char *vmt_check_end(struct vmt_check *c)
 	return NULL;
 }
 
+/* "event seq 12 (pid 3 tid 4 mmap)", or what made the initial map */
+static void name_call(char *buf, size_t len, const struct vmt_order_call *k, int pid)
+{
+	if (k->sys == VMT_SYS_NONE)
+		snprintf(buf, len, "the initial map (seq %" PRIu64 ")", k->seq);
+	else if (pid)
+		snprintf(buf, len, "event seq %" PRIu64 " (pid %d tid %d %s)", k->seq, k->pid, k->tid,
+		         vmt_sys_name(k->sys));
+	else
+		snprintf(buf, len, "event seq %" PRIu64 " (tid %d %s)", k->seq, k->tid, vmt_sys_name(k->sys));
+}
+
+const char *vmt_check_order(struct vmt_check *c, const struct vmt_order_stats *st)
+{
+	if (!st->impossible)
+		return NULL;
+	const struct vmt_order_conflict *x = &st->conflicts[0];
+	char call[96], with[96], more[64] = "";
+	name_call(call, sizeof call, &x->call, 1);
+	name_call(with, sizeof with, &x->with, 0);
+	if (st->impossible > 1)
+		snprintf(more, sizeof more, "; %" PRIu64 " such calls", st->impossible);
+	switch (x->verdict) {
+	case VMT_ORDER_MAPPED:
+		snprintf(c->why, sizeof(c->why), "%s was given %#" PRIx64 "-%#" PRIx64 ", which %s had mapped, in every "
+		         "order the calls' times allow%s", call, x->start, x->end, with, more);
+		break;
+	case VMT_ORDER_UNMAPPED:
+		snprintf(c->why, sizeof(c->why), "%s succeeded on %#" PRIx64 "-%#" PRIx64 ", which was not mapped "
+		         "then%s", call, x->start, x->end, more);
+		break;
+	default:
+		snprintf(c->why, sizeof(c->why), "%s returned %#" PRIx64 " where the break was %#" PRIx64 " (%s)%s",
+		         call, x->start, x->brk, with, more);
+		break;
+	}
+	return c->why;
+}
+
 size_t vmt_check_processes(const struct vmt_check *c)
 {
 	return c->procs.n + (size_t)c->procs.has_zero;
@@ -317,8 +367,14 @@ int vmt_check_file(const char *path, char *msg, size_t len)
 		}
 		else if ((problem = vmt_check_end(c)))
 			snprintf(msg, len, "%s: bad: %s", path, problem);
-		else
-			status = 0;
+		else {
+			struct vmt_order_stats os;
+			vmt_reader_order_stats(r, &os);
+			if ((problem = vmt_check_order(c, &os)))
+				snprintf(msg, len, "%s: bad: %s", path, problem);
+			else
+				status = 0;
+		}
 	}
 	vmt_check_free(c);
 	vmt_reader_close(r);

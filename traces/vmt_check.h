@@ -17,6 +17,10 @@ struct vmt_check *vmt_check_new(const struct vmt_header *h);
 const char *vmt_check_record(struct vmt_check *c, const struct vmt_record *rec);
 /* After the last record: references to stacks and files never defined. */
 const char *vmt_check_end(struct vmt_check *c);
+/* After the last record, the reader's order (vmt_reader_order_stats):
+ * NULL when every call could have happened where the order puts it, else
+ * the first that could not, named with what it conflicts with. */
+const char *vmt_check_order(struct vmt_check *c, const struct vmt_order_stats *st);
 size_t vmt_check_processes(const struct vmt_check *c);
 
 /* How processes ended, from their END records (format version 2; a

@@ -42,6 +42,7 @@ int vmt_cursor_load(struct vmt_cursor *c, const struct vmt_chunk_info *ci,
 	c->why = NULL;
 	memset(&c->mctx, 0, sizeof(c->mctx));
 	vmt_predictor_init(&c->pred, ci->first_seq, ci->pid, ci->tid);
+	c->pred.seq_end = ci->version >= 4;
 	c->meta_at = meta_due(c);
 	/* the decoder may read VMT_EVENT_MAX_READ bytes past the events */
 	if (ci->events_raw + VMT_EVENT_MAX_READ > c->ev_cap) {

@@ -50,6 +50,7 @@ static inline uint8_t *vmt_event_encode(uint8_t *p, struct vmt_predictor *pr,
 	if (e->file_id) mask |= VMT_F_FILE;
 	if (e->pid != pr->pid) mask |= VMT_F_PID;
 	if (e->tid != pr->tid) mask |= VMT_F_TID;
+	if (e->seq_end > e->seq + 1) mask |= VMT_F_SEQEND;   /* 0, seq + 1: stored as seq + 1 */
 	if ((int64_t)gap < 0) {
 		mask |= VMT_F_NEGGAP;
 		gap = -gap;
@@ -98,6 +99,8 @@ static inline uint8_t *vmt_event_encode(uint8_t *p, struct vmt_predictor *pr,
 			p = vmt_put_varint(p, vmt_zigzag((int64_t)e->pid - pr->pid));
 		if (mask & VMT_F_TID)
 			p = vmt_put_varint(p, vmt_zigzag((int64_t)e->tid - pr->tid));
+		if (mask & VMT_F_SEQEND)
+			p = vmt_put_varint(p, e->seq_end - e->seq - 2);
 	}
 	vmt_event_learn(pr, s, e);
 	return p;
@@ -242,6 +245,7 @@ static inline const uint8_t *vmt_decode_repeat(const uint8_t *p, const uint8_t *
 	pr->run_left--;
 	e->sys = pr->last_sys;
 	e->seq = pr->seq + 1;
+	e->seq_end = pr->seq_end ? e->seq + 1 : 0;
 	e->time_ns = pr->end_ns + gap;
 	e->latency_ns = (uint64_t)s->latency_avg + (uint64_t)vmt_unzigzag(lat);
 	vmt_fill_predicted(pr, s, e);
@@ -285,6 +289,7 @@ static inline const uint8_t *vmt_event_decode(const uint8_t *p, const uint8_t *e
 	if ((tag & VMT_TAG_SEQ) && !(p = vmt_rd_varint1(p, &v)))
 		return NULL;
 	e->seq = pr->seq + 1 + v;
+	e->seq_end = pr->seq_end ? e->seq + 1 : 0;
 	if (!(p = vmt_rd_varint(p, &gap)) || !(p = vmt_rd_varint(p, &lat)))
 		return NULL;
 	e->time_ns = (mask & VMT_F_NEGGAP) ? pr->end_ns - gap : pr->end_ns + gap;
@@ -310,13 +315,19 @@ static inline const uint8_t *vmt_event_decode(const uint8_t *p, const uint8_t *e
 	}
 	if ((mask & VMT_F_STACK) && !(p = vmt_rd_id(p, &e->stack_id)))
 		return NULL;
-	if (mask & (VMT_F_FILE | VMT_F_PID | VMT_F_TID)) {
+	if (mask & (VMT_F_FILE | VMT_F_PID | VMT_F_TID | VMT_F_SEQEND)) {
 		if ((mask & VMT_F_FILE) && !(p = vmt_rd_id(p, &e->file_id)))
 			return NULL;
 		if ((mask & VMT_F_PID) && !(p = vmt_rd_i32(p, pr->pid, &e->pid)))
 			return NULL;
 		if ((mask & VMT_F_TID) && !(p = vmt_rd_i32(p, pr->tid, &e->tid)))
 			return NULL;
+		if (mask & VMT_F_SEQEND) {
+			/* not in a chunk before format 4; never wraps */
+			if (!pr->seq_end || !(p = vmt_rd_varint(p, &v)) || e->seq + 2 + v < e->seq)
+				return NULL;
+			e->seq_end = e->seq + 2 + v;
+		}
 	}
 	if (p > end)
 		return NULL;

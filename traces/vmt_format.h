@@ -61,7 +61,8 @@ enum {
 	VMT_F_PID = 1u << 11,
 	VMT_F_TID = 1u << 12,
 	VMT_F_NEGGAP = 1u << 13, /* the time gap is negative */
-	VMT_F_ALL = (1u << 14) - 1,
+	VMT_F_SEQEND = 1u << 14, /* format 4: seq_end is not seq + 1 */
+	VMT_F_ALL = (1u << 15) - 1,
 	VMT_F_ARGS = 0xF3u,
 };
 
@@ -96,6 +97,7 @@ struct vmt_predictor {
 	int32_t pid, tid;     /* the last event's (the chunk's at first) */
 	uint16_t last_sys;
 	uint32_t run_left;    /* reader: repeat events still to come */
+	uint8_t seq_end;      /* reader: the chunk codes seq_end (format 4) */
 	uint8_t *run_tag;     /* writer: the open run tag, or NULL */
 	struct vmt_slot slot[VMT_SLOTS];
 };

@@ -20,6 +20,7 @@ static void parse_chunk(const uint8_t *data, uint64_t size, uint64_t off,
 		bad(f, "chunk header too short");
 		return;
 	}
+	c->version = f->version;
 	c->pid = (int32_t)vmt_get32(b);
 	c->tid = (int32_t)vmt_get32(b + 4);
 	c->first_seq = vmt_get64(b + 8);

@@ -18,6 +18,7 @@ enum vmt_frame_kind {
 };
 
 struct vmt_chunk_info {
+	uint32_t version;                 /* the frame's format version */
 	int32_t pid, tid;
 	uint64_t first_seq, last_seq;
 	uint32_t nevents, nmeta, events_raw, events_frame_len;

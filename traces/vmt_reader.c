@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "vmt_order.h"
 #include "vmt_reader_int.h"
 
 static __thread char open_msg[MSG_SIZE];
@@ -183,6 +184,8 @@ struct vmt_reader *vmt_reader_open(const char *path,
 			ret = vmt_rd_set_error(open_msg, path, VMT_ENOMEM, "out of memory");
 		else if ((ret = vmt_rd_build_index(r)))
 			memcpy(open_msg, r->msg, MSG_SIZE);
+		else if (!(r->ord = vmt_order_new(r->header.host.page_size)))
+			ret = vmt_rd_set_error(open_msg, path, VMT_ENOMEM, "out of memory");
 	}
 	if (ret) {
 		*err = ret;
@@ -202,11 +205,15 @@ int vmt_reader_next(struct vmt_reader *r, struct vmt_record *rec)
 {
 	if (!r || !rec)
 		return VMT_EINVAL;
-	if (r->status)
-		return r->status;
 	if (r->order == VMT_ORDER_FILE)
-		return next_file_order(r, rec);
-	return vmt_rd_next_seq_order(r, rec);
+		return r->status ? r->status : next_file_order(r, rec);
+	/* the order hands out what waits before the merge's end or error */
+	return vmt_order_next(r->ord, r, rec);
+}
+
+void vmt_reader_order_stats(const struct vmt_reader *r, struct vmt_order_stats *st)
+{
+	vmt_order_stats(r ? r->ord : NULL, st);
 }
 
 void vmt_reader_stats(const struct vmt_reader *r, struct vmt_reader_stats *st)
@@ -237,6 +244,7 @@ void vmt_reader_close(struct vmt_reader *r)
 		free_cursor(r->pool[i]);
 	free(r->heap);
 	free(r->pool);
+	vmt_order_free(r->ord);
 	free(r->index);
 	free(r->header_buf);
 	vmt_scratch_free(&r->header_scratch);

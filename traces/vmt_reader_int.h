@@ -64,6 +64,7 @@ struct vmt_reader {
 	struct vmt_cursor **pool;  /* finished cursors, buffers kept */
 	size_t npool;
 	struct vmt_cursor *last;   /* returned last time: advance it first */
+	struct vmt_order *ord;     /* the order calls overlapping in time get (vmt_order.c) */
 };
 
 __attribute__((format(printf, 4, 5)))
@@ -96,5 +97,10 @@ static inline void vmt_rd_deliver(struct vmt_reader *r, struct vmt_record *dst,
 /* vmt_merge.c */
 int vmt_rd_build_index(struct vmt_reader *r);
 int vmt_rd_next_seq_order(struct vmt_reader *r, struct vmt_record *rec);
+/* The merge key of the record vmt_rd_next_seq_order returned last. */
+static inline uint64_t vmt_rd_key(const struct vmt_reader *r)
+{
+	return r->last ? r->last->key : 0;
+}
 
 #endif

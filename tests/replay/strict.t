@@ -34,5 +34,6 @@ EOF2
 } | mk failhere
 "$V" -q --strict "$T/failhere.vmt" 2>"$T/err"
 is $? 1 "failed here, succeeded when recorded: exit 1"
-is "$(cat "$T/err")" "vmreplay: $T/failhere.vmt: event 0 (mprotect): failed here (Cannot allocate memory), succeeded when recorded" "and says so"
+is "$(cat "$T/err")" "vmreplay: $T/failhere.vmt: event seq 4 (pid 100 tid 100 mprotect) succeeded on 0x20000000-0x20001000, which was not mapped then: it replays as recorded, and differs
+vmreplay: $T/failhere.vmt: event 0 (mprotect): failed here (Cannot allocate memory), succeeded when recorded" "and says so (the trace's order said it first)"
 done_testing

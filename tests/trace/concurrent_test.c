@@ -24,6 +24,7 @@ static void fill(struct vmt_event *e, uint64_t seq)
 {
 	uint64_t h = gen_hash(seq);
 	e->seq = seq;
+	e->seq_end = seq + 1;
 	e->time_ns = 5000000000ull + seq * 1700;
 	e->latency_ns = 1400 + h % 200;
 	e->sys = (uint16_t)(1 + h % (VMT_SYS_COUNT - 1));

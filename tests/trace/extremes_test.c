@@ -17,6 +17,8 @@ static void make(uint64_t i, struct vmt_event *e)
 {
 	memset(e, 0, sizeof(*e));
 	e->seq = i * 3;
+	/* the call's end: the next seq, far later, or the counter's last value */
+	e->seq_end = i % 9 == 0 ? UINT64_MAX : e->seq + 1 + (values[i % NV] & 0xffff);
 	e->time_ns = values[i % NV];
 	e->latency_ns = values[(i / NV) % NV];
 	e->pid = (int32_t)values[(i / 3) % NV];

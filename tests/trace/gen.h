@@ -55,6 +55,7 @@ static inline int gen_record(uint64_t n, int32_t pid, int32_t tid,
 		struct vmt_event *e = &r->u.event;
 		r->type = VMT_REC_EVENT;
 		e->seq = n;
+		e->seq_end = n + 1;   /* a point: seq order stays the order written */
 		e->time_ns = 1000000000ull + n * 1500 + (h2 & 0x3ff);
 		e->latency_ns = 1400 + ((h2 >> 10) & 0xff);
 		e->pid = pid;

@@ -36,8 +36,8 @@ cat >"$T/want" <<'WANT'
 100   1700000000.000900 mmap(NULL, 8392704, PROT_NONE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_STACK, -1, 0) = 0x7f0000000000 <0.000003>
 100   1700000000.000950 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f00007ff990, parent_tid=0x7f00007ff990, exit_signal=0, stack=0x7f0000000000, stack_size=0x7fff80, tls=0x7f00007ff6c0} => {parent_tid=[101]}, 88) = 101 <0.000040>
 101   1700000000.001050 madvise(0x7f0000000000, 8368128, MADV_DONTNEED) = 0 <0.000009>
-101   1700000000.001060 exit(0)         = ?
 100   1700000000.001000 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3, 0) = -1 EACCES (Permission denied) <0.000150>
+101   1700000000.001060 exit(0)         = ?
 100   1700000000.001250 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0000800a10) = 102 <0.000080>
 102   1700000000.001270 brk(0x55555557a000) = 0x55555557a000 <0.000004>
 102   1700000000.001280 exit_group(7)   = ?
@@ -45,7 +45,7 @@ cat >"$T/want" <<'WANT'
 100   1700000000.001500 exit_group(0)   = ?
 WANT
 "$V" dump -ttt -T "$T/trace" >"$T/got"
-is_file "$T/got" "$T/want" "dump: completion order, entry times, merged unfinished calls"
+is_file "$T/got" "$T/want" "dump: calls in the order their lines end (an unfinished call spans the lines to its resumption: it goes before a call that ended on the same line), entry times"
 
 TZ=UTC "$V" dump -tt "$T/trace" | sed -n 2p >"$T/got"
 echo "100   22:13:20.000700 brk(NULL)         = 0x555555559000" >"$T/want"

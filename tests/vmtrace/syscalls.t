@@ -6,10 +6,15 @@
 need_built "$B/bin/vmtrace"
 "$B/bin/vmtrace" syscalls >"$T/table"
 is "$?" 0 "vmtrace syscalls runs"
-is "$(head -1 "$T/table")" "# id name nr nargs predict result format args" "a header names the columns"
+is "$(head -1 "$T/table")" "# id name nr nargs predict result format effect range args" "a header names the columns"
 grep -v '^#' "$T/table" >"$T/rows"
 is "$(awk '$1 != NR { print; exit }' "$T/rows")" "" "ids are 1, 2, 3, ... in table order"
 is "$(awk '{ print $2 }' "$T/rows" | sort | uniq -d)" "" "no name twice"
+is "$(awk '$2 == "mmap" || $2 == "munmap" || $2 == "brk" || $2 == "shmat" { print $2, $8, $9 }' "$T/rows")" \
+"brk BRK -
+mmap MAP 0,1
+munmap UNMAP 0,1
+shmat ATTACH 1" "the effect column says what a call does, the range which arguments name it"
 ok "$([ "$(wc -l <"$T/rows")" -ge 23 ]; echo $?)" "at least the 23 calls of format version 1"
 H=/usr/include/x86_64-linux-gnu/asm/unistd_64.h
 if [ -r "$H" ]; then

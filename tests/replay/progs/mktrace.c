@@ -4,8 +4,10 @@
  *   map PID            then   vma START END PERMS [shared] [rec] [file=ID] [off=N] [NAME]   then   end
  *   file PID ID SIZE PATH [ino=N]   (default inode: ID + 1000, so one per id)
  *   ev PID SYS A0 A1 A2 A3 A4 A5 = RESULT [err=N] [file=ID] [thread] [noreturn]
- *   ck PID REASON VMAS RECORDER_VMAS
- *   res PID START NPAGES HEXBYTES
+ *      [tid=N] [seq=N] [end=N]   (tid: written by that thread's own writer;
+ *      seq: this event's seq, later records go on from it; end: its seq_end)
+ *   ck PID REASON VMAS RECORDER_VMAS [seq=N]
+ *   res PID START NPAGES HEXBYTES [seq=N] [tid=N]   (seq: its event's)
  *   flush              (end the current chunk of every writer)
  *   rewrite PID        (close PID's writer; the next record gets a new one, as an
  *                      exec'd image does)
@@ -18,26 +20,29 @@
 #include <unistd.h>
 #include "vmt.h"
 
-static struct { int32_t pid; struct vmt_writer *w; } ws[64];
+static struct { int32_t pid, tid; struct vmt_writer *w; } ws[4096];
 static int nws, fd;
 
-static struct vmt_writer *writer(int32_t pid)
+static struct vmt_writer *writer_of(int32_t pid, int32_t tid)
 {
 	for (int i = 0; i < nws; i++)
-		if (ws[i].pid == pid)
+		if (ws[i].pid == pid && ws[i].tid == tid)
 			return ws[i].w;
 	ws[nws].pid = pid;
-	ws[nws].w = vmt_writer_fdopen(fd, pid, pid, NULL);
+	ws[nws].tid = tid;
+	ws[nws].w = vmt_writer_fdopen(fd, pid, tid, NULL);
 	return ws[nws++].w;
 }
 
-static void put(int32_t pid, const struct vmt_record *r)
+static void put_as(int32_t pid, int32_t tid, const struct vmt_record *r)
 {
-	if (vmt_write(writer(pid), r) < 0) {
-		fprintf(stderr, "mktrace: %s\n", vmt_writer_error(writer(pid)));
+	if (vmt_write(writer_of(pid, tid), r) < 0) {
+		fprintf(stderr, "mktrace: %s\n", vmt_writer_error(writer_of(pid, tid)));
 		exit(1);
 	}
 }
+
+static void put(int32_t pid, const struct vmt_record *r) { put_as(pid, pid, r); }
 
 static uint64_t num(const char *s) { return strtoull(s, NULL, 0); }
 
@@ -139,12 +144,19 @@ int main(int argc, char **argv)
 					e->flags |= VMT_EV_NORETURN;
 				else if (strncmp(tok[i], "tid=", 4) == 0)
 					e->tid = (int32_t)num(tok[i] + 4);
+				else if (strncmp(tok[i], "seq=", 4) == 0) {
+					e->seq = num(tok[i] + 4);
+					seq = e->seq + 1;
+				} else if (strncmp(tok[i], "end=", 4) == 0)
+					e->seq_end = num(tok[i] + 4);
 			}
-			put(pid, &r);
+			put_as(pid, e->tid, &r);
 		} else if (strcmp(tok[0], "ck") == 0 && n >= 5) {
 			r.type = VMT_REC_CHECKPOINT;
 			r.u.checkpoint = (struct vmt_checkpoint){ .seq = seq++, .pid = pid, .reason = (uint32_t)num(tok[2]),
 			                                          .vma_count = num(tok[3]), .recorder_vmas = num(tok[4]) };
+			if (n >= 6 && strncmp(tok[5], "seq=", 4) == 0)
+				seq = (r.u.checkpoint.seq = num(tok[5] + 4)) + 1;
 			put(pid, &r);
 		} else if (strcmp(tok[0], "res") == 0 && n >= 5) {
 			static uint8_t bits[4096];
@@ -156,7 +168,14 @@ int main(int argc, char **argv)
 			r.type = VMT_REC_RESIDENCY;
 			r.u.residency = (struct vmt_residency){ .seq = seq++, .pid = pid, .start = num(tok[2]),
 			                                        .npages = num(tok[3]), .bits = bits };
-			put(pid, &r);
+			int32_t tid = pid;
+			for (int i = 5; i < n; i++) {
+				if (strncmp(tok[i], "seq=", 4) == 0)
+					r.u.residency.seq = num(tok[i] + 4);   /* its event's */
+				else if (strncmp(tok[i], "tid=", 4) == 0)
+					tid = (int32_t)num(tok[i] + 4);
+			}
+			put_as(pid, tid, &r);
 		} else if (strcmp(tok[0], "rewrite") == 0 && n >= 2) {
 			for (int i = 0; i < nws; i++)
 				if (ws[i].pid == pid) {
