@@ -8,6 +8,7 @@
  * run before the call (in the parent) and after it (parent or child). */
 #include "hooks.h"
 #include "exec.h"
+#include "forkgate.h"
 #include "image.h"
 #include "init.h"
 #include "empty_ranges.h"
@@ -35,6 +36,9 @@ static void split_begin(int sys, const uint64_t a[6])
 	split_sud = sud_enter();
 	if (!split_on)
 		return;
+	/* a fork's copy: no other call of this process overlaps it */
+	if (!(flags & CLONE_VM) && sys != VMT_SYS_VFORK)
+		forkgate_close();
 	call_begin(&split, sys, (long)a[0], (long)a[1], (long)a[2], (long)a[3], (long)a[4], (long)a[5]);
 	if (!(flags & CLONE_VM) && sys != VMT_SYS_VFORK) {
 		residency_fork(split.seq);
@@ -54,6 +58,7 @@ static long split_end(long r)
 		if (raw_failed(r) && !(split.args[0] & CLONE_VM) && split.sys != VMT_SYS_VFORK)
 			shim_live_add(-1);
 		call_end(&split, r);
+		forkgate_open();
 	}
 	split_on = 0;
 	sud_leave(split_sud);

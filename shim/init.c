@@ -15,6 +15,7 @@
  *                     record, so its tree warns once */
 #include "arena.h"
 #include "exec.h"
+#include "forkgate.h"
 #include "hooks.h"
 #include "image.h"
 #include "init.h"
@@ -312,6 +313,7 @@ __attribute__((constructor)) static void shim_init(void)
 
 void shim_fork_child(void)
 {
+	forkgate_child();
 	shim.ppid = shim.pid;
 	shim.pid = (int32_t)raw0(SYS_getpid);
 	shim.image = 0;

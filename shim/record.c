@@ -6,6 +6,7 @@
  * runs inside a signal handler while the same thread is already recording
  * parks its event in `pending`; the outer hook writes it. */
 #include "record.h"
+#include "forkgate.h"
 #include "stackset.h"
 #include "arena.h"
 #include "raw.h"
@@ -531,9 +532,10 @@ __attribute__((hot)) void call_begin(struct shim_call *c, int sys, uint64_t a0, 
                 uint64_t a3, uint64_t a4, uint64_t a5)
 {
 	c->announce_seq = 0;
-	if (!shim_vfork_child)      /* a vfork child must leave its parent's state */
-		shim_self.depth++;
-	else if (vfork_announced != (int32_t)raw0(SYS_getpid))
+	if (!shim_vfork_child) {    /* a vfork child must leave its parent's state */
+		if (shim_self.depth++ == 0)
+			forkgate_enter();
+	} else if (vfork_announced != (int32_t)raw0(SYS_getpid))
 		c->announce_seq = shim_next_seq();
 	c->sys = sys;
 	c->flags = shim_trap_flags;
@@ -587,7 +589,8 @@ __attribute__((hot)) void call_end(struct shim_call *c, long ret)
 	} else {
 		shim_write(&rec);
 	}
-	t->depth--;
+	if (--t->depth == 0)
+		forkgate_leave();
 	if (t->exit_pending && t->depth == 0 && is_stack_release(ev))
 		write_exit_event();
 }
@@ -636,6 +639,7 @@ void shim_thread_start(int32_t tid)
 {
 	/* glibc reuses cached stacks, and static TLS with them: start clean */
 	memset(&shim_self, 0, sizeof shim_self);
+	forkgate_thread_start();
 	/* asked once: the thread's events and its writer all need it */
 	shim_self.pid = shim.pid;
 	shim_self.tid = tid > 0 ? tid : (int32_t)raw0(SYS_gettid);
@@ -677,6 +681,7 @@ static void thread_exit(int released)
 		return;
 	uint8_t sud = sud_enter();
 	unregister_thread(t);
+	forkgate_thread_gone();
 	t->exiting = 1;
 	t->exit_pending = 1;
 	write_locked(t, NULL);      /* hands the writer to the pool */

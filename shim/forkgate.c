@@ -1,0 +1,148 @@
+/* forkgate.c - see forkgate.h.
+ *
+ * A Dekker handshake whose fast side costs no fence: a thread marks
+ * itself in flight with a plain store, then reads `closed`; the forking
+ * thread sets `closed`, makes every thread of the process pass a full
+ * barrier with membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), then waits
+ * until no other thread is in flight.  Either the thread saw `closed`
+ * (and waits on a futex until the fork is done), or the forking thread
+ * sees it in flight (and waits for its call to end).  The recorded calls
+ * are what the kernel's fork would wait for anyway (they take the
+ * mmap_lock that fork holds for writing); the membarrier and the futex
+ * are the recorder's own calls, made only where a process that has more
+ * than one thread forks.  Where membarrier is refused (a seccomp filter,
+ * a kernel before 4.14) the gate stays open: forks overlap as before. */
+#include "forkgate.h"
+#include "raw.h"
+
+#include <linux/futex.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#define MAX_GATED 4096
+#define MEMBARRIER_PRIVATE_EXPEDITED 8          /* MEMBARRIER_CMD_... */
+#define MEMBARRIER_REGISTER_PRIVATE_EXPEDITED 16
+/* How long a fork waits for a call in flight (a call that waits on the
+ * forking thread itself, a userfaultfd fault it serves, never ends):
+ * after it the fork goes on, overlapping that call. */
+#define DRAIN_NS 100000000L
+
+struct gated {
+	volatile int in_flight;
+	int slot;                    /* index + 1 in `threads`, 0: none */
+	int closing;                 /* this thread forks */
+};
+
+static __thread struct gated self __attribute__((tls_model("initial-exec")));
+static struct gated *volatile threads[MAX_GATED];
+static volatile int nthreads;    /* registered; a few more than alive is harmless */
+static volatile int closed;      /* a fork waits, or is under way */
+static int registered;           /* membarrier registered in this process: 1, refused: -1 */
+
+static void enroll(void)
+{
+	for (int i = 0; i < MAX_GATED; i++) {
+		struct gated *none = NULL;
+		if (__atomic_compare_exchange_n(&threads[i], &none, &self, 0, __ATOMIC_ACQ_REL,
+		                                __ATOMIC_RELAXED)) {
+			self.slot = i + 1;
+			__atomic_add_fetch(&nthreads, 1, __ATOMIC_RELAXED);
+			return;
+		}
+	}
+	self.slot = -1;              /* no room: never waited for */
+}
+
+static void wait_open(void)
+{
+	while (__atomic_load_n(&closed, __ATOMIC_ACQUIRE))
+		raw4(SYS_futex, &closed, FUTEX_WAIT_PRIVATE, 1, 0);
+}
+
+void forkgate_enter(void)
+{
+	if (self.closing)
+		return;
+	if (!self.slot)
+		enroll();
+	for (;;) {
+		self.in_flight = 1;
+		/* no fence: membarrier gives this thread one when a fork closes */
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		if (__builtin_expect(!__atomic_load_n(&closed, __ATOMIC_RELAXED), 1))
+			return;
+		self.in_flight = 0;
+		wait_open();
+	}
+}
+
+void forkgate_leave(void)
+{
+	__atomic_store_n(&self.in_flight, 0, __ATOMIC_RELEASE);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	raw2(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void forkgate_close(void)
+{
+	self.closing = 1;
+	if (__atomic_load_n(&nthreads, __ATOMIC_RELAXED) <= 1)
+		return;                  /* this thread alone (or not yet any) */
+	if (!registered)
+		registered = raw_failed(raw3(SYS_membarrier, MEMBARRIER_REGISTER_PRIVATE_EXPEDITED, 0, 0)) ? -1 : 1;
+	if (registered < 0)
+		return;
+	__atomic_store_n(&closed, 1, __ATOMIC_RELAXED);
+	if (raw_failed(raw3(SYS_membarrier, MEMBARRIER_PRIVATE_EXPEDITED, 0, 0))) {
+		forkgate_open();
+		self.closing = 1;
+		return;
+	}
+	uint64_t until = now_ns() + DRAIN_NS;
+	for (int i = 0; i < MAX_GATED; i++) {
+		struct gated *t = threads[i];
+		while (t && t != &self && __atomic_load_n(&t->in_flight, __ATOMIC_ACQUIRE) && now_ns() < until)
+			raw0(SYS_sched_yield);
+	}
+}
+
+void forkgate_open(void)
+{
+	self.closing = 0;
+	if (__atomic_exchange_n(&closed, 0, __ATOMIC_RELEASE))
+		raw4(SYS_futex, &closed, FUTEX_WAKE_PRIVATE, 0x7fffffff, 0);
+}
+
+/* The child has one thread, this one, and a new address space that
+ * membarrier has not been registered for. */
+void forkgate_child(void)
+{
+	for (int i = 0; i < MAX_GATED; i++)
+		threads[i] = NULL;
+	nthreads = 0;
+	closed = 0;
+	registered = 0;
+	self.slot = 0;
+	self.closing = 0;
+	self.in_flight = 0;
+}
+
+void forkgate_thread_start(void)
+{
+	self.slot = self.closing = self.in_flight = 0;
+}
+
+void forkgate_thread_gone(void)
+{
+	if (self.slot > 0) {
+		__atomic_store_n(&threads[self.slot - 1], NULL, __ATOMIC_RELEASE);
+		__atomic_sub_fetch(&nthreads, 1, __ATOMIC_RELAXED);
+	}
+	self.slot = 0;
+}

@@ -1,0 +1,21 @@
+/* forkgate.h - a fork's copy of the address space at a known place in the
+ * trace's order.  While a thread forks, the other threads of its process
+ * start no recorded call, and it forks only once those in flight have
+ * ended: no call of the parent overlaps the fork in time, so the child's
+ * copy holds exactly the calls before it (docs/shim.md, "Threads"). */
+#ifndef SHIM_FORKGATE_H
+#define SHIM_FORKGATE_H
+
+/* Around the outermost recorded call of a thread (call_begin/call_end). */
+void forkgate_enter(void);
+void forkgate_leave(void);
+/* Around a fork (a clone without CLONE_VM): close before the call's seq is
+ * taken, open after it returned (the parent) or in the child. */
+void forkgate_close(void);
+void forkgate_open(void);
+void forkgate_child(void);
+/* A new thread (its TLS may be a finished thread's), and one that ends. */
+void forkgate_thread_start(void);
+void forkgate_thread_gone(void);
+
+#endif
