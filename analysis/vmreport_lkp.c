@@ -25,9 +25,11 @@ static void value(FILE *f, double v)
 		fprintf(f, "%.6f", v);
 }
 
+/* Timings a report would not compare: an emulated guest's, and the
+ * simulator's (its model's own time, not a kernel's). */
 static bool left_out(const struct rep_results *r, const char *name)
 {
-	return rep_emulated(r) && rep_metric_kind(name) == REP_KIND_TIMING;
+	return (r->sim || rep_emulated(r)) && rep_metric_kind(name) == REP_KIND_TIMING;
 }
 
 static void header(FILE *f, const struct rep_results *r, const char *prefix)
@@ -36,8 +38,12 @@ static void header(FILE *f, const struct rep_results *r, const char *prefix)
 		prefix ? " as " : "", prefix ? prefix : "", r->trace ? r->trace : "(not named)",
 		r->sim ? "simulator profile" : "kernel", r->kernel, r->vm ? " in a " : "",
 		r->vm ? r->vm : "", r->vm ? " guest" : "", r->runs, r->runs == 1 ? "" : "s");
+	if (r->incomplete)
+		fputs("# incomplete: the trace was cut short; its complete part was replayed\n", f);
 	if (rep_emulated(r))
 		fputs("# timings left out: an emulated guest's compare with nothing\n", f);
+	else if (r->sim)
+		fputs("# timings left out: the simulator's time is its own, not a kernel's\n", f);
 	if (r->reproduce)
 		fprintf(f, "# reproduce: %s\n", r->reproduce);
 }

@@ -13,7 +13,7 @@
  * after the input's prefix and a dot.  Run by run: the first run of every
  * input, then the second...: dump-stat starts a record at a name printed
  * again and fills the names a record lacks with zeros.  Timings of a run
- * in an emulated guest are left out.  Each input starts with '#' comment
+ * in an emulated guest or in the simulator are left out.  Each input starts with '#' comment
  * lines (dump-stat skips them): its file, what ran, its reproduce line. */
 void rep_write_lkp(FILE *f, const struct rep_results *in, const char *const *prefixes, size_t n);
 

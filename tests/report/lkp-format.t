@@ -44,6 +44,13 @@ is "$(grep -c 'ops_per_sec\|latency_ns\|elapsed_ns\|events_per_sec\|clock_cost_n
 grep -q '^# timings left out: ' "$T/tcg" && grep -q '^vma_count.final: 25$' "$T/tcg"
 ok $? "its VMA counts kept"
 
+# the simulator's: its own time is no kernel's
+"$R" -f lkp "$D/vmreplay-churn-sim-6.1.json" >"$T/sim"
+is "$(grep -c 'ops_per_sec\|latency_ns\|elapsed_ns\|events_per_sec\|clock_cost_ns' "$T/sim")" 0 \
+   "the simulator's timings left out"
+grep -q '^# timings left out: the simulator' "$T/sim" && grep -q '^merge.new: ' "$T/sim"
+ok $? "its merge outcomes kept"
+
 # several files: --label prefixes each one's names, runs interleaved
 "$R" -f lkp --label cc-compile,sh "$D/brk-6.1.json" "$D/brk-6.12.json" >"$T/two"
 is "$?" 0 "two files with --label: exit status 0"
