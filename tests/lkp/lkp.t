@@ -156,6 +156,27 @@ is "$(json "$T/result/$D/0/vmreplay.json" 'sorted({k.split(".")[1] for k in d}) 
 	$(cd "$S/traces/samples" && ls ./*.lz4 | sed 's|^\./||; s|\.lz4$||'))" True \
    "each trace's stats under its name: vmreplay.cc-compile.merge.new"
 
+# ---- a kernel under QEMU (when qemu and Debian's 6.1 are here) -----------
+# vmreplay-vm.yaml's atomic job on one small trace instead of all samples
+export VMREC_KERNELS=${VMREC_KERNELS:-$B/kernels}
+if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
+	skip "target vm-6.1: qemu-system-x86 is not installed (tests/vm/ install it)"
+elif ! ls "$VMREC_KERNELS"/6.1.*/vmlinuz >/dev/null 2>&1; then
+	skip "target vm-6.1: no 6.1 kernel in $VMREC_KERNELS (make kernels)"
+else
+	"$L/sbin/split-job" --no-defaults -t "$box" -o "$T/jobs" "$J/vmreplay-vm.yaml" >>"$T/split.log" 2>&1
+	Q=vmreplay-vm-vm-6.1-samples
+	sed -i 's|^  trace: samples$|  trace: synth/brk1|' "$T/jobs/$Q.yaml"
+	lkp $Q 0
+	rc=$?
+	ok $rc "$Q (trace synth/brk1): run in the 6.1 guest, stats extracted"
+	[ $rc = 0 ] || grep -v 'WARN -- skip' "$T/result/$Q/0/lkp.log" | tail -n 8 | sed 's/^/# /'
+	is "$(json "$T/result/$Q/0/vmreplay.json" '"vmreplay.brk.ops_per_sec" in d, d["vmreplay.brk.calls"]')" \
+	   "False [4000]" "vm-6.1: its counts, not an emulated CPU's timings"
+	grep -q '^# timings left out: an emulated guest' "$T/result/$Q/0/vmreplay"
+	ok $? "vm-6.1: the log says the timings were left out"
+fi
+
 find "$O" -newer "$T/before" >"$T/touched" 2>&1
 is "$(cat "$T/touched")" "" "the lkp-tests tree itself is untouched"
 done_testing
