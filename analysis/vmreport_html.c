@@ -93,8 +93,10 @@ static void inputs_table(FILE *f, const struct rep_table *t)
 			rep_html_esc(f, r->reproduce ? r->reproduce : r->command);
 			fputs("</code>", f);
 		}
-		if (r->incomplete)
-			fputs(" &middot; incomplete: the trace was cut short", f);
+		if (r->incomplete) {
+			fputs(" &middot; incomplete: ", f);
+			rep_html_esc(f, r->incomplete_reason ? r->incomplete_reason : "the trace was cut short");
+		}
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table></div>\n", f);

@@ -108,6 +108,10 @@ static void inputs(struct json_w *w, const struct rep_table *t)
 		json_w_str(w, r->reproduce);
 		json_w_key(w, "complete");
 		json_w_bool(w, !r->incomplete);
+		if (r->incomplete_reason) {
+			json_w_key(w, "incomplete_reason");
+			json_w_str(w, r->incomplete_reason);
+		}
 		json_w_key(w, "runs");
 		json_w_int(w, (long long)r->runs);
 		json_w_key(w, "host");

@@ -47,7 +47,8 @@ struct rep_results {
 	const char *reproduce;
 	const json_t *host;              /* object or NULL */
 	bool sim;                        /* target "sim" */
-	bool incomplete;                 /* "complete": false - the trace was cut short */
+	bool incomplete;                 /* "complete": false - the replay was not whole */
+	const char *incomplete_reason;   /* why ("incomplete_reason"), or NULL */
 	struct rep_metric *metrics;
 	size_t nmetrics;
 	struct rep_names index;          /* metric name -> metrics[]; the first of a repeated name */

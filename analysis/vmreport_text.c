@@ -67,7 +67,8 @@ static void legend(FILE *f, const struct rep_table *t)
 		else if (r->command)	/* a guest's, from before "reproduce" was written */
 			fprintf(f, "     ran in the guest: %s\n", r->command);
 		if (r->incomplete)
-			fputs("     incomplete: the trace was cut short; its events are compared as far as they go\n", f);
+			fprintf(f, "     incomplete: %s; its events are compared as far as they go\n",
+			        r->incomplete_reason ? r->incomplete_reason : "the trace was cut short");
 		const char *tr = rep_trace_name(r);
 		if (i && tr && trace && strcmp(tr, trace))
 			fprintf(f, "     of another trace: %s\n", tr);

@@ -9,6 +9,7 @@
 #include "replay/engine_int.h"
 #include "replay/ipc.h"
 #include "replay/latency.h"
+#include "replay/membudget.h"
 #include "replay/vmaquery.h"
 
 /* ---- translation ----------------------------------------------------- */
@@ -304,6 +305,8 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 		out->err = -r;
 		out->outcome = VR_FAILED;
 		atomic_store(&e->sh->slots[child].finished, 1);
+		rp_incomplete(e, "event %zu: fork failed here (%s): the events of pid %d are skipped", (size_t)(rec - e->t->events), strerror(-r),
+		              e->t->procs[child].pid);
 		return STEP_DONE;
 	}
 	struct rp_pstate *c = &e->ps[child];
@@ -314,6 +317,7 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 		c->owned = 1;
 		c->started = 0;
 		c->peak = c->count;
+		e->sh->slots[child].rss_base = rp_mem_resident(0);
 		e->sh->slots[child].real_pid = getpid();
 		return STEP_FORK_CHILD;
 	}

@@ -28,6 +28,9 @@ struct rp_standin_map {
 	int prot, flags;     /* mmap prot and flags (MAP_PRIVATE/SHARED, ANONYMOUS, GROWSDOWN) */
 	int fd;              /* -1: anonymous */
 	const struct vmt_file *file;
+	/* a placeholder of a recorder VMA: the kernel never populates it
+	 * (mlockall, MAP_POPULATE), only its edge pages carry prot */
+	int hold;
 };
 
 /* What a back end is told when a space is made, instead of globals. */

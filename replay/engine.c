@@ -24,6 +24,7 @@
 #include "replay/fidelity.h"
 #include "replay/ipc.h"
 #include "replay/latency.h"
+#include "replay/membudget.h"
 #include "replay/set_break.h"
 #include "replay/vmaquery.h"
 
@@ -52,6 +53,19 @@ static void advance_turn_past_finished(struct rp_engine *e)
 	}
 }
 
+void rp_incomplete(struct rp_engine *e, const char *fmt, ...)
+{
+	char buf[sizeof e->sh->why];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (atomic_fetch_add(&e->sh->incomplete, 1) == 0)
+		memcpy(e->sh->why, buf, sizeof buf);
+	if (!e->quiet_mismatch)
+		fprintf(stderr, "vmreplay: %s: %s\n", e->t->path, buf);
+}
+
 static void note_death(struct rp_engine *e, pid_t pid, int status)
 {
 	for (size_t s = 0; s < e->t->nprocs; s++) {
@@ -59,10 +73,75 @@ static void note_death(struct rp_engine *e, pid_t pid, int status)
 		if (st->real_pid != pid || atomic_load(&st->finished))
 			continue;
 		atomic_store(&st->finished, 1);
-		fprintf(stderr, "vmreplay: the replay of pid %d ended abnormally (%s %d); its remaining events are skipped\n",
-		        e->t->procs[s].pid, WIFSIGNALED(status) ? "signal" : "exit status",
-		        WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		if (!atomic_load(&e->sh->stopped))   /* the budget's kills are said once, by it */
+			rp_incomplete(e, "the replay of pid %d ended abnormally (%s %d); its remaining events are skipped",
+			              e->t->procs[s].pid, WIFSIGNALED(status) ? "signal" : "exit status",
+			              WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 		advance_turn_past_finished(e);
+	}
+}
+
+/* ---- the memory budget ------------------------------------------------ */
+
+/* What the replay holds: the driver, and what each running replayer holds
+ * beyond what it had when it started (a fork child starts with its
+ * parent's pages, shared, counted once). */
+static uint64_t replay_memory(struct rp_engine *e)
+{
+	int64_t total = rp_mem_resident(0);
+	for (size_t s = 0; s < e->t->nprocs; s++) {
+		const struct rp_slot_state *st = &e->sh->slots[s];
+		if (!st->real_pid || atomic_load(&st->finished) || st->real_pid == e->driver_pid)
+			continue;
+		int64_t now = rp_mem_resident(st->real_pid), base = st->rss_base;
+		if (now > base && base >= 0)
+			total += now - base;
+	}
+	return total > 0 ? (uint64_t)total : 0;
+}
+
+/* Past the budget: every replayer is killed (a kill ends even a call that
+ * populates memory), the replay says why and where it was. */
+static int over_budget(struct rp_engine *e)
+{
+	uint64_t used = replay_memory(e);
+	if (used > e->mem_peak)
+		e->mem_peak = used;
+	if (!e->mem_limit || used <= e->mem_limit)
+		return 0;
+	atomic_store(&e->sh->stopped, 1);
+	for (size_t s = 0; s < e->t->nprocs; s++) {
+		const struct rp_slot_state *st = &e->sh->slots[s];
+		if (st->real_pid > 0 && st->real_pid != e->driver_pid && !atomic_load(&st->finished))
+			kill(st->real_pid, SIGKILL);
+	}
+	char u[32], l[32];
+	rp_mem_format(used, u, sizeof u);
+	rp_mem_format(e->mem_limit, l, sizeof l);
+	uint64_t at = atomic_load(&e->sh->order);
+	rp_incomplete(e, "the replay held %s, more than its memory budget of %s (--mem-limit), after %llu of %zu events: stopped",
+	              u, l, (unsigned long long)at, e->t->nevents);
+	return 1;
+}
+
+/* The driver while the replayers run: reaps them, watches the budget every
+ * 50 ms and shows progress every 200 ms. */
+static void drive(struct rp_engine *e)
+{
+	uint64_t n = 0;
+	int stopped = 0;
+	for (;; n++) {
+		int status;
+		pid_t pid;
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+			note_death(e, pid, status);
+		if (pid < 0)
+			break;
+		if (!stopped)
+			stopped = over_budget(e);
+		if (e->tick && n % 4 == 0)
+			e->tick(e, atomic_load(&e->sh->order));
+		usleep(50 * 1000);
 	}
 }
 
@@ -410,6 +489,9 @@ __attribute__((hot)) static size_t run_steps(struct rp_engine *e, size_t from)
 			wait_turn(e, (uint32_t)s);
 		if (do_step(e, s) == STEP_FORK_CHILD)
 			return s;    /* the parent passes this turn */
+		/* the simulator replays in the driver: it watches itself */
+		if (__builtin_expect((s & 0xffff) == 0xffff, 0) && !e->be->per_process && over_budget(e))
+			return e->t->nsteps;
 		if (e->multi)
 			pass_turn(e, (uint32_t)s);
 	}
@@ -453,9 +535,12 @@ int rp_engine_run_once(struct rp_engine *e)
 	struct rp_shared *sh = e->sh;
 	atomic_store(&sh->turn, 0);
 	atomic_store(&sh->order, 0);
+	atomic_store(&sh->incomplete, 0);
+	atomic_store(&sh->stopped, 0);
+	sh->why[0] = 0;
 	e->order = 0;
 	for (size_t s = 0; s < t->nprocs; s++) {
-		sh->slots[s] = (struct rp_slot_state){ .start_count = -1, .end_count = -1, .peak = -1 };
+		sh->slots[s] = (struct rp_slot_state){ .start_count = -1, .end_count = -1, .peak = -1, .rss_base = -1 };
 		e->ps[s] = (struct rp_pstate){ 0 };
 	}
 	/* a new mapping is zero: a second run clears what the first wrote */
@@ -504,26 +589,14 @@ int rp_engine_run_once(struct rp_engine *e)
 			/* fault the shared results in now, not between measured calls */
 			madvise(e->sh, e->shared_bytes, MADV_POPULATE_WRITE);
 			touch_trace(e);
+			sh->slots[s].rss_base = rp_mem_resident(0);
 			e->ps[s].owned = 1;
 			e->ps[s].needs_build = 1;
 			replay_process(e, t->procs[s].first_step);
 		}
 		sh->slots[s].real_pid = pid;
 	}
-	if (e->tick) {
-		/* wake every 200 ms for the progress line while the replayers run */
-		int status;
-		pid_t pid;
-		for (;;) {
-			while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-				note_death(e, pid, status);
-			if (pid < 0)
-				break;
-			e->tick(e, atomic_load(&sh->order));
-			usleep(200 * 1000);
-		}
-	}
-	reap(e, 0);
+	drive(e);
 	advance_turn_past_finished(e);
 	return 0;
 }
@@ -607,6 +680,7 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	e->base_brk = (uint64_t)syscall(SYS_brk, 0);
 	e->heap_in_place = be->per_process && !getenv("VMREPLAY_OWN_BREAK") && set_break_possible();
 	e->driver_pid = getpid();
+	e->mem_limit = o->mem_limit;
 	e->multi = be->per_process && (t->nprocs > 1 || o->threads);
 	if (be->per_process)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);

@@ -32,6 +32,7 @@ struct rp_evres {
 struct rp_slot_state {
 	_Atomic uint8_t finished;
 	int32_t real_pid;
+	int64_t rss_base;     /* bytes its replayer held when it started, -1 unknown */
 	int64_t start_count, end_count, peak;
 	uint64_t t_first, t_last;
 };
@@ -58,6 +59,11 @@ struct rp_shared {
 	_Atomic uint32_t turn, waiters;
 	_Atomic uint32_t unplaceable, printed, skipped_unsafe;
 	_Atomic uint64_t order;
+	/* why this loop is not a whole replay of the trace (a replayer ended
+	 * abnormally, the memory budget stopped it, a fork failed): the first
+	 * reason, set once (rp_incomplete); stopped: the budget killed it */
+	_Atomic uint32_t incomplete, stopped;
+	char why[256];
 	struct rp_slot_state *slots;  /* nprocs */
 	struct rp_evres *ev;          /* nevents */
 	int64_t *ck;                  /* replayed count per checkpoint; INT64_MIN: not reached */
@@ -96,6 +102,8 @@ struct rp_engine {
 	void *tick_arg;
 	struct rp_threads *thr; /* --threads (kernel): dependencies and lanes, engine.c */
 	struct rp_ipc *ipc;   /* shmat & co.: their tables (ipc.c) */
+	uint64_t mem_limit;   /* --mem-limit in bytes, 0: none (membudget.h) */
+	uint64_t mem_peak;    /* the most the replay held, as the budget counts it */
 	uint64_t (*rbuf)[2];  /* scratch for counting */
 	size_t rcap;
 };
@@ -104,6 +112,10 @@ struct rp_engine {
 int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct rp_opts *o,
                    const struct rp_backend *be, const struct rp_backend_cfg *cfg,
                    const struct standins *si);
+/* The replay is not whole (a replayer ended abnormally, a fork failed,
+ * the budget stopped it): said on stderr, the first reason kept for the
+ * results (sh->why); the run counts as incomplete. */
+__attribute__((format(printf, 2, 3))) void rp_incomplete(struct rp_engine *e, const char *fmt, ...);
 /* Replay the whole trace once, from a fresh address space. */
 int rp_engine_run_once(struct rp_engine *e);
 void rp_engine_free(struct rp_engine *e);

@@ -32,6 +32,7 @@ struct rp_pstate {
 	uint32_t special;      /* [vdso] & co. of the image: counted, not rebuilt */
 	int64_t count;         /* program VMAs now (kernel: running) */
 	int64_t peak;
+	int locked_future;     /* kernel: a replayed mlockall(MCL_FUTURE) holds (ipc.c) */
 	uint64_t t_first;      /* when its first event was replayed */
 	int started;
 };

@@ -197,12 +197,15 @@ static void build_heap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, 
 	}
 }
 
-/* A placeholder of the recorder's VMA v: the same range, protection and
- * kind, so program mappings beside it merge or fail as they did when
- * recorded.  The recorder's file mappings are its own files (the trace
- * store, a 1 TiB MAP_NORESERVE window), which no program mapping shares:
- * a shared anonymous (shmem) mapping is one too, and MAP_NORESERVE as the
- * store is, or the commit of its whole window is refused.
+/* A placeholder of the recorder's VMA v: the same range and kind, and its
+ * protection at its edges, so program mappings beside it merge or fail as
+ * they did when recorded.  The recorder's file mappings are its own files
+ * (the trace store, a 1 TiB MAP_NORESERVE window), which no program
+ * mapping shares: a shared anonymous (shmem) mapping is one too, and
+ * MAP_NORESERVE as the store is, or the commit of its whole window is
+ * refused.  The back end never populates a placeholder (rp_standin_map's
+ * hold): a replayed mlockall or MAP_POPULATE fills the program's ranges,
+ * never the recorder's.
  * Not in the address map: never counted, torn down with the image.  The
  * simulator gets them in its map instead, and counts without them
  * (sim_count; after each call, its count less p->held). */
@@ -218,7 +221,7 @@ static void place_holder(struct rp_engine *e, uint32_t slot, struct rp_pstate *p
 		.start = v->start + (uint64_t)d, .end = v->end + (uint64_t)d,
 		.prot = (int)(v->prot & 7),
 		.flags = (shared ? MAP_SHARED | MAP_NORESERVE : MAP_PRIVATE) | MAP_ANONYMOUS,
-		.fd = -1,
+		.fd = -1, .hold = 1,
 	};
 	int err = e->be->standin(p->space, &sm);
 	/* EEXIST: the replayer's own memory is there, which holds it as well */
@@ -235,6 +238,11 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 	int first = !p->built;
 	if (p->built)
 		teardown(e, p);
+	/* an exec ends mlockall(MCL_FUTURE), which the replayer, not exec'ing,
+	 * would keep: every mapping of the new image would be populated */
+	if (p->locked_future && e->be->per_process)
+		munlockall();
+	p->locked_future = 0;
 	p->unit = rp_unit_at(e, step, slot);
 	struct vmt_map prog = { 0 };
 	struct vmt_vma *keep = NULL;

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/shm.h>
 #include "replay/ipc.h"
 #include "replay/kernel.h"
@@ -300,7 +301,9 @@ static void replay_shmdt(struct rp_engine *e, struct rp_pstate *p, size_t i, str
 		am_remove(&p->am, rec->args[0], rec->args[0] + len);
 }
 
-/* No range: the outcome is `unchanged`, the count is taken again. */
+/* No range: the outcome is `unchanged`, the count is taken again.  The
+ * replayer's own memory is locked too, and the placeholders of the
+ * recorder's VMAs, which are never populated (image.c place_holder). */
 static void replay_lockall(struct rp_engine *e, struct rp_pstate *p, size_t i, struct vmt_event *ev,
                            struct vr_result *out, struct rp_effect *fx)
 {
@@ -308,6 +311,8 @@ static void replay_lockall(struct rp_engine *e, struct rp_pstate *p, size_t i, s
 	e->be->apply(p->space, ev, NULL, fx, out);
 	if (out->err && !rec->err && (out->err == ENOMEM || out->err == EPERM || out->err == EAGAIN))
 		rp_say(e, "event %zu (mlockall): RLIMIT_MEMLOCK here (ulimit -l) is below what the recording locked", i);
+	if (!out->err)
+		p->locked_future = ev->sys == VMT_SYS_MLOCKALL && (ev->args[0] & MCL_FUTURE);
 	if (!e->be->per_process && out->vma_count >= 0)
 		p->count = out->vma_count - p->held;
 	else if (e->be->per_process && e->o->outcomes)

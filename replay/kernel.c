@@ -102,11 +102,34 @@ static int keep_apart(const struct rp_standin_map *m, size_t len)
 	return 0;
 }
 
+/* A placeholder for a recorder VMA shapes only what its neighbours do: a
+ * program mapping beside it merges with it, or not, by what its edge page
+ * is.  Its inside is PROT_NONE, so a replayed mlockall (which populates
+ * every accessible VMA, the 1 TiB store window's placeholder among them)
+ * or a MAP_POPULATE near it never fills it: it costs at most its two edge
+ * pages.  A shared one is all PROT_NONE: no program mapping merges with
+ * the recorder's files or shmem, whatever their protection. */
+static int hold_edges(const struct rp_standin_map *m, uint64_t page)
+{
+	uint64_t len = m->end - m->start;
+	if ((m->flags & MAP_SHARED) || !m->prot)
+		return 0;
+	if (len <= 2 * page)
+		return mprotect((void *)m->start, len, m->prot) < 0 ? errno : 0;
+	if (mprotect((void *)m->start, page, m->prot) < 0 ||
+	    mprotect((void *)(m->end - page), page, m->prot) < 0)
+		return errno;
+	if (m->prot & PROT_WRITE)
+		rp_kernel_written(m->end - page);   /* each edge its own anon_vma, as the original had one */
+	return 0;
+}
+
 static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
 {
 	forget(s);
 	size_t len = m->end - m->start;
-	void *p = mmap((void *)m->start, len, m->prot, m->flags | MAP_FIXED_NOREPLACE,
+	int prot = m->hold ? PROT_NONE : m->prot;
+	void *p = mmap((void *)m->start, len, prot, m->flags | MAP_FIXED_NOREPLACE,
 	               m->fd, (off_t)m->offset);
 	if (p == MAP_FAILED)
 		return errno;
@@ -115,6 +138,22 @@ static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
 		return EEXIST;
 	}
 	struct vq_vma v;
+	if (m->hold) {
+		int err = hold_edges(m, s->cfg.page_size);
+		if (err) {
+			munmap(p, len);
+			return err;
+		}
+		if (!(m->flags & MAP_SHARED) && m->prot && vq_covering(m->start, &v) == 1 && v.start < m->start) {
+			/* its first edge merged with the VMA before it */
+			struct rp_standin_map edge = *m;
+			edge.end = m->start + (len > s->cfg.page_size ? s->cfg.page_size : len);
+			return keep_apart(&edge, edge.end - edge.start);
+		}
+		if ((m->prot & PROT_WRITE) && !(m->flags & MAP_SHARED))
+			rp_kernel_written(m->start);
+		return 0;
+	}
 	if (vq_covering(m->start, &v) == 1 && v.start < m->start && !(m->flags & MAP_SHARED))
 		return keep_apart(m, len);
 	if ((m->prot & PROT_WRITE) && !(m->flags & MAP_SHARED))

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "replay/membudget.h"
 #include "replay/options.h"
 #include "replay/sim/sim.h"
 
@@ -23,6 +24,9 @@ static const char usage[] =
 "  --per-event           per-event results in the JSON\n"
 "  --no-outcomes         skip merge-outcome queries (fastest replay)\n"
 "  --strict              exit 1 unless every checkpoint matched\n"
+"  --mem-limit SIZE      stop the replay past SIZE of memory (512M, 2G, 25%;\n"
+"                        none: no limit; default: half of RAM or of the\n"
+"                        memory cgroup's limit)\n"
 "  -q, --quiet           no progress line, no summary\n"
 "  --vm K[,K...]         replay inside these kernels booted under QEMU: a vmlinuz\n"
 "                        path, a release in the kernel store (6.1, 6.12), or host\n"
@@ -85,7 +89,7 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 {
 	enum { O_PLACEMENT = 256, O_REAL, O_THREADS, O_TARGET, O_KERNEL, O_REPEAT, O_LOOP,
 	       O_DURATION, O_JSON, O_PER_EVENT, O_NO_OUTCOMES, O_STRICT, O_HELP, O_LIST_PROFILES, O_LIST_RULES,
-	       O_THP, O_VM, O_VM_TIMEOUT, O_VM_MEM, O_VM_THP, O_VM_KEEP };
+	       O_THP, O_VM, O_VM_TIMEOUT, O_VM_MEM, O_VM_THP, O_VM_KEEP, O_MEM_LIMIT };
 	static const struct option longopts[] = {
 		{ "placement", required_argument, 0, O_PLACEMENT },
 		{ "real-files", no_argument, 0, O_REAL },
@@ -100,6 +104,7 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 		{ "per-event", no_argument, 0, O_PER_EVENT },
 		{ "no-outcomes", no_argument, 0, O_NO_OUTCOMES },
 		{ "strict", no_argument, 0, O_STRICT },
+		{ "mem-limit", required_argument, 0, O_MEM_LIMIT },
 		{ "quiet", no_argument, 0, 'q' },
 		{ "help", no_argument, 0, O_HELP },
 		{ "list-profiles", no_argument, 0, O_LIST_PROFILES },
@@ -115,6 +120,7 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 	o->target = "kernel";
 	o->repeat = o->loop = 1;
 	o->outcomes = 1;
+	o->mem_limit = rp_mem_default();
 	o->argc = argc;
 	o->argv = argv;
 	/* below 512 MiB of RAM the kernel turns THP off by itself */
@@ -174,6 +180,15 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 		case O_PER_EVENT: o->per_event = 1; break;
 		case O_NO_OUTCOMES: o->outcomes = 0; break;
 		case O_STRICT: o->strict = 1; break;
+		case O_MEM_LIMIT: {
+			uint64_t b;
+			if (rp_mem_parse(optarg, &b) < 0) {
+				fprintf(stderr, "vmreplay: --mem-limit: not a size (512M, 2G, 25%%, none): %s\n", optarg);
+				return -1;
+			}
+			o->mem_limit = b;
+			break;
+		}
 		case 'q': o->quiet = 1; break;
 		case O_HELP: fputs(usage, stdout); return 1;
 		case O_LIST_PROFILES: sim_list_profiles(stdout); return 1;

@@ -34,6 +34,7 @@ struct rp_opts {
 	double duration;          /* seconds; 0: use loop */
 	int strict, quiet, per_event;
 	int outcomes;             /* 0 with --no-outcomes */
+	unsigned long long mem_limit;   /* --mem-limit in bytes (membudget.h); 0: none */
 	int argc;                 /* the whole command line, for "command" */
 	char **argv;
 	struct rp_vm_opts vm;

@@ -58,6 +58,8 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 	}
 	for (size_t i = 0; i < t->nevents; i++)
 		r->skipped += sh->ev[i].skipped;
+	if (atomic_load(&sh->incomplete) && !r->incomplete[0])
+		snprintf(r->incomplete, sizeof r->incomplete, "%s", sh->why);
 	if (report && !r->fdiffs)
 		r->nfdiffs = rp_fidelity_diffs(e, &r->fdiffs);
 	for (size_t s = 0; s < t->nsteps; s++) {
@@ -375,7 +377,13 @@ int rp_write_json(const char *path, const struct rp_report *rep)
 	for (int i = 0; i < rep->o->argc && n < sizeof(cmd) - 1; i++)
 		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, "%s%s", i ? " " : "", rep->o->argv[i]);
 	json_write_escaped(f, cmd);
-	fprintf(f, ",\n  \"runs\": %d,\n  \"complete\": %s,\n", rep->nruns, rep->t->incomplete ? "false" : "true");
+	const char *why = rp_incomplete_reason(rep);
+	fprintf(f, ",\n  \"runs\": %d,\n  \"complete\": %s,\n", rep->nruns, why ? "false" : "true");
+	if (why) {
+		fputs("  \"incomplete_reason\": ", f);
+		json_write_escaped(f, why);
+		fputs(",\n", f);
+	}
 	json_metrics(f, rep);
 	json_fidelity_diffs(f, rep);
 	if (rep->o->per_event)
@@ -386,6 +394,16 @@ int rp_write_json(const char *path, const struct rp_report *rep)
 		return -1;
 	}
 	return 0;
+}
+
+const char *rp_incomplete_reason(const struct rp_report *rep)
+{
+	if (rep->t->incomplete)
+		return rep->t->note;
+	for (int r = 0; r < rep->nruns; r++)
+		if (rep->runs[r].incomplete[0])
+			return rep->runs[r].incomplete;
+	return NULL;
 }
 
 /* ---- text ------------------------------------------------------------ */

@@ -21,7 +21,9 @@ struct rp_run {
 	uint64_t events, elapsed_ns, loops;
 	struct rp_fid_diff *fdiffs;   /* the reported loop's differing VMAs (fidelity.h) */
 	size_t nfdiffs;
+	char incomplete[256];  /* why a loop was not a whole replay (its first reason), "" */
 };
+
 
 void rp_run_reset(struct rp_run *r);
 void rp_run_free(struct rp_run *r);
@@ -39,6 +41,9 @@ struct rp_report {
 	const struct rp_engine *e;      /* per-event results of the last loop */
 };
 
+/* Why the replay is not a whole replay of the whole trace, or NULL: the
+ * trace was cut short, or a run was (rp_run's incomplete). */
+const char *rp_incomplete_reason(const struct rp_report *rep);
 void rp_print_summary(FILE *f, const struct rp_report *rep);
 /* 0, or -1 with a message printed. */
 int rp_write_json(const char *path, const struct rp_report *rep);

@@ -115,6 +115,7 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 		e.tick = progress_tick;
 		e.tick_arg = &pg;
 	}
+	int nruns = o->repeat;
 	for (int r = 0; r < o->repeat; r++) {
 		pg.run = r;
 		rp_run_reset(&runs[r]);
@@ -125,23 +126,28 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 			rp_engine_run_once(&e);
 			rp_run_add_loop(&runs[r], &e, r == 0 && l == 0);
 			progress_show(&pg, t->nevents);
-			if (o->duration > 0 ? lat_now() - run_began >= (uint64_t)(o->duration * 1e9)
-			                    : l + 1 >= (uint64_t)o->loop)
+			if (runs[r].incomplete[0] ||
+			    (o->duration > 0 ? lat_now() - run_began >= (uint64_t)(o->duration * 1e9)
+			                     : l + 1 >= (uint64_t)o->loop))
 				break;
+		}
+		if (runs[r].incomplete[0]) {   /* what failed once fails again: no more runs */
+			nruns = r + 1;
+			break;
 		}
 	}
 	progress_end(&pg);
 	struct rp_report rep = {
 		.t = t, .o = o, .target = be->target, .kernel = kernel_name,
-		.clock_cost = cfg.clock_cost, .runs = runs, .nruns = o->repeat, .e = &e,
+		.clock_cost = cfg.clock_cost, .runs = runs, .nruns = nruns, .e = &e,
 	};
 	if (!o->quiet)
 		rp_print_summary(stdout, &rep);
 	int status = 0;
 	if (o->json && rp_write_json(o->json, &rep) < 0)
 		status = 2;
-	const struct rp_run *last = &runs[o->repeat - 1];
-	if (t->incomplete && !status)
+	const struct rp_run *last = &runs[nruns - 1];
+	if (rp_incomplete_reason(&rep) && !status)
 		status = 1;
 	if (o->strict && !status && (last->ck_total == 0 || last->ck_matched != last->ck_total ||
 	                             last->mismatches || last->unplaceable || last->moved)) {

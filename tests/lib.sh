@@ -20,6 +20,11 @@ is() {
 	if [ "$1" = "$2" ]; then ok 0 "$3"
 	else ok 1 "$3"; printf '#   got:  %s\n#   want: %s\n' "$1" "$2"; fi
 }
+# like GOT REGEX NAME : GOT matches the extended regular expression
+like() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then ok 0 "$3"
+	else ok 1 "$3"; printf '#   got:  %s\n#   want: /%s/\n' "$1" "$2"; fi
+}
 # is_file GOT_FILE WANT_FILE NAME : compare files, show the diff on failure
 is_file() {
 	if diff -u "$2" "$1" >"$T/.diff" 2>&1; then ok 0 "$3"
