@@ -39,7 +39,8 @@ static void header(FILE *f, const struct rep_results *r, const char *prefix)
 		r->sim ? "simulator profile" : "kernel", r->kernel, r->vm ? " in a " : "",
 		r->vm ? r->vm : "", r->vm ? " guest" : "", r->runs, r->runs == 1 ? "" : "s");
 	if (r->incomplete)
-		fputs("# incomplete: the trace was cut short; its complete part was replayed\n", f);
+		fprintf(f, "# incomplete: %s\n",
+			r->incomplete_reason ? r->incomplete_reason : "the trace was cut short");
 	if (rep_emulated(r))
 		fputs("# timings left out: an emulated guest's compare with nothing\n", f);
 	else if (r->sim)
