@@ -156,6 +156,20 @@ is "$(json "$T/result/$D/0/vmreplay.json" 'sorted({k.split(".")[1] for k in d}) 
 	$(cd "$S/traces/samples" && ls ./*.lz4 | sed 's|^\./||; s|\.lz4$||'))" True \
    "each trace's stats under its name: vmreplay.cc-compile.merge.new"
 
+# ---- a trace of one's own, cut short: the run marked incomplete -----------
+mkdir -p "$T/mine"
+head -c 6000 "$S/traces/samples/cc-compile.lz4" >"$T/mine/cut.lz4"
+C=vmreplay-pthread-sim-6.1-synth_pthread
+cp "$T/jobs/$C.yaml" "$T/jobs/mine.yaml"
+sed -i "s|^  trace: synth/pthread\$|  trace: $T/mine|" "$T/jobs/mine.yaml"
+lkp mine 0
+ok $? "a directory given by path, its trace cut short: stats of the part replayed"
+grep -q '^is_incomplete_run: 1$' "$T/result/mine/0/last_state" &&
+	grep -q '"vmreplay.cut.merge.new"' "$T/result/mine/0/stats.json"
+ok $? "the run marked is_incomplete_run in last_state, as lkp-tests marks its own"
+grep -q '^# incomplete: .*truncated' "$T/result/mine/0/vmreplay"
+ok $? "the stats' comment says why"
+
 # ---- a kernel under QEMU (when qemu and Debian's 6.1 are here) -----------
 # vmreplay-vm.yaml's atomic job on one small trace instead of all samples
 export VMREC_KERNELS=${VMREC_KERNELS:-$B/kernels}
