@@ -3,6 +3,7 @@
  *   vmreport [--all] [--ranges] [--explain[=N]] [--stacks[=TRACE] | --no-stacks] [--trace TRACE]
  *            [--format FMT] [-o FILE]
  *            [--label A,B,...] [--any-trace | --by-trace] BASE.json OTHER.json...
+ *   vmreport --format lkp [--label A,B,...] [-o FILE] RESULTS.json...
  *
  * Exit status: 0 report written, 1 a results file could not be used or the
  * output not written, 2 usage error. */
@@ -17,15 +18,17 @@
 #include "analysis/vmreport_compare.h"
 #include "analysis/vmreport_html.h"
 #include "analysis/vmreport_json.h"
+#include "analysis/vmreport_lkp.h"
 #include "analysis/vmreport_text.h"
 
 #define DEFAULT_EXPLAIN 5
 #define MAX_EXPLAIN 100000
 
-enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_HTML };
+enum format { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_HTML, FMT_LKP };
 
 static const char *const format_names[] = {
 	[FMT_TEXT] = "text", [FMT_MARKDOWN] = "markdown", [FMT_JSON] = "json", [FMT_HTML] = "html",
+	[FMT_LKP] = "lkp",
 };
 
 struct args {
@@ -62,7 +65,9 @@ static void usage(FILE *f)
 	      "      --no-stacks       with --explain: no stacks, the trace is not read\n"
 	      "      --trace TRACE     the trace of the results, when the path they name is not\n"
 	      "                        here (results of vmreplay --vm name the guest's)\n"
-	      "  -f, --format FMT      text (default), markdown, json or html\n"
+	      "  -f, --format FMT      text (default), markdown, json or html; lkp: no\n"
+	      "                        comparison, the metrics of RESULTS.json... as the\n"
+	      "                        stats records of an lkp-tests parse program\n"
 	      "  -o, --output FILE     write there instead of standard output\n"
 	      "  -l, --label A,B,...   column labels (default: kernel release or sim:PROFILE)\n"
 	      "      --any-trace       compare results of different traces anyway\n"
@@ -90,6 +95,32 @@ static int split_labels(struct args *a, const char *list)
 	a->nlabels = 0;
 	for (char *s = a->label_buf, *tok; (tok = strsep(&s, ","));)
 		a->labels[a->nlabels++] = tok;
+	return 0;
+}
+
+/* --format lkp prints each file's metrics, it compares nothing: the
+ * options of a comparison are refused, and several files need --label,
+ * whose labels prefix their metrics' names. */
+static int check_lkp_args(struct args *a, size_t nin)
+{
+	const struct rep_options *o = &a->opt;
+	if (!nin)
+		return usage_error("%s", "--format lkp: no results files");
+	if (o->all || o->ranges || o->explain || o->any_trace || a->by_trace ||
+	    o->stacks != REP_STACKS_AUTO || o->trace)
+		return usage_error("%s", "--format lkp compares nothing: it takes only --label and -o");
+	if (!a->labels && nin > 1)
+		return usage_error("%s", "--format lkp with several results files needs --label: "
+				   "each label prefixes its file's metrics");
+	if (a->labels && a->nlabels != nin) {
+		fprintf(stderr, "vmreport: --label gives %zu label%s for %zu results files\n",
+			a->nlabels, a->nlabels == 1 ? "" : "s", nin);
+		return 2;
+	}
+	for (size_t i = 0; a->labels && i < nin; i++)
+		if (rep_lkp_prefix_check(a->labels[i]))
+			return usage_error("--format lkp: label \"%s\" cannot prefix a stat name "
+					   "(no blank, no ':', not empty)", a->labels[i]);
 	return 0;
 }
 
@@ -150,7 +181,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 				if (strcmp(optarg, format_names[k]) == 0)
 					break;
 			if (k == sizeof(format_names) / sizeof(format_names[0]))
-				return usage_error("unknown format \"%s\" (text, markdown, json, html)", optarg);
+				return usage_error("unknown format \"%s\" (text, markdown, json, html, lkp)", optarg);
 			a->format = (enum format)k;
 			break;
 		case 'o': a->output = optarg; break;
@@ -164,6 +195,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		}
 	}
 	size_t nin = (size_t)(argc - optind);
+	if (a->format == FMT_LKP)
+		return check_lkp_args(a, nin);
 	if (nin < 2)
 		return usage_error("%s", nin ? "one results file: give a base and at least one to compare"
 				   : "no results files: give a base and at least one to compare");
@@ -184,14 +217,16 @@ static bool want_colour(const char *output, FILE *out)
 	return !output && !(nc && nc[0]) && isatty(fileno(out));
 }
 
-static int write_report(const struct args *a, const struct rep_table *const *tables, size_t n)
+/* The tables, or with --format lkp the inputs themselves. */
+static int write_report(const struct args *a, const struct rep_table *const *tables, size_t n,
+			const struct rep_results *in, size_t nin)
 {
 	FILE *out = stdout;
 	if (a->output && !(out = fopen(a->output, "w"))) {
 		fprintf(stderr, "vmreport: %s: cannot write: %s\n", a->output, strerror(errno));
 		return 1;
 	}
-	for (size_t k = 0; k < n && a->format != FMT_JSON && a->format != FMT_HTML; k++) {
+	for (size_t k = 0; k < n && a->format != FMT_JSON && a->format != FMT_HTML && a->format != FMT_LKP; k++) {
 		if (k)
 			fputc('\n', out);
 		if (a->format == FMT_TEXT)
@@ -203,6 +238,8 @@ static int write_report(const struct args *a, const struct rep_table *const *tab
 		rep_write_json(out, tables, n, a->by_trace);
 	if (a->format == FMT_HTML)
 		rep_write_html(out, tables, n);
+	if (a->format == FMT_LKP)
+		rep_write_lkp(out, in, a->labels, nin);
 	int bad = ferror(out);
 	if ((out == stdout ? fflush(out) : fclose(out)) || bad) {
 		fprintf(stderr, "vmreport: %s: write error: %s\n",
@@ -291,14 +328,14 @@ int main(int argc, char **argv)
 			status = 1;
 		}
 	}
-	if (!status && !(ng = make_groups(&a, in, nin, g))) {
+	if (!status && a.format != FMT_LKP && !(ng = make_groups(&a, in, nin, g))) {
 		fprintf(stderr, "vmreport: out of memory\n");
 		status = 1;
 	}
-	if (!status)
+	if (!status && a.format != FMT_LKP)
 		status = build_tables(g, ng, t, &nt);
 	if (!status)
-		status = write_report(&a, t, nt);
+		status = write_report(&a, t, nt, in, nin);
 	for (size_t k = 0; k < nin; k++) {
 		if (g[k].built)
 			rep_table_free(&g[k].table);

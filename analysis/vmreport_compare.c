@@ -52,18 +52,28 @@ static bool matches(const char *name, const struct metric_kind *k)
 	return false;
 }
 
+/* The last pattern matches every name. */
+static const struct metric_kind *kind_of(const char *name)
+{
+	size_t i = 0;
+	while (i + 1 < sizeof(kinds) / sizeof(kinds[0]) && !matches(name, &kinds[i]))
+		i++;
+	return &kinds[i];
+}
+
+enum rep_kind rep_metric_kind(const char *name)
+{
+	return kind_of(name)->kind;
+}
+
 static void classify(struct rep_row *row)
 {
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		if (matches(row->name, &kinds[i])) {
-			row->direction = kinds[i].direction;
-			row->kind = kinds[i].kind;
-			row->timing = kinds[i].kind == REP_KIND_TIMING;
-			row->layout = kinds[i].layout;
-			row->headline = kinds[i].headline;
-			return;
-		}
-	}
+	const struct metric_kind *k = kind_of(row->name);
+	row->direction = k->direction;
+	row->kind = k->kind;
+	row->timing = k->kind == REP_KIND_TIMING;
+	row->layout = k->layout;
+	row->headline = k->headline;
 }
 
 const char *rep_verdict_name(enum rep_verdict v)

@@ -113,6 +113,8 @@ double rep_min_effect_pct(const struct rep_row *row);
  * given, or beside its results file), else the first named (for a note);
  * NULL when none is named.  BUF may hold the answer. */
 const char *rep_table_trace(const struct rep_table *t, char *buf, size_t len);
+/* What the metric NAME measures, which decides how it is compared. */
+enum rep_kind rep_metric_kind(const char *name);
 /* A side of the comparison ran in an emulated guest: its timings say nothing. */
 bool rep_emulated(const struct rep_results *r);
 

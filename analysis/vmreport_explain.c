@@ -86,22 +86,25 @@ static bool cited_differ(const struct rep_event *a, const struct rep_event *b)
 	return false;
 }
 
-int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e)
+/* Why input I's events cannot be compared with the first's, or NULL. */
+static const char *problem(const struct rep_table *t, size_t i)
 {
 	const struct rep_results *a = &t->in[0], *b = &t->in[i];
 	const char *ta = rep_trace_name(a), *tb = rep_trace_name(b);
-	memset(e, 0, sizeof(*e));
-	if (ta && tb && strcmp(ta, tb)) {
-		e->problem = "results of another trace: events cannot be compared";
-		return 0;
-	}
-	if (!a->has_events || !b->has_events) {
-		e->problem = "no per-event results (replay with vmreplay --per-event)";
-		return 0;
-	}
-	e->first = calloc(t->opt->explain ? t->opt->explain : 1, sizeof(*e->first));
-	if (!e->first)
-		return -1;
+	if (ta && tb && strcmp(ta, tb))
+		return "results of another trace: events cannot be compared";
+	if (!a->has_events || !b->has_events)
+		return "no per-event results (replay with vmreplay --per-event)";
+	return NULL;
+}
+
+/* Walks the events of input I and the first by index: counts into E, keeps
+ * the first t->opt->explain that differ in E->first when it is allocated,
+ * and hands each that differs to FN when it is not NULL. */
+static void walk(const struct rep_table *t, size_t i, struct rep_explain *e, rep_divergence_fn *fn,
+		 void *arg)
+{
+	const struct rep_results *a = &t->in[0], *b = &t->in[i];
 	e->costs = a->has_model && b->has_model;
 	/* The rules behind a cost that differs: the ones the sides cite
 	 * differently at that event, else at the nearest earlier event where
@@ -131,19 +134,42 @@ int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e)
 		e->cost_differs += cost;
 		if (e->costs && ea && eb && cited_differ(ea, eb))
 			why_a = ea, why_b = eb;
-		if (ea && eb && strcmp(ea->outcome, eb->outcome) == 0 && same_change && !cost)
+		bool layout = !ea || !eb || strcmp(ea->outcome, eb->outcome) || !same_change;
+		if (!layout && !cost)
 			continue;
-		if (e->nfirst < (size_t)t->opt->explain) {
-			struct rep_divergence *d = &e->first[e->nfirst++];
-			*d = (struct rep_divergence){ ea, eb, da, db, cost, cost ? why_a : NULL, cost ? why_b : NULL };
-		}
+		struct rep_divergence d = { ea, eb, da, db, cost, layout, cost ? why_a : NULL,
+					    cost ? why_b : NULL };
+		if (e->first && e->nfirst < (size_t)t->opt->explain)
+			e->first[e->nfirst++] = d;
+		if (fn)
+			fn(&d, arg);
 		e->differ++;
 	}
 	free(la.pid);
 	free(la.count);
 	free(lb.pid);
 	free(lb.count);
+}
+
+int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e)
+{
+	memset(e, 0, sizeof(*e));
+	if ((e->problem = problem(t, i)))
+		return 0;
+	e->first = calloc(t->opt->explain ? t->opt->explain : 1, sizeof(*e->first));
+	if (!e->first)
+		return -1;
+	walk(t, i, e, NULL, NULL);
 	return 0;
+}
+
+bool rep_explain_each(const struct rep_table *t, size_t i, rep_divergence_fn *fn, void *arg)
+{
+	struct rep_explain e = { 0 };
+	if (problem(t, i))
+		return false;
+	walk(t, i, &e, fn, arg);
+	return true;
 }
 
 void rep_explain_free(struct rep_explain *e)

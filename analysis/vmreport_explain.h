@@ -21,6 +21,7 @@ struct rep_divergence {
 	const struct rep_event *base, *other;
 	long long dbase, dother;       /* VMAs each added (negative: removed); REP_NO_DELTA */
 	bool cost_differs;
+	bool layout_differs;           /* in outcome or VMAs added, or only one side has it */
 	/* the rules behind a cost difference: those that this event, or else
 	 * the nearest earlier one whose cited rules differ, cites on one side
 	 * only (vmreport_explain.c) */
@@ -41,6 +42,11 @@ struct rep_explain {
 
 /* Compares input I against the first.  0, or -1 when out of memory. */
 int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e);
+/* The same walk, handing FN every event where input I differs from the
+ * first, in event order (the plots mark them).  False when the two cannot
+ * be compared event by event (see rep_explain.problem). */
+typedef void rep_divergence_fn(const struct rep_divergence *d, void *arg);
+bool rep_explain_each(const struct rep_table *t, size_t i, rep_divergence_fn *fn, void *arg);
 void rep_explain_free(struct rep_explain *e);
 
 void rep_explain_text(FILE *f, const struct rep_table *t, bool markdown);

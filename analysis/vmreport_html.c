@@ -88,9 +88,9 @@ static void inputs_table(FILE *f, const struct rep_table *t)
 		fputs("</td></tr>\n<tr><td></td><td class=\"sub\" colspan=\"4\">results <code>", f);
 		rep_html_esc(f, r->path);
 		fputs("</code>", f);
-		if (r->command) {
-			fputs(" &middot; reproduce: <code>", f);
-			rep_html_esc(f, r->command);
+		if (r->reproduce || r->command) {
+			fputs(r->reproduce ? " &middot; reproduce: <code>" : " &middot; ran in the guest: <code>", f);
+			rep_html_esc(f, r->reproduce ? r->reproduce : r->command);
 			fputs("</code>", f);
 		}
 		if (r->incomplete) {

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/vmreport_explain.h"
 #include "analysis/vmreport_format.h"
 #include "analysis/vmreport_html.h"
 
@@ -173,9 +174,17 @@ static void latency_section(FILE *f, const struct rep_table *t)
 		fputs("<p class=\"dim\">No latency percentiles in these results.</p>\n", f);
 }
 
-/* ---- VMA count over the run ---------------------------------------- */
+/* ---- VMA count over the run: small multiples ------------------------
+ * One panel per column, one under the other on the same scales, so no line
+ * can hide another however alike they are: each column's line in its
+ * colour, the first column's in grey behind it for reference, and under it
+ * a tick at each event whose count differs from the first column's. */
 
 #define MAX_POINTS 800
+#define PANEL_H 60      /* a panel's plot height */
+#define PANEL_TITLE 22  /* room above it for its title */
+#define PANEL_X0 60     /* room left of it for the counts */
+#define REF_COLOUR "#c4c4c4"
 
 static bool has_events(const struct rep_table *t, size_t i)
 {
@@ -189,11 +198,12 @@ static const char *no_events(const struct rep_table *t, size_t i)
 	return "no per-event results: vmreplay --per-event";
 }
 
-static void vma_line(FILE *f, const struct rep_results *r, size_t idx, double x0, double xs,
-		     double ylo, double ys, int ybase)
+static void vma_line(FILE *f, const struct rep_results *r, const char *colour, const char *cls,
+		     double xs, double ylo, double ys, int ybase)
 {
 	size_t n = r->nevents, per = n > MAX_POINTS ? (n + MAX_POINTS - 1) / MAX_POINTS : 1;
-	fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", rep_html_colour(idx));
+	fprintf(f, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
+		cls, colour);
 	for (size_t k = 0; k < n; k += per) {	/* min and max of each bucket keep the spikes */
 		long long mn = -1, mx = -1;
 		for (size_t j = k; j < k + per && j < n; j++) {
@@ -207,10 +217,35 @@ static void vma_line(FILE *f, const struct rep_results *r, size_t idx, double x0
 		}
 		if (mn < 0)
 			continue;
-		double x = x0 + xs * (double)r->events[k].i;
+		double x = PANEL_X0 + xs * (double)r->events[k].i;
 		fprintf(f, "%.1f,%.1f %.1f,%.1f ", x, ybase - ys * (mn - ylo), x, ybase - ys * (mx - ylo));
 	}
 	fputs("\"/>\n", f);
+}
+
+/* Ticks under a panel at the events where a column parts from the first
+ * as --explain finds them (another outcome, or another change of its
+ * process's VMA count; not the later events that only carry a difference
+ * on), one per pixel column. */
+struct ticks {
+	FILE *f;
+	double xs;
+	int y;
+	long last_px;
+	size_t n;
+};
+
+static void tick(const struct rep_divergence *d, void *arg)
+{
+	struct ticks *k = arg;
+	const struct rep_event *ev = d->other ? d->other : d->base;
+	if (!d->layout_differs)
+		return;
+	long px = lround(PANEL_X0 + k->xs * (double)ev->i);
+	if (px != k->last_px)
+		fprintf(k->f, "M%ld,%dv6", px, k->y);
+	k->last_px = px;
+	k->n++;
 }
 
 static void vma_over_run(FILE *f, const struct rep_table *t)
@@ -230,35 +265,64 @@ static void vma_over_run(FILE *f, const struct rep_table *t)
 		return;
 	if (yhi == ylo)
 		yhi = ylo + 1;
-	const int top = 30, ybase = top + 200;
-	int h = ybase + 36 + 16 * (int)((t->nin + 3) / 4);
-	double xs = (PLOT_W - 60 - RIGHT) / xmax, ys = 200 / (yhi - ylo);
+	int h = 30;
+	for (size_t i = 0; i < t->nin; i++)
+		h += t->in[i].has_events ? PANEL_TITLE + PANEL_H + 10 : PANEL_TITLE;
+	h += 24;
+	double xs = (PLOT_W - PANEL_X0 - RIGHT) / xmax, ys = PANEL_H / (yhi - ylo);
 	fprintf(f, "<figure class=\"vma-run\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" role=\"img\" aria-label=\"VMA count over the run\">\n", PLOT_W, h);
 	fputs("<text x=\"4\" y=\"16\" style=\"font-weight:600\">VMAs after each event</text>\n", f);
-	fprintf(f, "<line x1=\"60\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>"
-		"<line x1=\"60\" y1=\"%d\" x2=\"60\" y2=\"%d\" stroke=\"#999\"/>\n",
-		ybase, PLOT_W - RIGHT, ybase, top, ybase);
-	fprintf(f, "<text x=\"54\" y=\"%d\" text-anchor=\"end\">%.0f</text>"
-		"<text x=\"54\" y=\"%d\" text-anchor=\"end\">%.0f</text>\n", ybase, ylo, top + 8, yhi);
-	fprintf(f, "<text x=\"60\" y=\"%d\">event 0</text><text x=\"%d\" y=\"%d\" "
-		"text-anchor=\"end\">event %.0f</text>\n", ybase + 16, PLOT_W - RIGHT, ybase + 16, xmax);
-	int ly = ybase + 36;
+	int y = 30;
 	for (size_t i = 0; i < t->nin; i++) {
 		const struct rep_results *r = &t->in[i];
-		int lx = 60 + 160 * (int)(i % 4);
-		if (i && i % 4 == 0)
-			ly += 16;
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-			"<text x=\"%d\" y=\"%d\">", lx, ly - 9, rep_html_colour(i), lx + 14, ly);
+		const char *c = rep_html_colour(i);
+		int top = y + PANEL_TITLE, bottom = top + PANEL_H;
+		fprintf(f, "<g class=\"vma-panel\"><text x=\"%d\" y=\"%d\"><tspan fill=\"%s\" "
+			"style=\"font-weight:600\">#%zu ", PANEL_X0, y + 15, c, i + 1);
 		rep_html_esc(f, t->labels[i]);
-		fputs(r->has_events ? "" : " (no per-event results)", f);
+		fputs("</tspan>", f);
+		if (!r->has_events) {
+			fputs(" <tspan class=\"dim\">(no per-event results)</tspan></text></g>\n", f);
+			y += PANEL_TITLE;
+			continue;
+		}
 		fputs("</text>\n", f);
-		if (r->has_events)
-			vma_line(f, r, i, 60, xs, ylo, ys, ybase);
+		fprintf(f, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+			"fill=\"none\" stroke=\"#ddd\"/>\n", PANEL_X0, top, PLOT_W - RIGHT - PANEL_X0, PANEL_H);
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text>"
+			"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text>\n",
+			PANEL_X0 - 6, bottom, ylo, PANEL_X0 - 6, top + 9, yhi);
+		bool ref = i && t->in[0].has_events;
+		if (ref)
+			vma_line(f, &t->in[0], REF_COLOUR, "ref", xs, ylo, ys, bottom);
+		vma_line(f, r, c, "vma", xs, ylo, ys, bottom);
+		struct ticks k = { f, xs, bottom + 2, -1, 0 };
+		if (ref) {
+			fprintf(f, "<path class=\"differs\" stroke=\"%s\" stroke-width=\"1.5\" d=\"", c);
+			bool compared = rep_explain_each(t, i, tick, &k);
+			fprintf(f, "\"/>\n<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"dim\">",
+				PLOT_W - RIGHT, y + 15);
+			if (!compared)
+				fputs("not comparable event by event with #1", f);
+			else if (k.n)
+				fprintf(f, "parts from #1 at %zu event%s (ticks)", k.n, k.n == 1 ? "" : "s");
+			else
+				fputs("as #1 at every event", f);
+			fputs("</text>\n", f);
+		}
+		fputs("</g>\n", f);
+		y = bottom + 10;
 	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\">event 0</text><text x=\"%d\" y=\"%d\" "
+		"text-anchor=\"end\">event %.0f</text>\n", PANEL_X0, y + 14, PLOT_W - RIGHT, y + 14, xmax);
 	fputs("</svg><figcaption>VMA count of the replayed address space after each event "
-	      "(<code>vmreplay --per-event</code>).", f);
+	      "(<code>vmreplay --per-event</code>), a panel per column on the same scales", f);
+	if (t->in[0].has_events)
+		fputs("; grey: #1, behind each other column, whose ticks mark the events where it parts "
+		      "from #1 (another merge outcome, or another change of the VMA count: "
+		      "<code>vmreport --explain</code> lists them)", f);
+	fputs(".", f);
 	columns_caption(f, t, has_events, no_events);
 	fputs("</figcaption></figure>\n", f);
 }
@@ -277,23 +341,41 @@ static const char *never(const struct rep_table *t, size_t i)
 	return "";
 }
 
-/* Horizontal grouped bars, one group per metric with PREFIX, one bar per
- * input; the value is written at the end of each bar. */
+/* A row whose bars would all be empty: 0 (or not measured) in every column. */
+static bool zero_row(const struct rep_table *t, const struct rep_row *row)
+{
+	for (size_t i = 0; i < t->nin; i++)
+		if (row->cells[i].state == REP_CELL_OK && row->cells[i].s.mean != 0)
+			return false;
+	return true;
+}
+
+/* Horizontal grouped bars, one group per metric with PREFIX that is not 0
+ * everywhere, one bar per input; the value is written at the end of each
+ * bar, and the caption names the metrics left out. */
 static void bars(FILE *f, const struct rep_table *t, const char *prefix, const char *title,
 		 const char *cls)
 {
-	size_t pl = strlen(prefix), groups = 0;
+	size_t pl = strlen(prefix), groups = 0, zeros = 0;
 	double vmax = 0;
 	for (size_t r = 0; r < t->nrows; r++) {
 		if (strncmp(t->rows[r].name, prefix, pl))
 			continue;
+		if (zero_row(t, &t->rows[r])) {
+			zeros++;
+			continue;
+		}
 		groups++;
 		for (size_t i = 0; i < t->nin; i++)
 			if (t->rows[r].cells[i].state == REP_CELL_OK)
 				vmax = fmax(vmax, t->rows[r].cells[i].s.mean);
 	}
-	if (!groups)
+	if (!groups && !zeros)
 		return;
+	if (!groups) {
+		fprintf(f, "<p class=\"dim\">%s: 0 in every column.</p>\n", title);
+		return;
+	}
 	if (vmax <= 0)
 		vmax = 1;
 	const int bh = 12, gap = 10;
@@ -305,7 +387,7 @@ static void bars(FILE *f, const struct rep_table *t, const char *prefix, const c
 	int y = 30;
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct rep_row *row = &t->rows[r];
-		if (strncmp(row->name, prefix, pl))
+		if (strncmp(row->name, prefix, pl) || zero_row(t, row))
 			continue;
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LEFT - 8, y + gh / 2);
 		rep_html_esc(f, row->name + pl);
@@ -331,6 +413,15 @@ static void bars(FILE *f, const struct rep_table *t, const char *prefix, const c
 		y += gap;
 	}
 	fputs("</svg><figcaption>Means over the runs; colours as in the table of inputs.", f);
+	for (size_t r = 0, k = 0; r < t->nrows; r++) {
+		const struct rep_row *row = &t->rows[r];
+		if (strncmp(row->name, prefix, pl) || !zero_row(t, row))
+			continue;
+		fputs(k++ ? ", " : " 0 in every column, not drawn: ", f);
+		rep_html_esc(f, row->name + pl);
+	}
+	if (zeros)
+		fputs(".", f);
 	columns_caption(f, t, any_column, never);
 	fputs("</figcaption></figure>\n", f);
 }

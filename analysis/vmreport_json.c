@@ -104,6 +104,8 @@ static void inputs(struct json_w *w, const struct rep_table *t)
 		json_w_str(w, r->vm);
 		json_w_key(w, "command");
 		json_w_str(w, r->command);
+		json_w_key(w, "reproduce");
+		json_w_str(w, r->reproduce);
 		json_w_key(w, "complete");
 		json_w_bool(w, !r->incomplete);
 		if (r->incomplete_reason) {

@@ -270,8 +270,11 @@ static int check(struct rep_results *r, bool streamed, char *err, size_t errlen)
 	    opt_str(doc, "kernel", &r->kernel, err, errlen) ||
 	    opt_str(doc, "vm", &r->vm, err, errlen) ||
 	    opt_str(doc, "command", &r->command, err, errlen) ||
+	    opt_str(doc, "reproduce", &r->reproduce, err, errlen) ||
 	    opt_str(doc, "incomplete_reason", &r->incomplete_reason, err, errlen))
 		return -1;
+	if (!r->reproduce && !r->vm)
+		r->reproduce = r->command;
 	if (!r->target)
 		return bad(err, errlen, "no \"target\" (\"kernel\" or \"sim\")");
 	if (strcmp(r->target, "kernel") && strcmp(r->target, "sim"))

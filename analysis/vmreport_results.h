@@ -40,6 +40,11 @@ struct rep_results {
 	const char *path;
 	json_t *doc;                     /* all but per_event; strings below point into it */
 	const char *trace, *target, *kernel, *vm, *command;
+	/* the command that recreates this file on the machine reading it:
+	 * "reproduce" (vmreplay --vm writes it: "command" is then the
+	 * guest's), else "command" unless the file came from a guest; NULL
+	 * when there is none */
+	const char *reproduce;
 	const json_t *host;              /* object or NULL */
 	bool sim;                        /* target "sim" */
 	bool incomplete;                 /* "complete": false - the replay was not whole */

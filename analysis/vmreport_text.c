@@ -62,8 +62,10 @@ static void legend(FILE *f, const struct rep_table *t)
 			same ? "" : r->kernel, r->runs,
 			r->runs == 1 ? "" : "s", host, r->vm ? ", in a " : "",
 			r->vm ? r->vm : "", r->vm ? " guest" : "", r->path);
-		if (r->command)
-			fprintf(f, "     reproduce: %s\n", r->command);
+		if (r->reproduce)
+			fprintf(f, "     reproduce: %s\n", r->reproduce);
+		else if (r->command)	/* a guest's, from before "reproduce" was written */
+			fprintf(f, "     ran in the guest: %s\n", r->command);
 		if (r->incomplete)
 			fprintf(f, "     incomplete: %s; its events are compared as far as they go\n",
 			        r->incomplete_reason ? r->incomplete_reason : "the trace was cut short");
@@ -260,8 +262,8 @@ void rep_write_markdown(FILE *f, const struct rep_table *t)
 		rep_fmt_host(buf, sizeof(buf), r);
 		fprintf(f, "| %zu | %s | %s %s%s%s | %zu | %s | `%s` | %s%s%s |\n", i + 1, t->labels[i],
 			r->sim ? "simulator" : "kernel", r->kernel, r->vm ? " in " : "",
-			r->vm ? r->vm : "", r->runs, buf, r->path, r->command ? "`" : "",
-			r->command ? r->command : "", r->command ? "`" : "");
+			r->vm ? r->vm : "", r->runs, buf, r->path, r->reproduce ? "`" : "",
+			r->reproduce ? r->reproduce : "", r->reproduce ? "`" : "");
 	}
 	fputc('\n', f);
 	rep_each_column_note(t, md_note, f);

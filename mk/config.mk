@@ -27,8 +27,13 @@ VMREC_LDFLAGS := $(LDFLAGS) $(SANITIZE)
 # tests that use them skip and say why.  Extra: heavy, installed by the
 # tests that need them (as root; `make deps-extra`).  VMREC_NO_INSTALL=1
 # installs nothing anywhere (chroot and distribution builds).
-DEPS_PACKAGES := gcc libc6-dev make perl lz4 liblz4-dev libunwind-dev \
-                 libjemalloc-dev libdw-dev libelf-dev libjansson-dev python3 \
-                 binutils
+# DEPS_BUILD is what building alone needs (lkp/'s pkg/depends-dev lists it).
+# DEPS_LKP: what tests/lkp/ needs to run lkp-tests offline (Debian's ruby
+# gems instead of rubygems, fakeroot and gettext for its makepkg).
+DEPS_BUILD    := gcc libc6-dev make binutils liblz4-dev libunwind-dev \
+                 libjemalloc-dev libdw-dev libelf-dev libjansson-dev
+DEPS_PACKAGES := $(DEPS_BUILD) perl lz4 python3
 DEPS_OPTIONAL := clang strace
-DEPS_EXTRA    := qemu-system-x86 chromium
+DEPS_LKP      := ruby ruby-tty-command ruby-colorize ruby-git ruby-gnuplot \
+                 ruby-term-ansicolor ruby-activesupport fakeroot gettext-base
+DEPS_EXTRA    := qemu-system-x86 chromium $(DEPS_LKP)

@@ -4,7 +4,8 @@
 #   2. synthesise the benchmark workloads (vmtrace synth),
 #   3. replay them on this kernel (--repeat 3), in the simulator's 6.1 and
 #      6.8 profiles (--per-event), and in real 6.1 and 6.12 kernels under QEMU,
-#   4. print the LKP-style reports and write build/demo/report.html.
+#   4. print the LKP-style reports, the traces whose columns differ first,
+#      and write build/demo/report.html.
 # Tool output goes to $OUT/logs/; stdout keeps the sections and the reports.
 #
 # Environment: VMREC_BUILD (build dir, with bin/), VMREC_SRC (source tree),
@@ -46,6 +47,41 @@ try() {
 run() { try "$@" || exit 1; }
 
 section() { printf '\n=== %s ===\n\n' "$*"; }
+# vmfile KERNEL NAME: the results file of trace NAME in KERNEL (6.1, 6.12,
+# host), as vmreplay --vm named it on stderr ("wrote FILE (KERNEL, TRACE)")
+vmfile() {
+	awk -v tail=" ($1, $T/$2.lz4)" 'index($0, "vmreplay --vm: wrote ") == 1 &&
+		substr($0, length($0) - length(tail) + 1) == tail {
+		s = substr($0, 22); print substr(s, 1, length(s) - length(tail)) }' "$OUT/logs/vm.log"
+}
+# rows FILE: the report shows a metric's row (section 5 drops the guests'
+# timing rows, so "all rows folded" alone does not say it)
+rows() { grep -q '  vmreplay\.' "$1"; }
+# reports SECTION NAME...: each trace's report (made by report_NAME into
+# $OUT/work/SECTION-NAME.txt) with the traces where a row differs first,
+# then one line for each trace that shows none; DIFFERS gets
+# the traces that showed a row
+reports() {
+	sec=$1
+	shift
+	for n; do
+		f=$OUT/work/$sec-$n.txt
+		rows "$f" || continue
+		DIFFERS="$DIFFERS $n"
+		echo "--- $n"
+		cat "$f"
+		echo
+	done
+	first=1
+	for n; do
+		f=$OUT/work/$sec-$n.txt
+		rows "$f" && continue
+		[ $first = 1 ] && echo "--- no row differs (vmreport --all shows them):"
+		first=0
+		printf '  %-16s %s\n' "$n" "$(grep 'rows folded' "$f" | sed 's/ more rows folded/ rows folded/; s/; --all shows them\.$//')"
+	done
+	[ $first = 1 ] || echo
+}
 # model TRACE KERNEL COUNT OPTS: one modelled count of a replay in the simulator
 model() {
 	f=$OUT/work/model-$(basename "$1" .lz4)-$2-$3.json
@@ -169,19 +205,8 @@ else
 	# shellcheck disable=SC2086 # the words of the command, as printed
 	if try vm $VM_CMD; then
 		VM_OK=1
-		i=0
 		for n; do
-			for f in "$R"/vm-*-$i.json; do
-				rel=${f#"$R"/vm-}
-				rel=${rel%-$i.json}
-				case $rel in
-				6.1.*) mv "$f" "$R/$n-vm6.1.json" ;;
-				6.12.*) mv "$f" "$R/$n-vm6.12.json" ;;
-				*) mv "$f" "$R/$n-vmhost.json" ;;
-				esac
-			done
 			echo "  $n: real 6.1, real 6.12, host"
-			i=$((i + 1))
 		done
 	else
 		echo "  failed: going on without real kernels (see $OUT/logs/vm.log)"
@@ -202,31 +227,32 @@ report() { # NAME RESULTS... : the text report of one trace, kept in report.txt
 	sed -n '/^statistic: /,/^$/p; /^n\/a: timings/p' "$OUT/logs/report.tmp" >"$OUT/logs/report.notes"
 }
 
+DIFFERS=
 {
 	section "4. Host kernel vs simulator profiles (LKP-style; %change against the first column)"
 	for n in $ALL; do
-		echo "--- $n"
 		set -- "$R/$n-host.json"
 		for k in $SIM_PROFILES; do set -- "$@" "$R/$n-sim$k.json"; done
-		report "$@"
-		echo
+		report "$@" >"$OUT/work/4-$n.txt"
 	done
+	# shellcheck disable=SC2086
+	reports 4 $ALL
 
 	if [ "$VM_OK" = 1 ]; then
 		section "5. Real 6.1 vs real 6.12 vs host: VMA counts and merge outcomes"
-		echo "reproduce: $VM_CMD"
+		echo "made by: $VM_CMD"
 		echo
 		for n in $VM_NAMES; do
-			echo "--- $n"
-			# Guest timings are not comparable: leave them out; the
-			# command above reproduces every column.
+			# Guest timings are not comparable: leave them out.
 			# --trace: the results name the guest's path of the trace
-			report --trace "$T/$n.lz4" --label real-6.1,real-6.12,host "$R/$n-vm6.1.json" \
-				"$R/$n-vm6.12.json" "$R/$n-vmhost.json" |
-				grep -v 'reproduce: \|ops_per_sec\|elapsed_ns\|events_per_sec\|clock_cost_ns'
-			echo
+			report --trace "$T/$n.lz4" --label real-6.1,real-6.12,host "$(vmfile 6.1 "$n")" \
+				"$(vmfile 6.12 "$n")" "$(vmfile host "$n")" |
+				grep -v 'ops_per_sec\|elapsed_ns\|events_per_sec\|clock_cost_ns' >"$OUT/work/5-$n.txt"
 		done
+		# shellcheck disable=SC2086
+		reports 5 $VM_NAMES
 	fi
+	echo "$DIFFERS" >"$OUT/work/differs"
 
 	cat "$OUT/logs/report.notes"
 
@@ -261,19 +287,28 @@ report() { # NAME RESULTS... : the text report of one trace, kept in report.txt
 } | tee "$OUT/report.txt"
 [ -e "$OUT/logs/report.failed" ] && exit 1
 
-# HTML: one page with a section per trace, the recorded programs first,
-# each with every column it has; and one page per trace.
+# HTML: one page with a section per trace, those where a row differs
+# first (the recorded programs first among them), each with every column
+# it has; and one page per trace.
+DIFFERS=$(cat "$OUT/work/differs")
+ORDER=
+for n in $ALL; do
+	case " $DIFFERS " in *" $n "*) ORDER="$ORDER $n" ;; esac
+done
+for n in $ALL; do
+	case " $DIFFERS " in *" $n "*) ;; *) ORDER="$ORDER $n" ;; esac
+done
 set --
 labels=
-for n in $ALL; do
+for n in $ORDER; do
 	set -- "$@" "$R/$n-host.json"
 	labels="$labels${labels:+,}host $(uname -r)"
 	for k in $SIM_PROFILES; do
 		set -- "$@" "$R/$n-sim$k.json"
 		labels="$labels,sim:$k"
 	done
-	if [ "$VM_OK" = 1 ] && [ -e "$R/$n-vm6.1.json" ] && [ -e "$R/$n-vm6.12.json" ]; then
-		set -- "$@" "$R/$n-vm6.1.json" "$R/$n-vm6.12.json"
+	if [ "$VM_OK" = 1 ] && [ -n "$(vmfile 6.1 "$n")" ] && [ -n "$(vmfile 6.12 "$n")" ]; then
+		set -- "$@" "$(vmfile 6.1 "$n")" "$(vmfile 6.12 "$n")"
 		labels="$labels,real-6.1,real-6.12"
 	fi
 done
@@ -285,8 +320,8 @@ for n in $ALL; do
 done
 
 section "Done in $(($(date +%s) - started)) s"
-echo "report:     $OUT/report.html (every trace, the recorded programs first, every column)"
+echo "report:     $OUT/report.html (every trace, those whose columns differ first, every column)"
 echo "            $OUT/html/<trace>.html (one page per trace), $OUT/report.txt (the text above)"
-echo "results:    $R/<trace>-<host|sim6.1|sim6.8|vm6.1|vm6.12|vmhost>.json"
+echo "results:    $R/<trace>-<host|sim6.1|sim6.8>.json, $R/vm-<release>-<index>.json (QEMU)"
 echo "reproduce a row: the 'reproduce:' line under each column, e.g."
 echo "  $BIN/vmreplay --target sim --kernel 6.1 --per-event --repeat $REPEAT --json out.json $T/pthread.lz4"

@@ -54,6 +54,11 @@ deps:
 deps-extra:
 	@sh mk/deps.sh $(DEPS_EXTRA)
 
+# One package list, for a test that installs what it needs itself
+# (tests/lkp/): make -s deps-list-LKP
+deps-list-%:
+	@echo $(DEPS_$*)
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)

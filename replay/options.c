@@ -124,7 +124,7 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 	o->argc = argc;
 	o->argv = argv;
 	/* below 512 MiB of RAM the kernel turns THP off by itself */
-	o->vm.memory = "1G";
+	o->vm.memory = RP_VM_DEFAULT_MEM;
 	o->vm.timeout_s = 600;
 	if (!(o->vm.fwd = calloc((size_t)argc + 1, sizeof(*o->vm.fwd)))) {
 		fprintf(stderr, "vmreplay: out of memory\n");

@@ -6,6 +6,7 @@ enum rp_placement { RP_PLACE_RECORDED, RP_PLACE_KERNEL };
 
 /* --vm: replay inside real kernels booted under QEMU (replay/vm/). */
 #define RP_VM_MAX_KERNELS 16
+#define RP_VM_DEFAULT_MEM "1G"   /* --vm-mem: below 512 MiB the guest turns THP off */
 struct rp_vm_opts {
 	int on;                   /* --vm was given */
 	char *kernels[RP_VM_MAX_KERNELS];   /* --vm K[,K...], malloc'd */

@@ -55,6 +55,14 @@ static int check_traces(const struct rp_vm_opts *o)
 	return 0;
 }
 
+/* With several kernels or traces the results files get names of their own
+ * (vm_results_name): say each one written, so nobody looks for OUT. */
+static void say_written(const char *json, const char *out, const char *kname, const char *trace)
+{
+	if (strcmp(out, json))
+		fprintf(stderr, "%s: wrote %s (%s, %s)\n", prog, out, kname, trace);
+}
+
 static char *helper(const char *env, const char *name)
 {
 	static char path[2][PATH_MAX + 64];
@@ -89,6 +97,8 @@ static int run_host(const struct rp_vm_opts *o, const char *json, int many_kerne
 			argv[n++] = out;
 		}
 		argv[n++] = o->traces[t];
+		struct stat before, after;
+		int existed = out && !stat(out, &before);
 		fflush(stdout);
 		pid_t pid = fork();
 		if (pid == 0) {
@@ -101,6 +111,11 @@ static int run_host(const struct rp_vm_opts *o, const char *json, int many_kerne
 		int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 		if (rc && !worst)
 			worst = rc;
+		/* the host's vmreplay wrote it: it is new, or changed */
+		if (out && !stat(out, &after) &&
+		    (!existed || before.st_mtim.tv_sec != after.st_mtim.tv_sec ||
+		     before.st_mtim.tv_nsec != after.st_mtim.tv_nsec || before.st_ino != after.st_ino))
+			say_written(json, out, "host", o->traces[t]);
 		free(argv);
 		free(out);
 	}
@@ -145,10 +160,68 @@ static void show_console_tail(const char *path, int lines)
 	free(buf);
 }
 
-/* Turn the frames of one boot into stdout, stderr and results files. */
-static int deliver(const struct rp_vm_opts *o, const char *json, const struct vm_frame *fr,
-                   int n, const char *kname, int many_kernels)
+/* The command that recreates one guest's results file on this machine:
+ * this vmreplay, that kernel alone (its exact release when it came from
+ * the store, so a newer one there does not stand in), the guests' THP
+ * mode and memory, the options the guest's replayer got, the name the file
+ * was written to and its trace as given here (the results' own "command"
+ * names the guest's paths).  NULL when out of memory. */
+static char *reproduce_line(const struct rp_opts *opts, const char *kname, const char *kernel,
+                            const char *thp, const char *out, const char *trace)
 {
+	const struct rp_vm_opts *o = &opts->vm;
+	const char **w = calloc((size_t)o->nfwd + 12, sizeof *w);
+	char release[NAME_MAX + 1];
+	int n = 0;
+
+	if (!w)
+		return NULL;
+	w[n++] = opts->argv[0];
+	w[n++] = "--vm";
+	if (strchr(kname, '/') || !strcmp(kname, kernel)) {
+		w[n++] = kname;
+	} else {   /* STORE/<release>/vmlinuz */
+		const char *end = strrchr(kernel, '/'), *start = end;
+		while (start > kernel && start[-1] != '/')
+			start--;
+		snprintf(release, sizeof release, "%.*s", (int)(end - start), start);
+		w[n++] = release;
+	}
+	if (thp) {
+		w[n++] = "--vm-thp";
+		w[n++] = thp;
+	}
+	if (strcmp(o->memory, RP_VM_DEFAULT_MEM)) {
+		w[n++] = "--vm-mem";
+		w[n++] = o->memory;
+	}
+	for (int i = 0; i < o->nfwd; i++)
+		w[n++] = o->fwd[i];
+	w[n++] = "--json";
+	w[n++] = out;
+	if (trace[0] == '-')
+		w[n++] = "--";
+	w[n++] = trace;
+	char *line = vm_shell_line(w, n);
+	free(w);
+	return line;
+}
+
+/* What deliver() needs to know of the boot whose frames it turns into files. */
+struct boot_ctx {
+	const struct rp_opts *opts;
+	const char *kname;        /* the --vm argument */
+	const char *kernel;       /* the vmlinuz it named */
+	const char *thp;          /* the guests' THP mode, or NULL */
+	int many_kernels;
+};
+
+/* Turn the frames of one boot into stdout, stderr and results files. */
+static int deliver(const struct boot_ctx *b, const struct vm_frame *fr, int n)
+{
+	const struct rp_vm_opts *o = &b->opts->vm;
+	const char *json = b->opts->json, *kname = b->kname;
+	int many_kernels = b->many_kernels;
 	const struct vm_frame *rel = vm_frame_find(fr, n, "release");
 	char release[128], name[96];
 	int worst = 0;
@@ -190,11 +263,16 @@ static int deliver(const struct rp_vm_opts *o, const char *json, const struct vm
 				fprintf(stderr, "%s: %s: %s\n", prog, out, strerror(errno));
 				rc = 2;
 			} else {
-				int bad = vm_results_write(of, f->data, f->len, release);
+				char *rep = reproduce_line(b->opts, kname, b->kernel, b->thp, out,
+				                           o->traces[t]);
+				int bad = !rep || vm_results_write(of, f->data, f->len, release, rep);
+				free(rep);
 				if (fclose(of) || bad) {
 					fprintf(stderr, "%s: %s: the guest's results are not a JSON "
 					        "object or could not be written\n", prog, out);
 					rc = 2;
+				} else {
+					say_written(json, out, kname, o->traces[t]);
 				}
 			}
 			free(out);
@@ -216,9 +294,11 @@ static void remove_tree(const char *dir, const char *const *files)
 	rmdir(dir);
 }
 
-static int run_guest(const struct rp_vm_opts *o, const char *json, const char *thp,
-                     const char *kname, int many_kernels)
+static int run_guest(const struct rp_opts *opts, const char *thp, const char *kname,
+                     int many_kernels)
 {
+	const struct rp_vm_opts *o = &opts->vm;
+	const char *json = opts->json;
 	char kernel[PATH_MAX], err[PATH_MAX + 256];
 	char dir[PATH_MAX], initrd[PATH_MAX + 16], console[PATH_MAX + 16];
 	char results[PATH_MAX + 16], qlog[PATH_MAX + 16];
@@ -268,7 +348,9 @@ static int run_guest(const struct rp_vm_opts *o, const char *json, const char *t
 			show_console_tail(qlog, 5);
 			show_console_tail(console, 15);
 		} else {
-			rc = deliver(o, json, fr, n, kname, many_kernels);
+			struct boot_ctx b = { .opts = opts, .kname = kname, .kernel = kernel,
+			                      .thp = thp, .many_kernels = many_kernels };
+			rc = deliver(&b, fr, n);
 		}
 		free(fr);
 		free(buf);
@@ -295,7 +377,7 @@ int vm_replay_main(const struct rp_opts *opts)
 			fflush(stdout);
 		}
 		int st = strcmp(o->kernels[k], "host")
-		         ? run_guest(o, opts->json, thp, o->kernels[k], many)
+		         ? run_guest(opts, thp, o->kernels[k], many)
 		         : run_host(o, opts->json, many);
 		if (st && !worst)
 			worst = st;

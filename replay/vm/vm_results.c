@@ -1,4 +1,6 @@
-/* vm_results.c - mark guest results as coming from an emulated CPU. */
+/* vm_results.c - mark guest results as coming from an emulated CPU, and
+ * say the host command that recreates them. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +22,14 @@ static int guest_object(const char *json, size_t len)
 	enum json_read_status st = json_read_stream(in, &rd, err, sizeof err);
 	fclose(in);
 	int ok = st == JSON_READ_OK && json_is_object(rd.doc) &&
-	         !json_object_get(rd.doc, "vm") && !json_object_get(rd.doc, "vm_kernel");
+	         !json_object_get(rd.doc, "vm") && !json_object_get(rd.doc, "vm_kernel") &&
+	         !json_object_get(rd.doc, "reproduce");
 	json_decref(rd.doc);
 	return ok ? 0 : -1;
 }
 
-int vm_results_write(FILE *f, const char *json, size_t len, const char *release)
+int vm_results_write(FILE *f, const char *json, size_t len, const char *release,
+                     const char *reproduce)
 {
 	if (guest_object(json, len))
 		return -1;
@@ -40,6 +44,10 @@ int vm_results_write(FILE *f, const char *json, size_t len, const char *release)
 	json_w_str(&w, "qemu-tcg");
 	json_w_key(&w, "vm_kernel");
 	json_w_str(&w, release);
+	if (reproduce) {
+		json_w_key(&w, "reproduce");
+		json_w_str(&w, reproduce);
+	}
 	json_w_members(&w, open + 1, (size_t)(close - open - 1));
 	json_w_end(&w, '}');
 	return ferror(f) ? -1 : 0;
@@ -60,4 +68,47 @@ char *vm_results_name(const char *out, const char *release, int trace,
 	if (asprintf(&name, "%.*s%s%s", (int)stem, out, tag, out + stem) < 0)
 		return NULL;
 	return name;
+}
+
+/* Quoted unless every byte is one the shell takes as part of a plain word. */
+static bool plain_word(const char *w)
+{
+	if (!*w)
+		return false;
+	for (; *w; w++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		            "0123456789_-+=.,/:@%", *w))
+			return false;
+	return true;
+}
+
+char *vm_shell_line(const char *const *words, int n)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
+
+	if (!f)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		if (i)
+			fputc(' ', f);
+		if (plain_word(words[i])) {
+			fputs(words[i], f);
+			continue;
+		}
+		fputc('\'', f);
+		for (const char *c = words[i]; *c; c++) {
+			if (*c == '\'')
+				fputs("'\\''", f);	/* end the quote, a quoted ', go on */
+			else
+				fputc(*c, f);
+		}
+		fputc('\'', f);
+	}
+	if (fclose(f)) {
+		free(line);
+		return NULL;
+	}
+	return line;
 }

@@ -47,6 +47,27 @@ else
 	ok $? "vm-setup.sh: skips, says why, calls no apt: $(cat "$T/out")"
 fi
 
+# the LKP test: with its packages missing, it skips, says why, installs nothing
+# (a stand-in dpkg-query says no package is installed)
+mkdir "$T/nopkgs"
+cp "$T/bin/"* "$T/nopkgs/"
+printf '#!/bin/sh\nexit 1\n' >"$T/nopkgs/dpkg-query"
+chmod +x "$T/nopkgs/dpkg-query"
+mkdir -p "$T/lkp-tests/sbin" "$T/lkp-tests/lib"
+printf '#!/bin/sh\n' >"$T/lkp-tests/sbin/split-job"
+chmod +x "$T/lkp-tests/sbin/split-job"
+: >"$T/lkp-tests/lib/compare.rb"
+: >"$T/err"
+env PATH="$T/nopkgs:$PATH" VMREC_NO_INSTALL=1 LKP_SRC="$T/lkp-tests" VMREC_SRC="$S" VMREC_BUILD="$B" \
+	sh "$S/tests/lkp/lkp.t" >"$T/out" 2>"$T/err"
+st=$?
+if carries_sanitizer "$B/bin/vmreplay"; then
+	skip "tests/lkp/lkp.t: skips in a sanitized build before its packages"
+else
+	grep -q "^1\\.\\.0 # SKIP lkp-tests' packages: .*VMREC_NO_INSTALL=1: not installing ruby " "$T/out" && [ "$st:$(calls)" = "0:0" ]
+	ok $? "tests/lkp/lkp.t: skips, says why, calls no apt: $(head -n 1 "$T/out")"
+fi
+
 # the control: root without VMREC_NO_INSTALL does call apt-get
 if [ "$(id -u)" = 0 ]; then
 	run sh "$S/mk/deps.sh" "$ABSENT"

@@ -12,8 +12,15 @@ ok $? "quick demo exits 0"
 
 grep -q '^       %stddev     %change         %stddev     %change' "$T/stdout"
 ok $? "text report has the LKP %stddev/%change header"
-grep -q '^--- pthread$' "$T/stdout" && grep -q '^--- python3-json$' "$T/stdout"
+grep -q '^--- pthread$' "$T/stdout" && grep -q '^--- python3-threads$' "$T/stdout"
 ok $? "text report has a table for a synthetic and a recorded trace"
+# the traces where a row differs first, then a line for each of the others
+sed -n '/^=== 4\./,/^=== 5\.\|^=== 6\./p' "$T/stdout" >"$T/s4"
+is "$(sed -n 's/^--- \([a-z0-9_-]*\)$/\1/p; s/^  \([a-z0-9_-]*\) *all [0-9]* rows folded .*/(\1)/p' "$T/s4" | tr '\n' ' ')" \
+   "python3-threads pthread (python3-json) (cc-compile) (brk_test) (brk1) (mmap1) " \
+   "section 4: the traces where a row differs first, each other one on one line"
+grep -q '^--- no row differs (vmreport --all shows them):$' "$T/s4"
+ok $? "section 4: the traces where none differs, under one heading"
 grep -q 'vmreplay.merge.split' "$T/stdout"
 ok $? "tables show merge outcomes"
 sed -n '/^=== 6\./,/^=== Done/p' "$T/stdout" |
@@ -35,6 +42,9 @@ html=$out/report.html
 [ -s "$html" ] && grep -q '<table' "$html" && grep -q '<svg' "$html" &&
 	tail -c 64 "$html" | grep -q '</html>'
 ok $? "report.html has the table and SVG plots and is complete"
+is "$(grep -o '<nav>.*</nav>' "$html" | grep -o '>[a-z0-9_-]*\.lz4<' | tr -d '<>' | tr '\n' ' ')" \
+   "python3-threads.lz4 pthread.lz4 python3-json.lz4 cc-compile.lz4 brk_test.lz4 brk1.lz4 mmap1.lz4 " \
+   "report.html: the traces where a row differs first, the recorded programs first among both"
 n=$(ls "$out"/html/*.html | wc -l)
 is "$n" 7 "one HTML page per trace"
 

@@ -71,7 +71,7 @@ done <<LIST
 --bogus $GOOD $GOOD|unknown option --bogus (vmreport --help)
 $GOOD|one results file: give a base and at least one to compare (vmreport --help)
 |no results files: give a base and at least one to compare (vmreport --help)
--f pdf $GOOD $GOOD|unknown format "pdf" (text, markdown, json, html) (vmreport --help)
+-f pdf $GOOD $GOOD|unknown format "pdf" (text, markdown, json, html, lkp) (vmreport --help)
 $GOOD $GOOD -f|-f needs an argument (vmreport --help)
 --explain=x $GOOD $GOOD|--explain=x: expected a count from 1 to 100000 (vmreport --help)
 --stacks= $GOOD $GOOD|--stacks=: expected a trace file (vmreport --help)

@@ -43,6 +43,12 @@ m = {x["name"]: x for x in d["metrics"]}
 c = m["vmreplay.munmap.ops_per_sec"]["cells"]
 print(c[1]["comparable"], c[1]["change_pct"], c[2]["state"], c[2]["mean"], d["inputs"][1]["vm"])' "$T/json")" \
    "False None missing None qemu-tcg" "json: not comparable and missing cells carry no numbers"
+is "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print([x["reproduce"].split(" --json")[0] for x in d["inputs"]], d["inputs"][1]["command"].split()[0])' "$T/json")" \
+   "['vmreplay --repeat 5', 'vmreplay --vm 6.8.0-50-generic --vm-thp always --repeat 5', 'vmreplay --repeat 5'] /bin/vmreplay" \
+   "json: each input's reproduce line, the guest's own command kept"
 
 "$R" --by-trace -f json "$D/brk-6.1.json" "$D/churn-sim-6.1.json" "$D/brk-6.8.json" "$D/churn-sim-6.8.json" >"$T/json"
 is "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(len(d), [len(x["inputs"]) for x in d])' "$T/json")" \

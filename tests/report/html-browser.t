@@ -2,8 +2,9 @@
 # The HTML pages in headless Chromium: they load without errors, the table
 # and plots are in the DOM, and the demo's page (real make demo results:
 # host, simulator and QEMU columns) fits a 1280 and a 1920 px wide window:
-# nothing wider than the window, no table box that must be scrolled.  The
-# screenshots stay in $B/tests/report/ to be looked at.  Installs Debian's
+# nothing wider than the window, no table box that must be scrolled; every
+# plotted line can be told from the others, in the SVG and on a screenshot.
+# The screenshots stay in $B/tests/report/ to be looked at.  Installs Debian's
 # chromium when run as root (unless VMREC_NO_INSTALL is set); otherwise
 # skips, before its first check.
 . "$(dirname "$0")/../lib.sh"
@@ -54,11 +55,41 @@ ok $? "kernels: the plots are labelled with the kernels"
 
 browse sim --dump-dom >"$T/sim.dom"
 is "$(grep -Ec 'Uncaught|CONSOLE' "$T/sim.log")" 0 "simulator: no console errors"
-is "$(grep -c '<polyline' "$T/sim.dom")" 2 "simulator: VMA count over the run for the two inputs with per-event results"
-grep -q '(no per-event results)</text>' "$T/sim.dom"
+is "$(grep -c '<polyline class="vma"' "$T/sim.dom")" 2 "simulator: VMA count over the run for the two inputs with per-event results"
+grep -q '(no per-event results)</tspan>' "$T/sim.dom"
 ok $? "simulator: the input without them is named"
+python3 "$S/tests/report/svg_lines.py" "$T/sim.dom" >"$T/sim.lines"
+ok $? "simulator: every plotted line told apart, no empty bars ($(tr '\n' ';' <"$T/sim.lines"))"
 grep -q '<pre id="explain">explain: sim:6.8 against sim:6.1 (#2, tests/report/data/churn-sim-6.8.json): 7 of 13 events differ' "$T/sim.dom"
 ok $? "simulator: --explain in the page"
+
+# every line of the demo page's plots told apart, in the page as Chromium
+# reads it (svg_lines.py: a panel and a frame per column, each line inside
+# its own, colours apart; no group of bars 0 everywhere)
+browse demo --dump-dom >"$T/demo.dom"
+python3 "$S/tests/report/svg_lines.py" "$T/demo.dom" >"$T/demo.lines"
+ok $? "demo: every plotted line told apart, no empty bars"
+sed 's/^/# /' "$T/demo.lines"
+is "$(grep -c '^vma-run: ok: 5 panels' "$T/demo.lines")" 2 "demo: a panel for each of the 5 columns of each trace"
+# and seen so: a screenshot of the first trace's VMA plot has each
+# column's colour on hundreds of pixels (lines drawn over each other left
+# 100, their legend's swatch); it stays beside the others to be looked at
+mkdir -p "$B/tests/report"
+python3 - "$T/demo.html" "$T/vma.html" <<'EOF'
+import re, sys
+page = open(sys.argv[1], encoding='utf-8').read()
+style = re.search(r'<style>.*?</style>', page, re.S).group(0)
+fig = re.search(r'<figure class="vma-run">.*?</figure>', page, re.S).group(0)
+open(sys.argv[2], 'w', encoding='utf-8').write('<!doctype html><html><head>' + style + '</head><body>' + fig + '</body></html>')
+EOF
+shot=$B/tests/report/vma-run.png
+rm -f "$shot"
+browse vma --window-size=800,640 --screenshot="$shot" >/dev/null
+colours=$(sed -n 's/.*<g class="vma-panel"><text [^>]*><tspan fill="\(#[0-9a-f]*\)".*/\1/p' "$T/vma.html" | tr '\n' ' ')
+# shellcheck disable=SC2086
+python3 "$S/tests/report/png_colours.py" "$shot" $colours >"$T/pixels" 2>&1
+is "$(awk '$2 >= 250 { n++ } END { print n + 0 }' "$T/pixels") $(wc -l <"$T/pixels" | tr -d ' ')" "5 5" \
+   "demo: the screenshot shows each of the 5 lines in its colour ($(tr '\n' ' ' <"$T/pixels"): $shot)"
 
 # layout: a copy of the demo page measures itself (the page has no script)
 sed 's|</body></html>|<script>{const d = document.documentElement, out = ["page " + d.scrollWidth + " " + d.clientWidth];\

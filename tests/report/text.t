@@ -18,6 +18,14 @@ is "$(cat "$T/err")" "" "two kernels: nothing on stderr"
 expect three-kernels.txt "$D/brk-6.1.json" "$D/brk-6.8.json" "$D/brk-6.12.json"
 expect tcg-missing-ranges.txt --ranges "$D/brk-6.1.json" "$D/brk-6.8-tcg.json" "$D/brk-6.8-no-munmap.json"
 is_file "$T/err" "$E/tcg-missing-ranges.err" "missing metrics: one line naming the file and the metrics"
+# a guest's results: the line that recreates them here, never the guest's paths
+grep -q '^     reproduce: vmreplay --vm 6.8.0-50-generic --vm-thp always --repeat 5 --json out.json traces/brk-mix.vmt$' "$T/out"
+ok $? "a guest's column: its reproduce line is the host's command"
+is "$(grep -c '/trace/0/' "$T/out")" 0 "a guest's column: the guest's own command is not offered as a reproduce line"
+"$R" "$D/brk-6.1.json" "$D/brk-6.8-tcg-noreproduce.json" >"$T/old" 2>/dev/null
+grep -q '^     ran in the guest: /bin/vmreplay --repeat 5 --json /out/0/results.json /trace/0/brk-mix.vmt$' "$T/old" &&
+	! grep -q 'reproduce: /bin/vmreplay' "$T/old"
+ok $? "a guest's column written without a reproduce line: its command named as the guest's"
 expect all-labels.txt --all --label old,new "$D/sig-outlier-a.json" "$D/sig-outlier-b.json"
 expect sim-all.txt --all "$D/churn-sim-6.1.json" "$D/churn-sim-6.8.json"
 

@@ -22,6 +22,10 @@ is "$(cat "$T/rc")" 0 "two guests: exit status 0"
 printf '# kernel 6.1 (qemu-tcg)\nfake-replay: 5 args, trace 1000 bytes\n# kernel 6.12 (qemu-tcg)\nfake-replay: 5 args, trace 1000 bytes\n' >"$T/want"
 is_file "$T/out" "$T/want" "two guests: their stdout in order"
 is "$(grep -c '^fake-replay: on stderr$' "$T/err")" 2 "two guests: their stderr"
+grep '^vmreplay --vm: wrote' "$T/err" >"$T/wrote"
+printf 'vmreplay --vm: wrote %s (6.1, %s)\nvmreplay --vm: wrote %s (6.12, %s)\n' \
+	"$T/r-$K61.json" "$T/trace" "$T/r-$K612.json" "$T/trace" >"$T/want"
+is_file "$T/wrote" "$T/want" "two guests: the name of each results file written on stderr"
 thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
 for k in "$K61:0" "$K612:8"; do
 	rel=${k%:*} aligned=${k#*:}
@@ -42,8 +46,16 @@ host=$(uname -r)
 is "$(cd "$T" && ls s-*.json | sort | tr '\n' ' ')" "s-$K612-0.json s-$K612-1.json s-$host-0.json s-$host-1.json " \
    "one results file per kernel and trace that wrote one"
 is "$(head -c 11 "$T/s-$host-0.json")" '{"kernel": ' "host results are not marked as a VM's"
+is "$(grep '^vmreplay --vm: wrote ' "$T/err" | sed "s|$T/||g" | tr '\n' ';')" \
+   "vmreplay --vm: wrote s-$K612-0.json (6.12, exit3);vmreplay --vm: wrote s-$K612-1.json (6.12, exit3b);vmreplay --vm: wrote s-$host-0.json (host, exit3);vmreplay --vm: wrote s-$host-1.json (host, exit3b);" \
+   "every results file written is named, none for the run that wrote none"
 is "$(grep -c 'vmreplay --vm: 6.12: the replayer ended by signal 6 in the guest' "$T/err")" 1 \
    "a replayer killed by a signal in the guest is reported"
+
+# one kernel, one trace: exactly the file asked for, and nothing said of it
+run --vm 6.12 --json "$T/one.json" "$T/trace"
+is "$(cat "$T/rc") $(cd "$T" && ls one*.json)" "0 one.json" "one guest: --json OUT writes OUT"
+is "$(grep -c 'wrote' "$T/err")" 0 "one guest: no name to announce"
 
 # a guest that does not finish in time
 run --vm 6.12 --vm-timeout 1 "$T/trace"

@@ -9,9 +9,16 @@ static char out[512];
 static int marked(const char *json)
 {
 	FILE *f = fmemopen(out, sizeof out, "w");
-	int r = vm_results_write(f, json, strlen(json), "6.12.117+deb12-cloud-amd64");
+	int r = vm_results_write(f, json, strlen(json), "6.12.117+deb12-cloud-amd64", NULL);
 	fclose(f);
 	return r;
+}
+
+static void line_is(const char *const *words, int n, const char *want, const char *what)
+{
+	char *got = vm_shell_line(words, n);
+	is_str(got, want, "shell line: %s", what);
+	free(got);
 }
 
 static void name_is(const char *out_arg, int t, int mk, int mt, const char *want)
@@ -42,10 +49,30 @@ int main(void)
 	is_int(marked("{\"vm\": \"kvm\"}"), -1, "an object that names a VM already is refused");
 
 	FILE *f = fmemopen(out, sizeof out, "w");
-	is_int(vm_results_write(f, "{}", 2, "6.1\"x\\\n"), 0, "a release with quotes");
+	is_int(vm_results_write(f, "{}", 2, "6.1\"x\\\n", NULL), 0, "a release with quotes");
 	fclose(f);
 	is_str(out, "{\n  \"vm\": \"qemu-tcg\",\n  \"vm_kernel\": \"6.1\\\"x\\\\\\n\"\n}\n",
 	       "is escaped, not cut");
+
+	is_int(marked("{\"reproduce\": \"x\"}"), -1, "an object that says its reproduce line is refused");
+	const char *guest = "{\"command\": \"/bin/vmreplay /trace/0/t\"}";
+	f = fmemopen(out, sizeof out, "w");
+	is_int(vm_results_write(f, guest, strlen(guest), "6.1", "vmreplay --vm 6.1 t"), 0,
+	       "a reproduce line");
+	fclose(f);
+	is_str(out, "{\n  \"vm\": \"qemu-tcg\",\n  \"vm_kernel\": \"6.1\",\n"
+	       "  \"reproduce\": \"vmreplay --vm 6.1 t\",\n  \"command\": \"/bin/vmreplay /trace/0/t\"\n}\n",
+	       "goes after the VM's members, the guest's command kept");
+
+	line_is((const char *[]){ "build/bin/vmreplay", "--vm", "6.1.0-57-cloud-amd64", "--json",
+	                          "out-6.1.json", "t.lz4" }, 6,
+	        "build/bin/vmreplay --vm 6.1.0-57-cloud-amd64 --json out-6.1.json t.lz4",
+	        "plain words stay as they are");
+	line_is((const char *[]){ "vmreplay", "my trace.lz4", "it's", "", "a$b", "x;y" }, 6,
+	        "vmreplay 'my trace.lz4' 'it'\\''s' '' 'a$b' 'x;y'",
+	        "spaces, quotes, nothing and shell characters quoted");
+	line_is((const char *[]){ "6.12.118+deb12-cloud-amd64", "--vm-mem=2G", "a,b:c@d%e" }, 3,
+	        "6.12.118+deb12-cloud-amd64 --vm-mem=2G a,b:c@d%e", "release and option characters are plain");
 
 	name_is("r.json", 0, 0, 0, "r.json");
 	name_is("r.json", 0, 1, 0, "r-6.1.0-57-cloud-amd64.json");

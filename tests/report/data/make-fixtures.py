@@ -14,9 +14,10 @@ def lat(p50, runs, spread=1.0):
     for k,f in (("min",0.6),("p50",1.0),("p90",1.6),("p99",4.0),("max",40.0),("mean",1.2)):
         out[k]=[round(p50*f*(1+0.01*spread*((i*7)%5-2))) for i in range(runs)]
     return out
-def results(kernel, metrics, trace='traces/brk-mix.vmt', target='kernel', vm=None, h=None, per_event=None, ver=1, cmd=None):
+def results(kernel, metrics, trace='traces/brk-mix.vmt', target='kernel', vm=None, h=None, per_event=None, ver=1, cmd=None, reproduce=None):
     d={"vmrec_results": ver, "trace": trace, "target": target, "kernel": kernel}
     if vm: d["vm"]=vm
+    if reproduce: d["reproduce"]=reproduce
     d["host"]=h or host()
     d["command"]=cmd or f"vmreplay --repeat {len(next(iter(metrics.values())))} --json out.json {trace}"
     d["metrics"]=metrics
@@ -56,7 +57,13 @@ w('brk-6.1.json', results('6.1.0-28-amd64', k61))
 w('brk-6.8.json', results('6.8.0-50-generic', k68, h=host('Intel Xeon Gold 6338', 2, 8341520384)))
 w('brk-6.12.json', results('6.12.9-amd64', k612))
 # the same 6.8 replay in an emulated guest: timings must not be compared
-w('brk-6.8-tcg.json', results('6.8.0-50-generic', k68, vm='qemu-tcg'))
+# (vmreplay --vm: "command" is the guest's, "reproduce" what recreates it here)
+w('brk-6.8-tcg.json', results('6.8.0-50-generic', k68, vm='qemu-tcg',
+  cmd='/bin/vmreplay --repeat 5 --json /out/0/results.json /trace/0/brk-mix.vmt',
+  reproduce='vmreplay --vm 6.8.0-50-generic --vm-thp always --repeat 5 --json out.json traces/brk-mix.vmt'))
+# the same, written before vmreplay --vm wrote "reproduce": only the guest's command
+w('brk-6.8-tcg-noreproduce.json', results('6.8.0-50-generic', k68, vm='qemu-tcg',
+  cmd='/bin/vmreplay --repeat 5 --json /out/0/results.json /trace/0/brk-mix.vmt'))
 # a 6.8 file that lacks the munmap metrics
 k68m={k:v for k,v in k68.items() if not k.startswith('vmreplay.munmap.')}
 w('brk-6.8-no-munmap.json', results('6.8.0-50-generic', k68m))
