@@ -62,3 +62,10 @@ $(OBJ)/tests/sim/fuzz_corpus_test.o: tests/sim/fuzz/fuzz_sim.c
 .PHONY: selftests
 selftests: all
 	VMREC_BUILD=$(abspath $(BUILD)) VMREC_SRC=$(CURDIR) $(PROVE) --exec '' -v tests/vm/selftests.t
+
+# make bench: the calibration's fit and fork with mTHP against the model
+# (tests/bench/sim-calibration.sh; fork-mthp is the native side).
+BENCH_BINS += $(BUILD)/bench/fork-mthp
+$(BUILD)/bench/fork-mthp: $(call objs,tests/bench/fork-mthp.c)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(VMREC_LDFLAGS)
