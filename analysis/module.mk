@@ -8,7 +8,7 @@ VMTRACE_SRCS  := analysis/vmtrace.c analysis/vmtrace_check.c analysis/vmtrace_du
                  analysis/vmtrace_syscalls.c analysis/vmtrace_top.c \
                  analysis/vmtrace_top_live.c analysis/vmtrace_top_results.c \
                  analysis/vmtrace_top_sim.c \
-                 analysis/synth/synth_aim9.c analysis/synth/synth_emit.c \
+                 analysis/synth/synth_aim9.c analysis/synth/synth_calib.c analysis/synth/synth_emit.c \
                  analysis/synth/synth_fork.c analysis/synth/synth_main.c \
                  analysis/synth/synth_pthread.c analysis/synth/synth_space.c \
                  analysis/synth/synth_tasks.c analysis/synth/synth_wis.c

@@ -82,21 +82,33 @@ reports() {
 	done
 	[ $first = 1 ] || echo
 }
-# model TRACE KERNEL COUNT OPTS: one modelled count of a replay in the simulator
-model() {
-	f=$OUT/work/model-$(basename "$1" .lz4)-$2-$3.json
+# cost TRACE KERNEL OPTS: the modelled time of a replay in the simulator
+cost() {
+	f=$OUT/work/cost-$(basename "$1" .lz4)-$2.json
 	# shellcheck disable=SC2086
-	"$BIN/vmreplay" -q --target sim --kernel "$2" $4 --json "$f" "$1" >>"$OUT/logs/model.log" 2>&1 ||
-		{ echo '?'; return; }
-	sed -n "s/.*\"vmreplay\.model\.$3\": \[\([0-9]*\)\].*/\1/p" "$f"
+	"$BIN/vmreplay" -q --target sim --kernel "$2" $3 --json "$f" "$1" >>"$OUT/logs/model.log" 2>&1 &&
+		sed -n 's/.*"vmreplay\.model\.cost_ns": \[\([0-9]*\)\].*/\1/p' "$f"
 }
-# story NAME COUNT OPTS TRACE KERNEL...: one line, the count in each release
-story() {
-	name=$1 count=$2 opts=$3 trace=$4
-	shift 4
+# prediction NAME ops|time OPTS TRACE OLD NEW...: one line, each NEW's
+# predicted change against OLD (the fork trace: per fork, its cost less
+# that of fork1.lz4, one fork)
+prediction() {
+	name=$1 kind=$2 opts=$3 trace=$4 old=$5
+	shift 5
+	[ -e "$trace" ] || return 0
 	line=
-	for k in "$@"; do line="$line  $k: $(model "$trace" "$k" "$count" "$opts")"; done
-	printf '  %-16s%s\n' "$name" "$line"
+	base=$(cost "$trace" "$old" "$opts")
+	one=
+	[ "$(basename "$trace")" = fork.lz4 ] && one=$OUT/work/fork1.lz4
+	[ -n "$one" ] && base=$((base - $(cost "$one" "$old" "$opts")))
+	for k in "$@"; do
+		c=$(cost "$trace" "$k" "$opts")
+		[ -n "$one" ] && c=$((c - $(cost "$one" "$k" "$opts")))
+		line="$line  $k: $(awk -v o="$base" -v n="$c" -v k="$kind" 'BEGIN {
+			if (o <= 0 || n <= 0) { print "?"; exit }
+			printf "%+.1f%%", 100 * (k == "ops" ? o / n - 1 : n / o - 1) }')"
+	done
+	printf '  %-18s%s\n' "$name" "$line"
 }
 
 for t in vmrec vmtrace vmreplay vmreport; do
@@ -260,29 +272,41 @@ DIFFERS=
 	report --explain=3 "$R/pthread-sim6.1.json" "$R/pthread-sim6.8.json" |
 		sed -n '/^explain:/,$p'
 
-	section "7. The regressions that motivated vmrec: the kernel's modelled work per release"
-	echo "(vmreplay --target sim --kernel K: vmreplay.model.<count>, summed over the trace;"
-	echo " docs/kernel-profiles.md \"Modelled cost\")"
+	section "7. The regressions that motivated vmrec: the robot's figure and the modelled time"
+	cal="$(sed -n 's/^machine //p' replay/sim/calibration.txt), $(sed -n 's/^kernel //p' replay/sim/calibration.txt)"
+	echo "(vmreplay --target sim --kernel K: vmreplay.model.cost_ns, calibrated on $cal"
+	echo " (replay/sim/calibration.txt; vmreplay --calibrate remakes it); a prediction is"
+	echo " cost_ns(old) / cost_ns(new) - 1 for ops/s, new / old - 1 for time; docs/kernel-profiles.md)"
 	echo
-	echo "stress-ng.pthread -84%: 6.7 efa7df3e3bb5 aligns thread stacks for THP, 6.8"
-	echo "c4608d1bf7c6 makes them VM_NOHUGEPAGE; 2 MiB pages zeroed (--thp always):"
+	echo "aim9.brk_test: robot -6.0% (6.11 -> 6.12-rc1, cacded5e42b9 M1), -2.0% with the"
+	echo "expand-only mode (c4d91e225ff3 M2, 6.12-rc6); predicted ops/s change:"
+	for n in brk_test $REC_NAMES; do
+		prediction "$n" ops "" "$T/$n.lz4" 6.11 6.12-rc1 6.12
+	done
+	echo "aim9.page_test: robot -10.8% (6.3 -> 6.4, 28c5609fb2 C1); predicted ops/s change:"
+	for n in page_test $REC_NAMES; do
+		prediction "$n" ops "" "$T/$n.lz4" 6.3 6.4
+	done
+	echo "stress-ng.pthread: robot -84.3%, time x6.4 (6.6 -> 6.7, efa7df3e3bb5 T1; THP"
+	echo "always), undone in 6.8 (c4608d1bf7c6 T4); predicted ops/s change:"
 	for n in pthread $REC_NAMES; do
-		story "$n" zero_2m "--placement kernel --thp always" "$T/$n.lz4" 6.6 6.7 6.8
+		prediction "$n" ops "--placement kernel --thp always" "$T/$n.lz4" 6.6 6.7 6.8
 	done
-	echo "aim9.page_test -10.8%: 6.4 28c5609fb2 preallocates maple nodes per brk expansion:"
-	for n in brk_test $REC_NAMES; do
-		story "$n" mt_prealloc "" "$T/$n.lz4" 6.3 6.4
+	echo "fork() of 1 GiB of PTE-mapped folios: cover letter time -26% with 64 KiB folios,"
+	echo "-2% with 4 KiB (6.8 -> 6.9, f8d937761d65 F1); predicted time change per fork:"
+	if [ -e "$T/fork.lz4" ]; then
+		run synth "$BIN/vmtrace" synth fork --iterations 1 -o "$OUT/work/fork1.lz4"
+		for m in 64K none; do
+			prediction "fork ($m)" time "--thp never --mthp $m" "$T/fork.lz4" 6.8 6.9
+		done
+	fi
+	for n in $REC_NAMES; do
+		prediction "$n (64K)" time "--thp never --mthp 64K" "$T/$n.lz4" 6.8 6.9
 	done
-	echo "aim9.brk_test -6%: cacded5e42b9 (6.12-rc1) walked to prev and next again per"
-	echo "brk expansion; the expand-only mode c4d91e225ff3 (6.12-rc6) undid it before the"
-	echo "release, so no release profile does; maple tree walks (6.11's include mseal's):"
-	for n in brk_test $REC_NAMES; do
-		story "$n" mt_walk "" "$T/$n.lz4" 6.11 6.12 6.13
-	done
-	echo "mseal 8be7258aad44 (6.10) walks the range of each mmap, munmap, mremap, mprotect"
-	echo "and madvise for sealed VMAs first; 6.12 checks VMA by VMA (df2a7df9a9aa):"
+	echo "mseal: the robot's reports on 8be7258aad44 (6.10) walked each range for sealed"
+	echo "VMAs first; 6.12 checks VMA by VMA (df2a7df9a9aa); predicted ops/s change:"
 	for n in mmap1 $REC_NAMES; do
-		story "$n" seal_check "" "$T/$n.lz4" 6.8 6.11 6.12
+		prediction "$n" ops "" "$T/$n.lz4" 6.8 6.11 6.12
 	done
 } | tee "$OUT/report.txt"
 [ -e "$OUT/logs/report.failed" ] && exit 1

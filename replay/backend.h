@@ -11,6 +11,7 @@
 
 struct rp_space;   /* one replayed address space (a back end's own state) */
 struct sim_events; /* the simulator's modelled cost per event (replay/sim/sim.h) */
+struct sim_calib;  /* the simulator's per-unit costs (replay/sim/sim.h) */
 
 /* The part of the address space a call changes, for outcome derivation. */
 struct rp_effect {
@@ -37,6 +38,8 @@ struct rp_standin_map {
 struct rp_backend_cfg {
 	const void *profile;    /* sim: its kernel profile (struct sim_profile) */
 	int thp;                /* sim: transparent_hugepage/enabled (enum sim_thp) */
+	uint32_t mthp_always, mthp_madvise;   /* sim: mTHP orders (sim_mm_set_mthp) */
+	const struct sim_calib *calib;        /* sim: the costs of vmreplay.model.cost_ns */
 	/* sim: the table the spaces keep each event's modelled cost in
 	 * (--per-event; the driver's, read back for its results); NULL: none */
 	struct sim_events *events;

@@ -15,6 +15,12 @@ static const char usage[] =
 "  --kernel VERSION      the simulator's kernel profile (6.1, 6.12, host, ...)\n"
 "  --thp MODE            the simulator's transparent_hugepage/enabled: always,\n"
 "                        madvise, never or host (default: this machine's)\n"
+"  --mthp SIZES          the simulator's anonymous folio sizes below 2 MiB,\n"
+"                        enabled always: 64K, 16K,64K, none (default: this\n"
+"                        machine's hugepages-*kB/enabled)\n"
+"  --calibration FILE    the simulator's per-unit costs for vmreplay.model.cost_ns\n"
+"                        (default: $VMREC_CALIBRATION, else the shipped one)\n"
+"  --calibrate OUT       fit those costs on this kernel and write them to OUT\n"
 "  --list-profiles       print the simulator's kernel profiles and exit\n"
 "  --list-rules          print the simulator's kernel rules and exit\n"
 "  --repeat N            independent runs (one metric value per run)\n"
@@ -89,7 +95,8 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 {
 	enum { O_PLACEMENT = 256, O_REAL, O_THREADS, O_TARGET, O_KERNEL, O_REPEAT, O_LOOP,
 	       O_DURATION, O_JSON, O_PER_EVENT, O_NO_OUTCOMES, O_STRICT, O_HELP, O_LIST_PROFILES, O_LIST_RULES,
-	       O_THP, O_VM, O_VM_TIMEOUT, O_VM_MEM, O_VM_THP, O_VM_KEEP, O_MEM_LIMIT };
+	       O_THP, O_MTHP, O_CALIBRATION, O_CALIBRATE, O_VM, O_VM_TIMEOUT, O_VM_MEM, O_VM_THP, O_VM_KEEP,
+	       O_MEM_LIMIT };
 	static const struct option longopts[] = {
 		{ "placement", required_argument, 0, O_PLACEMENT },
 		{ "real-files", no_argument, 0, O_REAL },
@@ -97,6 +104,9 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 		{ "target", required_argument, 0, O_TARGET },
 		{ "kernel", required_argument, 0, O_KERNEL },
 		{ "thp", required_argument, 0, O_THP },
+		{ "mthp", required_argument, 0, O_MTHP },
+		{ "calibration", required_argument, 0, O_CALIBRATION },
+		{ "calibrate", required_argument, 0, O_CALIBRATE },
 		{ "repeat", required_argument, 0, O_REPEAT },
 		{ "loop", required_argument, 0, O_LOOP },
 		{ "duration", required_argument, 0, O_DURATION },
@@ -163,6 +173,18 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 				return -1;
 			}
 			break;
+		case O_MTHP: {
+			char why[160];
+			uint32_t always;
+			if (sim_mthp_parse(optarg, &always, why, sizeof why) < 0) {
+				fprintf(stderr, "vmreplay: --mthp: %s\n", why);
+				return -1;
+			}
+			o->mthp = optarg;
+			break;
+		}
+		case O_CALIBRATION: o->calibration = optarg; break;
+		case O_CALIBRATE: o->calibrate = optarg; break;
 		case O_REPEAT: if (positive("--repeat", optarg, &o->repeat)) return -1; break;
 		case O_LOOP: if (positive("--loop", optarg, &o->loop)) return -1; break;
 		case O_DURATION: {
@@ -234,6 +256,14 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 			o->vm.fwd[o->vm.nfwd++] = argv[before];
 		before = optind;
 	}
+	if (o->calibrate) {
+		/* its own traces, on this kernel (replay/calibrate.c) */
+		if (optind != argc || o->vm.on || o->kernel || o->json) {
+			fprintf(stderr, "vmreplay: --calibrate OUT takes no trace and no other replay options\n");
+			return -1;
+		}
+		return 0;
+	}
 	/* getopt steps over a "--" that ends the options */
 	int dashdash = optind > before;
 	if ((o->vm.on && dashdash) ? optind == argc : optind != argc - 1) {
@@ -247,8 +277,13 @@ int rp_parse_options(int argc, char **argv, struct rp_opts *o)
 		fprintf(stderr, "vmreplay: --kernel needs --target sim (or --vm for real kernels)\n");
 		return -1;
 	}
-	if (o->thp != SIM_THP_HOST && strcmp(o->target, "sim")) {
-		fprintf(stderr, "vmreplay: --thp needs --target sim (this kernel has its own setting)\n");
+	if ((o->thp != SIM_THP_HOST || o->mthp) && strcmp(o->target, "sim")) {
+		fprintf(stderr, "vmreplay: --%s needs --target sim (this kernel has its own setting)\n",
+		        o->mthp ? "mthp" : "thp");
+		return -1;
+	}
+	if (o->calibration && strcmp(o->target, "sim")) {
+		fprintf(stderr, "vmreplay: --calibration needs --target sim\n");
 		return -1;
 	}
 	return check_vm(o, vm_only);

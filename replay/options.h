@@ -27,6 +27,9 @@ struct rp_opts {
 	const char *target;       /* "kernel" | "sim" */
 	const char *kernel;       /* --kernel VERSION (sim) */
 	int thp;                  /* --thp MODE (sim): enum sim_thp, SIM_THP_HOST by default */
+	const char *mthp;         /* --mthp SIZES (sim); NULL: this machine's */
+	const char *calibration;  /* --calibration FILE (sim); NULL: $VMREC_CALIBRATION or shipped */
+	const char *calibrate;    /* --calibrate OUT: fit the costs on this kernel */
 	int placement;            /* enum rp_placement */
 	int real_files;
 	int threads;

@@ -260,7 +260,7 @@ static void json_metrics(FILE *f, const struct rp_report *rep)
 /* The simulator's modelled cost of one event (docs/results-schema.md):
  * "model", its non-zero counts, and "cited", the rules of rules.def whose
  * work they include ("C1 28c5609fb2"); nothing when none was kept. */
-static void json_event_model(FILE *f, const struct sim_events *ev, uint64_t seq)
+static void json_event_model(FILE *f, const struct sim_events *ev, const struct sim_calib *k, uint64_t seq)
 {
 	struct sim_cost c;
 	uint32_t rules;
@@ -276,6 +276,7 @@ static void json_event_model(FILE *f, const struct sim_events *ev, uint64_t seq)
 			sep = ", ";
 		}
 	}
+	fprintf(f, "%s\"cost_ns\": %.0f", sep, sim_cost_ns(&c, k ? k : sim_calib_default()));
 	fputs("}, \"cited\": [", f);
 	sep = "";
 	for (int i = 0; i < sim_rule_count() && i < 32; i++)
@@ -318,7 +319,7 @@ static void json_per_event(FILE *f, const struct rp_report *rep)
 				json_write_escaped(f, v->rule);
 			else
 				fputs("null", f);
-			json_event_model(f, rep->e->cfg.events, ev->seq);
+			json_event_model(f, rep->e->cfg.events, rep->e->cfg.calib, ev->seq);
 		}
 		fputc('}', f);
 	}

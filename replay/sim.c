@@ -16,6 +16,7 @@
 struct sim_space {
 	struct sim_mm *mm;
 	int cap_rawio;       /* CAP_SYS_RAWIO: -1 not known yet */
+	const struct sim_calib *calib;   /* the costs of vmreplay.model.cost_ns */
 	uint64_t min_addr;   /* the recording's mmap_min_addr */
 };
 
@@ -35,12 +36,14 @@ static struct rp_space *s_new(const struct rp_backend_cfg *cfg, const struct vmt
 	*sp = (struct sim_space){
 		.mm = sim_mm_new_thp(cfg->profile, map, host, cfg->thp),
 		.cap_rawio = -1,
+		.calib = cfg->calib ? cfg->calib : sim_calib_default(),
 		.min_addr = host && host->mmap_min_addr ? host->mmap_min_addr : 4096,
 	};
 	if (!sp->mm) {
 		free(sp);
 		return NULL;
 	}
+	sim_mm_set_mthp(sp->mm, cfg->mthp_always, cfg->mthp_madvise);
 	sim_mm_keep_events(sp->mm, cfg->events);
 	return (struct rp_space *)sp;
 }
@@ -108,6 +111,7 @@ static int s_fork(struct rp_space *s, struct rp_space **child)
 	}
 	if (sp) {
 		sp->cap_rawio = parent->cap_rawio;
+		sp->calib = parent->calib;
 		sp->min_addr = parent->min_addr;
 	}
 	*child = (struct rp_space *)sp;
@@ -127,15 +131,22 @@ static void s_free(struct rp_space *s)
 	free(s);
 }
 
+/* the counts, then the modelled time they add up to (cost_ns) */
 static void s_model(struct rp_space *s, uint64_t *acc)
 {
 	struct sim_cost c;
 	sim_mm_cost(sp_of(s)->mm, &c);
 	for (int i = 0; i < SIM_COST_COUNT; i++)
 		acc[i] += sim_cost_value(&c, i);
+	acc[SIM_COST_COUNT] += (uint64_t)(sim_cost_ns(&c, sp_of(s)->calib) + 0.5);
 }
 
-_Static_assert(SIM_COST_COUNT <= RP_MODEL_MAX, "RP_MODEL_MAX holds every modelled cost");
+static const char *s_model_name(int i)
+{
+	return i == SIM_COST_COUNT ? "cost_ns" : sim_cost_name(i);
+}
+
+_Static_assert(SIM_COST_COUNT + 1 <= RP_MODEL_MAX, "RP_MODEL_MAX holds every modelled cost");
 
 const struct rp_backend rp_sim_backend = {
 	.target = "sim",
@@ -146,8 +157,8 @@ const struct rp_backend rp_sim_backend = {
 	.count = s_count,
 	.fork = s_fork,
 	.space_free = s_free,
-	.nmodel = SIM_COST_COUNT,
-	.model_name = sim_cost_name,
+	.nmodel = SIM_COST_COUNT + 1,
+	.model_name = s_model_name,
 	.model = s_model,
 	.set_brk = s_set_brk,
 	.per_process = 0,

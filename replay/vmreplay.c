@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "replay/backend.h"
+#include "replay/calibrate.h"
 #include "replay/engine.h"
 #include "replay/kernel.h"
 #include "replay/latency.h"
@@ -54,6 +55,8 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 {
 	const struct rp_backend *be = &rp_kernel_backend;
 	struct rp_backend_cfg cfg = { .thp = o->thp };
+	static struct sim_calib calib;
+	char why[512];
 	const char *kernel_name;
 	struct utsname u;
 	uname(&u);
@@ -71,6 +74,18 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 		be = &rp_sim_backend;
 		if (cfg.thp == SIM_THP_HOST)   /* once, not for every space */
 			cfg.thp = sim_thp_host();
+		if (!o->mthp)
+			sim_mthp_host(&cfg.mthp_always, &cfg.mthp_madvise);
+		else
+			sim_mthp_parse(o->mthp, &cfg.mthp_always, why, sizeof why);   /* checked by the options */
+		const char *cal = o->calibration ? o->calibration : getenv("VMREC_CALIBRATION");
+		if (cal && *cal) {
+			if (sim_calib_read(cal, &calib, why, sizeof why) < 0) {
+				fprintf(stderr, "vmreplay: calibration %s\n", why);
+				return 2;
+			}
+			cfg.calib = &calib;
+		}
 		if (o->per_event && !(cfg.events = sim_events_new())) {
 			fprintf(stderr, "vmreplay: out of memory\n");
 			return 2;
@@ -81,7 +96,6 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 	cfg.clock_cost = lat_tick_cost();
 	cfg.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 
-	char why[512];
 	struct standins si = { 0 };
 	if (be->per_process) {
 		if (standins_create(&si, t, o->real_files, why, sizeof(why)) < 0) {
@@ -189,6 +203,11 @@ int main(int argc, char **argv)
 {
 	struct rp_opts o;
 	int r = rp_parse_options(argc, argv, &o);
+	if (!r && o.calibrate) {
+		int status = rp_calibrate(o.calibrate);
+		rp_free_options(&o);
+		return status;
+	}
 	if (r || o.vm.on) {
 		int status = r ? (r > 0 ? 0 : 2) : vm_replay_main(&o);
 		rp_free_options(&o);

@@ -129,5 +129,10 @@ int synth_wis_mmap1(struct synth *s, const struct synth_opts *o);
 int synth_wis_mmap2(struct synth *s, const struct synth_opts *o);
 int synth_pthread(struct synth *s, const struct synth_opts *o);
 int synth_fork_bench(struct synth *s, const struct synth_opts *o);
+int synth_calibrate(struct synth *s, const struct synth_opts *o);
+
+/* Write workload `name` to o->out as `vmtrace synth` does: 0, or -1 with
+ * the message printed (synth_main.c; vmreplay --calibrate uses it too). */
+int synth_write(const char *name, const struct synth_opts *o);
 
 #endif

@@ -359,6 +359,8 @@ int64_t synth_call(struct synth *s, struct synth_proc *p, int32_t tid, int sys,
 	case VMT_SYS_MPROTECT:
 		synth_space_protect(&p->space, args[0], args[0] + page_up(args[1]), (uint32_t)args[2]);
 		break;
+	case VMT_SYS_MADVISE:   /* the advice the workloads give changes no VMA */
+		break;
 	case VMT_SYS_CLONE:
 	case VMT_SYS_CLONE3:
 		if (args[0] & CLONE_THREAD) {

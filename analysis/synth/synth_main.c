@@ -15,6 +15,7 @@ static const struct synth_workload workloads[] = {
 	{ "mmap2", "will-it-scale mmap2: mmap + munmap of a 128 MiB file", synth_wis_mmap2 },
 	{ "pthread", "stress-ng pthread: rounds of thread create/exit/join", synth_pthread },
 	{ "fork", "linux-mm fork micro-benchmark: fork with 1 GiB populated", synth_fork_bench },
+	{ "calibrate", "the calls vmreplay --calibrate times: a mix at 3 tree sizes", synth_calibrate },
 };
 #define NWORKLOADS (sizeof(workloads) / sizeof(workloads[0]))
 
@@ -85,24 +86,30 @@ int vmtrace_synth_main(int argc, char **argv)
 	}
 	if (optind + 1 != argc || !o.out)
 		return synth_usage(stderr);
+	return synth_write(argv[optind], &o) < 0 ? 1 : 0;
+}
+
+int synth_write(const char *name, const struct synth_opts *o)
+{
 	const struct synth_workload *w = NULL;
 	for (size_t i = 0; i < NWORKLOADS; i++)
-		if (!strcmp(argv[optind], workloads[i].name))
+		if (!strcmp(name, workloads[i].name))
 			w = &workloads[i];
 	if (!w) {
-		fprintf(stderr, "vmtrace: synth: no workload '%s'\n", argv[optind]);
-		return synth_usage(stderr);
+		fprintf(stderr, "vmtrace: synth: no workload '%s'\n", name);
+		synth_usage(stderr);
+		return -1;
 	}
 	char exe[64], cmdline[160];
 	snprintf(exe, sizeof(exe), "/usr/local/bin/%s", w->name);
 	snprintf(cmdline, sizeof(cmdline), "%s (vmtrace synth %s)", exe, w->name);
 	struct synth s = { .exe = exe };
-	if (synth_begin(&s, &o, cmdline) < 0)
-		return 1;
-	int ret = w->run(&s, &o);
+	if (synth_begin(&s, o, cmdline) < 0)
+		return -1;
+	int ret = w->run(&s, o);
 	if (synth_end(&s) < 0 || ret < 0) {
-		fprintf(stderr, "vmtrace: synth %s: %s not written completely\n", w->name, o.out);
-		return 1;
+		fprintf(stderr, "vmtrace: synth %s: %s not written completely\n", w->name, o->out);
+		return -1;
 	}
 	return 0;
 }

@@ -178,6 +178,7 @@ static void apply_call(struct sim_mm *mm, const struct vmt_event *ev, const stru
 		out->rule = "unknown system call";
 		return;
 	}
+	mm->cost.calls++;
 	memcpy(c.a, ev->args, sizeof c.a);
 	c.file = file;
 	c.file_id = ev->file_id ? ev->file_id : file ? file->id : 0;

@@ -214,21 +214,34 @@ int sim_thp_parse(const char *word)
 	return -1;
 }
 
-/* this machine's transparent_hugepage/enabled: the word in brackets */
-int sim_thp_host(void)
+/* the word in brackets of a THP sysfs mode file ("always [madvise] never"):
+ * its enum sim_thp, SIM_THP_HOST for "inherit", -1 when unreadable */
+static int thp_file_mode(const char *path)
 {
 	char line[128], word[16];
-	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
+	FILE *f = fopen(path, "re");
 	const char *b;
-	int mode = SIM_THP_NEVER;
+	int mode = -1;
 
 	if (!f)
 		return mode;
-	if (fgets(line, sizeof line, f) && (b = strchr(line, '[')) && sscanf(b + 1, "%15[a-z]", word) == 1 &&
-	    sim_thp_parse(word) > SIM_THP_HOST)
-		mode = sim_thp_parse(word);
+	if (fgets(line, sizeof line, f) && (b = strchr(line, '[')) && sscanf(b + 1, "%15[a-z]", word) == 1)
+		mode = strcmp(word, "inherit") == 0 ? SIM_THP_HOST : sim_thp_parse(word) > SIM_THP_HOST ? sim_thp_parse(word) : -1;
 	fclose(f);
 	return mode;
+}
+
+#define THP_SYSFS "/sys/kernel/mm/transparent_hugepage/"
+
+/* this machine's mode for 2 MiB pages: hugepages-2048kB/enabled (6.8 on)
+ * unless it says inherit, then transparent_hugepage/enabled */
+int sim_thp_host(void)
+{
+	int top = thp_file_mode(THP_SYSFS "enabled"), pmd = thp_file_mode(THP_SYSFS "hugepages-2048kB/enabled");
+
+	if (top <= SIM_THP_HOST)
+		top = SIM_THP_NEVER;
+	return pmd > SIM_THP_HOST ? pmd : top;
 }
 
 void sim_mm_set_thp(struct sim_mm *mm, int mode)
@@ -236,68 +249,92 @@ void sim_mm_set_thp(struct sim_mm *mm, int mode)
 	mm->thp = mode <= SIM_THP_HOST || mode > SIM_THP_NEVER ? sim_thp_host() : mode;
 }
 
+/* the mTHP orders: 16 KiB (order 2, the smallest anonymous one) to 1 MiB */
+#define MTHP_ORDERS 0x1fcu
+
+void sim_mm_set_mthp(struct sim_mm *mm, uint32_t always, uint32_t madvise)
+{
+	mm->mthp_always = always & MTHP_ORDERS;
+	mm->mthp_madvise = madvise & MTHP_ORDERS & ~always;
+}
+
+void sim_mthp_host(uint32_t *always, uint32_t *madvise)
+{
+	int top = thp_file_mode(THP_SYSFS "enabled");
+	char path[96];
+
+	*always = *madvise = 0;
+	for (int k = 2; k <= 8; k++) {
+		snprintf(path, sizeof path, THP_SYSFS "hugepages-%ukB/enabled", 4u << k);
+		int m = thp_file_mode(path);
+		if (m == SIM_THP_HOST)
+			m = top;
+		if (m == SIM_THP_ALWAYS)
+			*always |= 1u << k;
+		else if (m == SIM_THP_MADVISE)
+			*madvise |= 1u << k;
+	}
+}
+
+int sim_mthp_parse(const char *list, uint32_t *always, char *why, size_t n)
+{
+	*always = 0;
+	if (!list || !*list) {
+		snprintf(why, n, "no size given");
+		return -1;
+	}
+	if (strcmp(list, "none") == 0)
+		return 0;
+	for (const char *p = list; *p;) {
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+		int k;
+
+		if (end == p || (*end != 'K' && *end != 'k' && *end != 'M' && *end != 'm')) {
+			snprintf(why, n, "'%s': a size is a number with K or M (16K, 64K, 1M)", list);
+			return -1;
+		}
+		v <<= *end == 'K' || *end == 'k' ? 10 : 20;
+		end++;
+		for (k = 2; k <= 8 && (SIM_PAGE << k) != v; k++)
+			;
+		if (k > 8) {
+			snprintf(why, n, "'%s': anonymous mTHP sizes are 16K, 32K, ... 1M (2M is --thp)", list);
+			return -1;
+		}
+		*always |= 1u << k;
+		if (*end == ',')
+			end++;
+		else if (*end) {
+			snprintf(why, n, "'%s': sizes are separated by commas", list);
+			return -1;
+		}
+		p = end;
+	}
+	return 0;
+}
+
+const char *sim_mthp_str(uint32_t orders, char *buf, size_t n)
+{
+	size_t l = 0;
+
+	buf[0] = 0;
+	for (int k = 2; k <= 8 && l < n; k++)
+		if (orders & (1u << k)) {
+			unsigned kb = 4u << k;
+			l += (size_t)snprintf(buf + l, n - l, "%s%u%s", l ? "," : "", kb >= 1024 ? kb / 1024 : kb,
+			                      kb >= 1024 ? "M" : "K");
+		}
+	if (!buf[0])
+		snprintf(buf, n, "none");
+	return buf;
+}
+
 /* a write fault in v may take a 2 MiB page (thp_vma_allowable_order, for
  * private anonymous memory) */
-static bool thp_eligible(const struct sim_mm *mm, const struct sim_vma *v)
+bool sim_thp_eligible(const struct sim_mm *mm, const struct sim_vma *v)
 {
 	if (!vma_is_anon(v) || (v->flags & (VM_SHARED | VM_NOHUGEPAGE)))
 		return false;
 	return mm->thp == SIM_THP_ALWAYS || (mm->thp == SIM_THP_MADVISE && (v->flags & VM_HUGEPAGE));
-}
-
-uint64_t sim_cost_fork_entries(const struct sim_mm *mm, const struct sim_vma *v)
-{
-	uint64_t b0 = (v->start + SIM_PMD - 1) & ~(SIM_PMD - 1), b1 = v->end & ~(SIM_PMD - 1);
-
-	if (!v->anon_vma || (v->flags & VM_WIPEONFORK))
-		return 0;
-	if (!thp_eligible(mm, v) || b0 >= b1)
-		return vma_pages(v);
-	return vma_pages(v) - (b1 - b0) / SIM_PAGE + (b1 - b0) / SIM_PMD;
-}
-
-static bool resident(const uint8_t *bits, uint64_t i)
-{
-	return bits[i / 8] & (1u << (i % 8));
-}
-
-/* resident pages of [lo, hi) */
-static uint64_t count_resident(uint64_t lo, uint64_t hi, uint64_t base, const uint8_t *bits)
-{
-	uint64_t n = 0;
-
-	for (uint64_t i = (lo - base) / SIM_PAGE, e = (hi - base) / SIM_PAGE; i < e; i++) {
-		if (!(i % 8) && i + 8 <= e && !bits[i / 8]) {
-			i += 7;
-			continue;
-		}
-		n += resident(bits, i);
-	}
-	return n;
-}
-
-/* A residency record names the pages the program had touched when it
- * released them (or forked): each is one first touch.  Only writable
- * private anonymous memory is zeroed (a read maps the zero page); in a
- * THP-eligible VMA a touched, PMD-aligned 2 MiB block wholly inside it is
- * one 2 MiB page, the rest 4 KiB pages. */
-void sim_cost_touch(struct sim_mm *mm, const struct sim_vma *v, uint64_t lo, uint64_t hi,
-                    uint64_t base, const uint8_t *bits)
-{
-	uint64_t b0 = (v->start + SIM_PMD - 1) & ~(SIM_PMD - 1), b1 = v->end & ~(SIM_PMD - 1);
-
-	if (!vma_is_anon(v) || (v->flags & (VM_SHARED | VM_WRITE)) != VM_WRITE || lo >= hi)
-		return;
-	if (!thp_eligible(mm, v) || b0 >= b1 || hi <= b0 || lo >= b1) {
-		mm->cost.zero_4k += count_resident(lo, hi, base, bits);
-		return;
-	}
-	if (lo < b0)
-		mm->cost.zero_4k += count_resident(lo, b0, base, bits);
-	if (hi > b1)
-		mm->cost.zero_4k += count_resident(b1, hi, base, bits);
-	for (uint64_t b = lo > b0 ? lo & ~(SIM_PMD - 1) : b0; b < b1 && b < hi; b += SIM_PMD) {
-		uint64_t s = b > lo ? b : lo, e = b + SIM_PMD < hi ? b + SIM_PMD : hi;
-		mm->cost.zero_2m += count_resident(s, e, base, bits) > 0;
-	}
 }

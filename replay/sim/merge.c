@@ -240,6 +240,7 @@ int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *chang
 		v = nx;
 		*changed = true;
 	}
+	sim_res_drop(mm, start, end);
 	return 0;
 sealed:
 	sim_rule(mm, "sealed VMA in the range (%s)", sim_cite(mm, R_X1_MSEAL, cite, sizeof cite));

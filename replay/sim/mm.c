@@ -219,6 +219,11 @@ struct sim_mm *sim_mm_new_thp(const struct sim_profile *p, const struct vmt_map 
 		mm->seal_precheck = sim_has(p, R_X7_SEAL_PRECHECK);
 	}
 	sim_mm_set_thp(mm, thp);
+	if (thp == SIM_THP_HOST) {   /* this machine's folio sizes too */
+		uint32_t always, madvise;
+		sim_mthp_host(&always, &madvise);
+		sim_mm_set_mthp(mm, always, madvise);
+	}
 	sim_cost_reset(mm);
 	return mm;
 }
@@ -268,6 +273,9 @@ struct sim_mm *sim_mm_fork(const struct sim_mm *parent)
 	memset(&mm->cost, 0, sizeof mm->cost);   /* the child pays for the copy */
 	memset(&mm->kept_cost, 0, sizeof mm->kept_cost);   /* kept with its first event */
 	mm->cited = 0;
+	mm->cost.mm_copy = 1;
+	mm->runs = NULL;   /* the copied VMAs' pages come below */
+	mm->nruns = mm->caprun = 0;
 	mm->tree.seed = parent->tree.seed ^ 0x5bd1e995u;
 	mm->def_flags = parent->def_flags & VM_NOHUGEPAGE;
 	for (size_t i = 0; i < parent->tree.count; i++) {
@@ -282,8 +290,10 @@ struct sim_mm *sim_mm_fork(const struct sim_mm *parent)
 		}
 		*v = *pv;
 		v->flags &= ~VM_LOCKED_MASK;
-		mm->cost.pte_copy += sim_cost_fork_entries(mm, pv);
 		if (pv->anon_vma && !(pv->flags & VM_WIPEONFORK)) {
+			/* copy_page_range: only VMAs with an anon_vma (the
+			 * others fault their pages in again) */
+			sim_res_fork(mm, parent, pv);
 			/* anon_vma_fork: a fresh anon_vma chained to the parent's */
 			v->anon_vma = mm->next_anon_vma++;
 			v->fork_child = true;
@@ -301,6 +311,7 @@ void sim_mm_free(struct sim_mm *mm)
 	if (!mm)
 		return;
 	sim_tree_free(&mm->tree);
+	sim_res_free(mm);
 	free(mm);
 }
 
@@ -371,8 +382,10 @@ void sim_populate(struct sim_mm *mm, struct sim_vma *v, uint64_t lo, uint64_t hi
 
 	if (populate_faults(mm, v, lo, hi))
 		sim_fault(mm, v);
-	else if (!v->anon_vma && vma_is_anon(v) && !(v->flags & (VM_SHARED | VM_WRITE)) &&
-	         (v->flags & VM_ACCESS_FLAGS))
+	if (!v->special && (v->flags & VM_ACCESS_FLAGS))
+		sim_res_populate(mm, v, lo, hi);
+	if (!v->anon_vma && vma_is_anon(v) && !(v->flags & (VM_SHARED | VM_WRITE)) &&
+	    (v->flags & VM_ACCESS_FLAGS))
 		sim_rule(mm, "populated read-only: zero page, no anon_vma (%s)",
 		         sim_cite(mm, R_Z1_RO_POPULATE, cite, sizeof cite));
 }
@@ -426,7 +439,7 @@ void sim_touch(struct sim_mm *mm, const struct vmt_residency *res)
 			sim_fault(mm, v);
 		/* skip the rest of this VMA (its end is page-aligned) */
 		uint64_t past = (v->end - base) / SIM_PAGE;
-		sim_cost_touch(mm, v, a, past < n ? v->end : base + n * SIM_PAGE, base, res->bits);
+		sim_res_touch(mm, v, a, past < n ? v->end : base + n * SIM_PAGE, base, res->bits);
 		if (past > i + 1)
 			i = past - 1;
 	}

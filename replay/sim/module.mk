@@ -3,13 +3,20 @@
 
 # The outcome definition both back ends share is lib/outcome.c (in
 # libvmshared.a, which whatever links the simulator links too).
-LIBVMSIM_SRCS := replay/sim/apply.c replay/sim/around.c \
+LIBVMSIM_SRCS := replay/sim/apply.c replay/sim/around.c replay/sim/calib.c \
 	replay/sim/cost.c replay/sim/gen.c replay/sim/host_probe.c \
 	replay/sim/intern.c replay/sim/merge.c replay/sim/mm.c \
 	replay/sim/ops_map.c replay/sim/ops_modify.c replay/sim/ops_mremap.c \
-	replay/sim/ops_shm.c replay/sim/place.c replay/sim/profiles.c \
+	replay/sim/ops_shm.c replay/sim/place.c replay/sim/profiles.c replay/sim/resident.c \
 	replay/sim/tree.c replay/sim/vm_flags.c
 LIBVMSIM      := $(BUILD)/lib/libvmsim.a
+
+# The shipped calibration, built in as a C string (calib.c includes it).
+$(OBJ)/replay/sim/calib_default.inc: replay/sim/calibration.txt
+	@mkdir -p $(@D)
+	sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $< >$@
+$(OBJ)/replay/sim/calib.o: $(OBJ)/replay/sim/calib_default.inc
+$(OBJ)/replay/sim/calib.o: VMREC_CFLAGS += -I$(OBJ)/replay/sim
 
 $(LIBVMSIM): $(call objs,$(LIBVMSIM_SRCS))
 	@mkdir -p $(@D)
@@ -39,9 +46,9 @@ fuzz-sim: $(BUILD)/fuzz/fuzz_sim
 	$(BUILD)/fuzz/fuzz_sim -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
 	  -timeout=5 -artifact_prefix=$(BUILD)/fuzz/sim- $(BUILD)/fuzz/sim-corpus tests/sim/fuzz/corpus
 
-$(BUILD)/fuzz/fuzz_sim: tests/sim/fuzz/fuzz_sim.c $(LIBVMSIM_SRCS) lib/outcome.c $(LIBVMT_SRCS) $(wildcard replay/sim/*.h replay/sim/*.def traces/*.h)
+$(BUILD)/fuzz/fuzz_sim: tests/sim/fuzz/fuzz_sim.c $(LIBVMSIM_SRCS) lib/outcome.c $(LIBVMT_SRCS) $(wildcard replay/sim/*.h replay/sim/*.def traces/*.h) $(OBJ)/replay/sim/calib_default.inc
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=gnu11 -g -O1 -D_GNU_SOURCE -I. -Itraces \
+	$(FUZZ_CC) -std=gnu11 -g -O1 -D_GNU_SOURCE -I. -Itraces -I$(OBJ)/replay/sim \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  -o $@ tests/sim/fuzz/fuzz_sim.c $(LIBVMSIM_SRCS) lib/outcome.c $(LIBVMT_SRCS) $(LIBVMT_LIBS) -lpthread -lm
 
@@ -55,3 +62,10 @@ $(OBJ)/tests/sim/fuzz_corpus_test.o: tests/sim/fuzz/fuzz_sim.c
 .PHONY: selftests
 selftests: all
 	VMREC_BUILD=$(abspath $(BUILD)) VMREC_SRC=$(CURDIR) $(PROVE) --exec '' -v tests/vm/selftests.t
+
+# make bench: the calibration's fit and fork with mTHP against the model
+# (tests/bench/sim-calibration.sh; fork-mthp is the native side).
+BENCH_BINS += $(BUILD)/bench/fork-mthp
+$(BUILD)/bench/fork-mthp: $(call objs,tests/bench/fork-mthp.c)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(VMREC_LDFLAGS)

@@ -264,8 +264,12 @@ int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *change
 		e = v->end < end ? v->end : end;
 		if (a->flags && !(v = apply(mm, v, start, e, advice_flags(a, v), &err, changed)))
 			return err;
-		if (a->adv == MADV_POPULATE_WRITE && (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)
+		if (a->adv == MADV_POPULATE_WRITE && (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE) {
 			sim_fault(mm, v);
+			sim_res_populate(mm, v, start, e);
+		}
+		if (a->adv == MADV_DONTNEED || a->adv == MADV_DONTNEED_LOCKED)
+			sim_res_drop(mm, start, e);   /* zap_page_range */
 		start = e;
 		v = sim_tree_find(&mm->tree, start);
 	}

@@ -105,6 +105,8 @@ static int64_t move(struct sim_mm *mm, struct sim_vma *v, const struct remap *r,
 	*changed = true;
 	if ((nv->flags & VM_LOCKED_MASK) == VM_LOCKED && r->new_len > r->old_len)
 		sim_populate(mm, nv, dst + r->old_len, dst + r->new_len);   /* the grown part of a locked VMA */
+	/* the pages go with the range (move_page_tables); the grown part has none */
+	sim_res_move(mm, r->addr, r->addr + (r->old_len < r->new_len ? r->old_len : r->new_len), dst);
 	if (keep) {
 		o = sim_tree_find(&mm->tree, r->addr);   /* v may have merged into the copy */
 		dontunmap_done(mm, o, r, o == nv);

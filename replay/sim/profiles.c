@@ -20,7 +20,9 @@ const struct sim_rule sim_rules[R_COUNT] = {
  * for its mainline release; the kv is the release it stands for, so a
  * stable sublevel takes the backports up to it.  6.1 and 6.12 stand for
  * the Debian kernels `make kernels` boots (6.1.192, 6.12.117), 6.18 for
- * the host the release rules were checked on (6.18.44). */
+ * the host the release rules were checked on (6.18.44).  A release
+ * candidate (SIM_KV_RC) is a profile of its own where a regression lived
+ * only in candidates. */
 static const struct sim_profile profiles[] = {
 	{ .name = "6.1",  .kv = SIM_KV(6, 1, 192) },
 	{ .name = "6.3",  .kv = SIM_KV(6, 3, 0) },
@@ -28,7 +30,10 @@ static const struct sim_profile profiles[] = {
 	{ .name = "6.6",  .kv = SIM_KV(6, 6, 0) },
 	{ .name = "6.7",  .kv = SIM_KV(6, 7, 0) },
 	{ .name = "6.8",  .kv = SIM_KV(6, 8, 0) },
+	{ .name = "6.9",  .kv = SIM_KV(6, 9, 0) },
 	{ .name = "6.11", .kv = SIM_KV(6, 11, 0) },
+	/* M1 without M2: the robot's aim9.brk_test -6% lived in -rc1 to -rc5 */
+	{ .name = "6.12-rc1", .kv = SIM_KV_RC(6, 12, 1) },
 	{ .name = "6.12", .kv = SIM_KV(6, 12, 117) },
 	{ .name = "6.13", .kv = SIM_KV(6, 13, 0) },
 	{ .name = "6.16", .kv = SIM_KV(6, 16, 0) },
@@ -39,7 +44,7 @@ static const struct sim_profile profiles[] = {
 /* same major.minor: a stable release of the same line */
 static bool same_line(int a, int b)
 {
-	return a / 1000 == b / 1000;
+	return a / SIM_KV_LINE == b / SIM_KV_LINE;
 }
 
 bool sim_has(const struct sim_profile *p, int rule)
@@ -53,10 +58,12 @@ bool sim_has(const struct sim_profile *p, int rule)
 	return p->kv >= r->from && !(r->until && p->kv >= r->until);
 }
 
-/* "6.8", "2.6.32": the sublevel only when it is not 0 */
+/* "6.8", "2.6.32", "6.12-rc1": the sublevel only when it is not 0 */
 static const char *kv_str(int kv, char *buf, size_t n)
 {
-	if (SIM_KV_SUB(kv))
+	if (SIM_KV_IS_RC(kv))
+		snprintf(buf, n, "%d.%d-rc%d", SIM_KV_MAJOR(kv), SIM_KV_MINOR(kv), SIM_KV_RCN(kv));
+	else if (SIM_KV_SUB(kv))
 		snprintf(buf, n, "%d.%d.%d", SIM_KV_MAJOR(kv), SIM_KV_MINOR(kv), SIM_KV_SUB(kv));
 	else
 		snprintf(buf, n, "%d.%d", SIM_KV_MAJOR(kv), SIM_KV_MINOR(kv));
@@ -99,7 +106,7 @@ static const struct sim_profile *at_most(int kv)
 	const struct sim_profile *best = NULL;
 
 	for (size_t i = 0; i < NPROFILES; i++)
-		if (profiles[i].kv / 1000 <= kv / 1000)
+		if (profiles[i].kv / SIM_KV_LINE <= kv / SIM_KV_LINE && !SIM_KV_IS_RC(profiles[i].kv))
 			best = &profiles[i];
 	return best;
 }
@@ -114,15 +121,21 @@ static pthread_once_t host_once = PTHREAD_ONCE_INIT;
 static void host_init(void)
 {
 	const struct sim_profile *base;
-	int major, minor, sub = 0;
+	int major, minor, sub = 0, rc = 0;
 	struct utsname u;
+	const char *r;
 
 	if (uname(&u) != 0 || sscanf(u.release, "%d.%d.%d", &major, &minor, &sub) < 2 ||
 	    !(base = at_most(SIM_KV(major, minor, 0))))
 		return;
+	if ((r = strstr(u.release, "-rc")) && sscanf(r + 3, "%d", &rc) == 1 && (rc < 1 || rc >= SIM_KV_REL))
+		rc = 0;
 	host = *base;
 	/* its own sublevel on the same line, else the line's .0 */
-	host.kv = same_line(base->kv, SIM_KV(major, minor, 0)) ? SIM_KV(major, minor, sub) : base->kv / 1000 * 1000;
+	if (!same_line(base->kv, SIM_KV(major, minor, 0)))
+		host.kv = base->kv / SIM_KV_LINE * SIM_KV_LINE + SIM_KV_REL;
+	else
+		host.kv = rc ? SIM_KV_RC(major, minor, rc) : SIM_KV(major, minor, sub);
 	host.probes = true;
 	host.probed = sim_host_probe();
 	for (int i = 0; i < R_COUNT; i++)
@@ -158,7 +171,7 @@ const char *sim_profile_probed(const struct sim_profile *p)
 }
 
 /* "6.1,6.6,...,host", built once from profiles[] */
-static char names[NPROFILES * 8 + 8];
+static char names[NPROFILES * 12 + 8];
 static pthread_once_t names_once = PTHREAD_ONCE_INIT;
 
 static void names_init(void)

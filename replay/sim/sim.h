@@ -106,9 +106,14 @@ size_t sim_vmas_intersecting(const struct sim_mm *mm, uint64_t lo, uint64_t hi,
 	X(anon_vma, "anon_vma_prepare on a first write fault (allocated or shared)") \
 	X(zero_4k, "4 KiB pages zeroed at first touch") \
 	X(zero_2m, "2 MiB pages zeroed at first touch (THP-eligible, aligned block)") \
+	X(zero_mthp, "4 KiB pages zeroed at first touch inside mTHP folios (--mthp)") \
+	X(fault_mthp, "mTHP folios faulted in at first touch, one fault each") \
 	X(tlb_flush, "TLB-flush ranges (unmap, protection change, DONTNEED/FREE, move)") \
-	X(pte_copy, "page-table entries a fork copies (a PMD per THP-eligible 2 MiB block)") \
-	X(seal_check, "walks of a call's range for sealed VMAs before its own (can_modify_mm)")
+	X(pte_copy, "page-table entries a fork copies (a PMD per resident 2 MiB page)") \
+	X(fork_rmap, "refcount and rmap updates a fork makes: per page, per large folio from 6.9 (F1)") \
+	X(mm_copy, "address spaces a fork copies (dup_mm: the fixed part of a fork)") \
+	X(seal_check, "walks of a call's range for sealed VMAs before its own (can_modify_mm)") \
+	X(calls, "system calls applied (each pays the fixed per-call cost)")
 struct sim_cost {
 #define SIM_COST_FIELD(name, what) uint64_t name;
 	SIM_COSTS(SIM_COST_FIELD)
@@ -133,10 +138,45 @@ void sim_mm_cost(const struct sim_mm *mm, struct sim_cost *out);
  * inherits the mode its parent had. */
 enum sim_thp { SIM_THP_HOST, SIM_THP_ALWAYS, SIM_THP_MADVISE, SIM_THP_NEVER };
 void sim_mm_set_thp(struct sim_mm *mm, int mode);
-/* this machine's mode, read now; SIM_THP_NEVER when it cannot be read */
+/* this machine's mode for 2 MiB pages, read now (hugepages-2048kB/enabled
+ * where it is not `inherit`, else transparent_hugepage/enabled);
+ * SIM_THP_NEVER when it cannot be read */
 int sim_thp_host(void);
 /* "always", "madvise", "never", "host": the mode, or -1 */
 int sim_thp_parse(const char *word);
+/* Anonymous folio sizes below 2 MiB (mTHP), as masks of orders (bit k:
+ * 4 KiB << k, k 2..8): enabled `always` (any VMA but VM_NOHUGEPAGE) and
+ * `madvise` (VM_HUGEPAGE VMAs).  A space starts with none (sim_mm_new_thp
+ * with an explicit mode) or this machine's (SIM_THP_HOST); a fork child
+ * inherits its parent's. */
+void sim_mm_set_mthp(struct sim_mm *mm, uint32_t always, uint32_t madvise);
+/* this machine's: /sys/kernel/mm/transparent_hugepage/hugepages-*kB/enabled
+ * (`inherit` follows transparent_hugepage/enabled) */
+void sim_mthp_host(uint32_t *always, uint32_t *madvise);
+/* --mthp: "64K", "16K,64K", "none": the orders enabled always; 0, or -1
+ * with why (16 KiB to 1 MiB, powers of two) */
+int sim_mthp_parse(const char *list, uint32_t *always, char *why, size_t n);
+/* "16K,64K" for a mask; "none" */
+const char *sim_mthp_str(uint32_t orders, char *buf, size_t n);
+
+/* The modelled kernel time: ns per unit of each count, measured on one
+ * machine (`calls`: the fixed per-call cost), and the time they add up
+ * to (vmreplay.model.cost_ns).  docs/kernel-profiles.md, "Modelled time". */
+struct sim_calib {
+	double unit_ns[SIM_COST_COUNT];
+	uint64_t have;        /* 1 << i: unit i was given */
+	char machine[160];    /* where: CPU and cores */
+	char kernel[80];      /* its uname -r */
+	char date[40];
+};
+/* the shipped calibration (replay/sim/calibration.txt, built in) */
+const struct sim_calib *sim_calib_default(void);
+/* a calibration file ("machine", "kernel", "date", "unit NAME NS" lines):
+ * 0, or -1 with why */
+int sim_calib_read(const char *path, struct sim_calib *out, char *why, size_t n);
+int sim_calib_parse(const char *text, struct sim_calib *out, char *why, size_t n);
+int sim_calib_write(FILE *f, const struct sim_calib *c);
+double sim_cost_ns(const struct sim_cost *c, const struct sim_calib *k);
 
 /* The modelled cost per event, for a driver that reports it event by
  * event: a table the driver owns and hands the spaces it reports on.

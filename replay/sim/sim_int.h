@@ -23,11 +23,19 @@ static inline uint64_t sim_prot_flags(uint64_t prot)
 }
 
 /* ---- profiles (profiles.c) ---- */
-/* A release as one comparable number: 6.12.117 = SIM_KV(6, 12, 117). */
-#define SIM_KV(major, minor, sub) ((major) * 1000000 + (minor) * 1000 + (sub))
-#define SIM_KV_MAJOR(kv) ((kv) / 1000000)
-#define SIM_KV_MINOR(kv) ((kv) / 1000 % 1000)
-#define SIM_KV_SUB(kv)   ((kv) % 1000)
+/* A release as one comparable number: 6.12.117 = SIM_KV(6, 12, 117), and
+ * a release candidate before its release: SIM_KV_RC(6, 12, 1) < SIM_KV_RC(6,
+ * 12, 6) < SIM_KV(6, 12, 0).  A line (major.minor) is kv / SIM_KV_LINE; in
+ * it, 1..999 are the -rcN and SIM_KV_REL + sublevel the releases. */
+#define SIM_KV_LINE 10000
+#define SIM_KV_REL  1000
+#define SIM_KV(major, minor, sub) (((major) * 1000 + (minor)) * SIM_KV_LINE + SIM_KV_REL + (sub))
+#define SIM_KV_RC(major, minor, rc) (((major) * 1000 + (minor)) * SIM_KV_LINE + (rc))
+#define SIM_KV_MAJOR(kv) ((kv) / SIM_KV_LINE / 1000)
+#define SIM_KV_MINOR(kv) ((kv) / SIM_KV_LINE % 1000)
+#define SIM_KV_IS_RC(kv) ((kv) % SIM_KV_LINE < SIM_KV_REL)
+#define SIM_KV_SUB(kv)   (SIM_KV_IS_RC(kv) ? 0 : (kv) % SIM_KV_LINE - SIM_KV_REL)
+#define SIM_KV_RCN(kv)   (SIM_KV_IS_RC(kv) ? (kv) % SIM_KV_LINE : 0)
 
 enum sim_rule_id {
 #define SIM_RULE(tag, name, ...) R_##tag##_##name,
@@ -111,6 +119,16 @@ struct sim_vma *sim_tree_at(const struct sim_tree *t, size_t i);
 uint64_t sim_tree_gap_topdown(const struct sim_tree *t, uint64_t len, uint64_t low, uint64_t high);
 void sim_tree_free(struct sim_tree *t);
 
+/* ---- resident pages as folios (resident.c) ---- */
+enum sim_run_kind { SIM_RUN_ANON, SIM_RUN_ZERO, SIM_RUN_FILE };
+/* [start, end): pages in folios of 4 KiB << order, aligned to their size
+ * where they were faulted (a partial unmap may leave part of one) */
+struct sim_run {
+	uint64_t start, end;
+	uint8_t order;         /* 0: 4 KiB, 2..8: mTHP, 9: a 2 MiB page */
+	uint8_t kind;          /* enum sim_run_kind: zero-filled, the zero page, file */
+};
+
 /* ---- the address space ---- */
 struct sim_mm {
 	const struct sim_profile *prof;
@@ -135,6 +153,9 @@ struct sim_mm {
 	char brk_msg[2][192];        /* the brk rule texts, formatted once */
 	struct sim_cost cost;        /* but the tree's stores (cost.c) */
 	int thp;                     /* enum sim_thp, never SIM_THP_HOST */
+	uint32_t mthp_always, mthp_madvise;   /* mTHP orders enabled (sim_mm_set_mthp) */
+	struct sim_run *runs;        /* resident pages, sorted, disjoint (resident.c) */
+	size_t nruns, caprun;
 	/* what a brk expansion costs in this release (sim_mm_new): C1
 	 * preallocates; M1 without M2 walks to prev and next again */
 	bool brk_prealloc;
@@ -148,14 +169,24 @@ struct sim_mm {
 	struct sim_events *events;   /* where per-event costs go, or NULL (sim_mm_keep_events) */
 };
 _Static_assert(R_COUNT <= 32, "rule masks are 32 bits");
-/* cost.c: first-touch zeroing of the resident pages of [lo, hi) of v
- * (bits from `base`, page i at base + i pages) */
-void sim_cost_touch(struct sim_mm *mm, const struct sim_vma *v, uint64_t lo, uint64_t hi,
-                    uint64_t base, const uint8_t *bits);
-/* the page-table entries fork copies for v (copy_page_range): none without
- * an anon_vma, else every page taken as present, a THP-eligible aligned
- * 2 MiB block as one PMD */
-uint64_t sim_cost_fork_entries(const struct sim_mm *mm, const struct sim_vma *v);
+/* a write fault in v may take a 2 MiB page (cost.c) */
+bool sim_thp_eligible(const struct sim_mm *mm, const struct sim_vma *v);
+/* resident.c: the first touches of the pages of [lo, hi) of v that the
+ * bits name (page i at base + i pages) and are not resident yet: each
+ * faults in a folio, counted as zeroing */
+void sim_res_touch(struct sim_mm *mm, const struct sim_vma *v, uint64_t lo, uint64_t hi,
+                   uint64_t base, const uint8_t *bits);
+/* every page of [lo, hi) of v (MAP_POPULATE, mlock, MADV_POPULATE_WRITE) */
+void sim_res_populate(struct sim_mm *mm, const struct sim_vma *v, uint64_t lo, uint64_t hi);
+bool sim_res_any(const struct sim_mm *mm, uint64_t lo, uint64_t hi);
+/* the pages of [lo, hi) are gone (unmapped, MADV_DONTNEED) */
+void sim_res_drop(struct sim_mm *mm, uint64_t lo, uint64_t hi);
+/* the pages of [lo, hi) now at dst (mremap; what was at dst is gone) */
+void sim_res_move(struct sim_mm *mm, uint64_t lo, uint64_t hi, uint64_t dst);
+/* fork copies v's page tables (v has an anon_vma): its pages go to the
+ * child, which counts pte_copy and fork_rmap (F1 batches large folios) */
+void sim_res_fork(struct sim_mm *child, const struct sim_mm *parent, const struct sim_vma *v);
+void sim_res_free(struct sim_mm *mm);
 /* a fresh count from here on (after building a space) */
 void sim_cost_reset(struct sim_mm *mm);
 /* keep what mm added since the last one as event seq's (sim.h, sim_event_cost) */

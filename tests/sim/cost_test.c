@@ -22,6 +22,7 @@ struct run {
 	struct sim_cost cost;
 	unsigned stacks, brk_expands, forks;
 	uint64_t fork_ptes;       /* the fork children's pte_copy */
+	uint64_t fork_rmaps;      /* ... and fork_rmap */
 	char stack_rule[256], brk_rule[256];
 };
 
@@ -62,6 +63,8 @@ static void forget(struct placed *pl, size_t *n, uint64_t rec, uint64_t sim, uin
 
 /* Replay `path` in `profile` under THP mode `thp` (the synthesised thread
  * stacks' touched top pages are the trace's residency records). */
+static uint32_t mthp;   /* the mTHP orders replay() enables (sim_mm_set_mthp) */
+
 static int replay(const char *path, const char *profile, int thp, struct run *out)
 {
 	struct vmt_reader_prefs prefs = { VMT_ORDER_SEQ };
@@ -79,6 +82,7 @@ static int replay(const char *path, const char *profile, int thp, struct run *ou
 		if (rec.type == VMT_REC_MAP && !mm) {
 			mm = sim_mm_new(sim_profile_find(profile), &rec.u.map, &vmt_reader_header(rd)->host);
 			sim_mm_set_thp(mm, thp);
+			sim_mm_set_mthp(mm, mthp, 0);
 		} else if (rec.type == VMT_REC_RESIDENCY && mm) {
 			struct vmt_residency r = rec.u.residency;
 			r.start = translate(pl, npl, r.start);
@@ -95,6 +99,7 @@ static int replay(const char *path, const char *profile, int thp, struct run *ou
 				if (child) {
 					sim_mm_cost(child, &cc);
 					out->fork_ptes += cc.pte_copy;
+					out->fork_rmaps += cc.fork_rmap;
 					out->forks++;
 					sim_mm_free(child);
 				}
@@ -161,17 +166,18 @@ static void test_thread_stacks(const char *dir)
  * 6.4 (28c5609fb2, C1) every brk expansion preallocates maple nodes.
  * M1 (cacded5e42b9, 6.12-rc1) took it through vma_merge_new_range, which
  * walks to prev and next again, and the expand-only mode (M2,
- * c4d91e225ff3) undid that in 6.12-rc6: no release walks more. */
+ * c4d91e225ff3) undid that in 6.12-rc6: only the 6.12-rc1 profile walks
+ * more. */
 static void test_brk(const char *dir, const char *name)
 {
 	char path[512];
-	static const char *const rel[5] = { "6.3", "6.4", "6.11", "6.12", "6.13" };
-	struct run r[5];
+	static const char *const rel[6] = { "6.3", "6.4", "6.11", "6.12", "6.13", "6.12-rc1" };
+	struct run r[6];
 
 	snprintf(path, sizeof path, "%s/%s.vmt", dir, name);
 	if (!ok(synth(name, "--iterations 5", path) == 0, "vmtrace synth %s", name))
 		return;
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		if (!ok(replay(path, rel[i], SIM_THP_NEVER, &r[i]) == 0, "%s replayed under %s", name, rel[i]))
 			return;
 	uint64_t e = r[0].brk_expands;
@@ -180,12 +186,16 @@ static void test_brk(const char *dir, const char *name)
 	ok(r[1].cost.mt_nodes > r[0].cost.mt_nodes, "... so it preallocates more nodes");
 	is_int(r[1].cost.mt_walk, r[0].cost.mt_walk, "6.3 and 6.4 walk the tree alike");
 	is_int(r[3].cost.mt_walk, r[2].cost.mt_walk, "6.12 walks as 6.11 did (M1 and M2 came in one release)");
+	is_int(r[5].cost.mt_walk - r[2].cost.mt_walk, 2 * e, "6.12-rc1 walks to prev and next again per expansion");
+	is_int(r[5].cost.mt_prealloc, r[3].cost.mt_prealloc, "... and preallocates as 6.12 does");
+	ok(has(r[5].brk_rule, "re-walks prev and next (6.12-rc1 cacded5e42b9 M1)") && !has(r[5].brk_rule, "M2"),
+	   "6.12-rc1 names M1, not M2: %s", r[5].brk_rule);
 	is_int(r[4].cost.mt_walk, r[2].cost.mt_walk, "6.13 walks as 6.11 did");
 	is_int(r[3].cost.mt_prealloc, r[2].cost.mt_prealloc, "6.11 to 6.13 preallocate alike");
 	is_int(r[4].cost.zero_4k, r[0].cost.zero_4k, "pages zeroed: the same in every release");
 	ok(has(r[1].brk_rule, "28c5609fb2 C1") && !has(r[0].brk_rule, "C1"), "6.4 names C1, 6.3 not: %s",
 	   r[1].brk_rule);
-	ok(has(r[3].brk_rule, "expand-only, no re-walk (6.12 c4d91e225ff3 M2)"), "6.12 names M2: %s", r[3].brk_rule);
+	ok(has(r[3].brk_rule, "expand-only, no re-walk (6.12-rc6 c4d91e225ff3 M2)"), "6.12 names M2: %s", r[3].brk_rule);
 	ok(has(r[4].brk_rule, "M2") && !has(r[2].brk_rule, "M1") && !has(r[2].brk_rule, "M2"),
 	   "6.13 names M2, 6.11 neither: %s", r[4].brk_rule);
 }
@@ -210,6 +220,48 @@ static void test_fork(const char *dir)
 	ok(n.fork_ptes >= 2 * 262144, "never: each fork copies at least 262144 PTEs (%llu)",
 	   (unsigned long long)n.fork_ptes);
 	is_int(n.fork_ptes - a.fork_ptes, 2 * (262144 - 512), "always: 512 PMDs instead, per fork");
+}
+
+/* The fork micro-benchmark with PTE-mapped large folios (--mthp): the
+ * residency record decides the folios (1 GiB of 64 KiB ones); 6.9
+ * (f8d937761d65, F1) copies a folio's PTEs as one batch, one refcount and
+ * rmap update each, where 6.8 makes one per page.  With 4 KiB pages only,
+ * both do the same. */
+static void test_fork_mthp(const char *dir)
+{
+	char path[512];
+	struct run r8, r9, s8, s9, m;
+	const uint64_t pages = 262144;
+
+	snprintf(path, sizeof path, "%s/fork-mthp.vmt", dir);
+	if (!ok(synth("fork", "--iterations 2", path) == 0, "vmtrace synth fork"))
+		return;
+	mthp = 1u << 4;   /* 64K */
+	if (!ok(replay(path, "6.8", SIM_THP_NEVER, &r8) == 0 && replay(path, "6.9", SIM_THP_NEVER, &r9) == 0,
+	        "replayed under 6.8 and 6.9, THP never, mTHP 64K"))
+		goto out;
+	is_int(r8.cost.fault_mthp, pages / 16, "64K: the GiB faults in as 16384 folios");
+	is_int(r8.cost.zero_mthp, pages, "... zeroing every page");
+	is_int(r8.cost.zero_4k, 0, "... and no 4 KiB page");
+	is_int(r8.fork_ptes, 2 * pages, "6.8: each fork copies every PTE");
+	is_int(r9.fork_ptes, r8.fork_ptes, "6.9 copies as many PTEs");
+	is_int(r8.fork_rmaps, 2 * pages, "6.8: a refcount and rmap update per page");
+	is_int(r9.fork_rmaps, 2 * pages / 16, "6.9: one per 64 KiB folio");
+	mthp = 1u << 2;   /* 16K */
+	ok(replay(path, "6.9", SIM_THP_NEVER, &m) == 0 && m.fork_rmaps == 2 * pages / 4,
+	   "6.9 with 16K folios: one per 4 pages (%llu)", (unsigned long long)m.fork_rmaps);
+	mthp = 0;
+	if (!ok(replay(path, "6.8", SIM_THP_NEVER, &s8) == 0 && replay(path, "6.9", SIM_THP_NEVER, &s9) == 0,
+	        "replayed with 4 KiB pages only"))
+		goto out;
+	is_int(s8.cost.zero_4k, pages, "4 KiB pages: 262144 zeroed");
+	is_int(s9.fork_rmaps, s8.fork_rmaps, "6.9 = 6.8 with 4 KiB pages");
+	is_int(s9.fork_ptes, s8.fork_ptes, "... and the same PTEs");
+	mthp = 1u << 4;
+	ok(replay(path, "6.9", SIM_THP_ALWAYS, &m) == 0 && m.cost.zero_2m == 512 && m.cost.fault_mthp == 0,
+	   "THP always takes 2 MiB pages before 64K folios");
+out:
+	mthp = 0;
 }
 
 /* will-it-scale mmap1: mmap + munmap of 128 MiB.  mseal (8be7258aad44,
@@ -394,6 +446,7 @@ int main(void)
 	test_thread_stacks(dir);
 	test_brk(dir, "brk_test");
 	test_fork(dir);
+	test_fork_mthp(dir);
 	test_brk(dir, "page_test");
 	test_mseal_walks(dir);
 	test_event_costs();
