@@ -381,9 +381,24 @@ static int maker_waits(const struct vmt_order *o, size_t i)
  * calls that overlapped the fork are placed without its word. */
 #define CHILD_WAIT 4096
 
+/* A call of f's process, other than f, that overlapped it in time and
+ * names a range. */
+static int overlapped_by_call(const struct vmt_order *o, const struct item *f)
+{
+	for (size_t j = o->head; j < o->n; j++) {
+		const struct item *y = &o->w[j];
+		if (y != f && y->kind == IT_EVENT && y->pid == f->pid && y->has_range &&
+		    y->key < f->end && f->key < y->end)
+			return 1;
+	}
+	return 0;
+}
+
 /* A fork waiting in the window whose child's calls are not read yet, and
  * that x is (or overlapped): the child's calls tell which of its parent's
- * calls came before the copy, so x waits for them (or CHILD_WAIT). */
+ * calls came before the copy, so x waits for them (or CHILD_WAIT).  A fork
+ * that no call of its process overlapped (the fork gate makes it so) has
+ * its copy in its place: nothing waits. */
 static int child_unheard(const struct vmt_order *o, const struct item *x)
 {
 	if (!o->forks || x->kind != IT_EVENT)
@@ -395,10 +410,23 @@ static int child_unheard(const struct vmt_order *o, const struct item *x)
 			continue;
 		if (f != x && !(x->has_range && x->key < f->end && f->key < x->end))
 			continue;
+		if (f == x && !overlapped_by_call(o, f))
+			continue;
 		const struct proc *c = find((struct vmt_order *)o, child);
 		if (!(c && c->heard) && o->last_key < f->end + CHILD_WAIT)
 			return 1;
 	}
+	return 0;
+}
+
+/* A record without a seq of its own (file, stack, argv, module) goes
+ * after the event its writer wrote before it (the one whose key it took). */
+static int after_its_event(const struct vmt_order *o, size_t i)
+{
+	for (size_t j = o->head; j < i; j++)
+		if (!o->w[j].done && o->w[j].kind == IT_EVENT && o->w[j].pid == o->w[i].pid &&
+		    o->w[j].key == o->w[i].key)
+			return 1;
 	return 0;
 }
 
@@ -644,7 +672,7 @@ static long pick(struct vmt_order *o, int *forced)
 		}
 		if (x->kind == IT_RES)
 			continue;   /* it goes with its event */
-		if (maker_waits(o, i))
+		if (maker_waits(o, i) || (x->kind != IT_EVENT && after_its_event(o, i)))
 			continue;
 		if (x->kind == IT_EVENT && !possible(o, x, NULL)) {
 			if (fallback < 0 || x->end < o->w[fallback].end)
@@ -894,6 +922,14 @@ int vmt_order_next(struct vmt_order *o, struct vmt_reader *r, struct vmt_record 
 		if (o->n > o->ndone) {
 			int forced;
 			long i = pick(o, &forced);
+			if (i < 0 && o->eof) {
+				/* nothing more to read and nothing can go: a damaged
+				 * trace (keys going back in a chunk); the window in
+				 * the order it was read */
+				i = (long)o->head;
+				while (o->w[i].done)
+					i++;
+			}
 			if (i >= 0) {
 				long res = o->w[i].kind == IT_EVENT ? residency_of(o, (size_t)i) : -1;
 				if (res >= 0) {

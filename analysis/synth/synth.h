@@ -132,7 +132,8 @@ int synth_fork_bench(struct synth *s, const struct synth_opts *o);
 int synth_calibrate(struct synth *s, const struct synth_opts *o);
 
 /* Write workload `name` to o->out as `vmtrace synth` does: 0, or -1 with
- * the message printed (synth_main.c; vmreplay --calibrate uses it too). */
-int synth_write(const char *name, const struct synth_opts *o);
+ * the message printed, -2 when there is no such workload (synth_main.c;
+ * vmreplay --calibrate uses it too). */
+int synth_write(const char *name, const struct synth_opts *o);   /* 0, -1, -2: no such workload */
 
 #endif

@@ -86,7 +86,8 @@ int vmtrace_synth_main(int argc, char **argv)
 	}
 	if (optind + 1 != argc || !o.out)
 		return synth_usage(stderr);
-	return synth_write(argv[optind], &o) < 0 ? 1 : 0;
+	int r = synth_write(argv[optind], &o);
+	return r == -2 ? 2 : r < 0 ? 1 : 0;   /* no such workload: a usage error */
 }
 
 int synth_write(const char *name, const struct synth_opts *o)
@@ -98,7 +99,7 @@ int synth_write(const char *name, const struct synth_opts *o)
 	if (!w) {
 		fprintf(stderr, "vmtrace: synth: no workload '%s'\n", name);
 		synth_usage(stderr);
-		return -1;
+		return -2;
 	}
 	char exe[64], cmdline[160];
 	snprintf(exe, sizeof(exe), "/usr/local/bin/%s", w->name);
