@@ -4,7 +4,10 @@
  * lets an exit or fatal-signal path flush other threads' writers: whoever
  * wins the compare-and-swap writes, the other side backs off.  A hook that
  * runs inside a signal handler while the same thread is already recording
- * parks its event in `pending`; the outer hook writes it. */
+ * (inside a hook, or in the recorder's own writing at the thread's end)
+ * parks its event in `pending`; whoever writes for the thread next writes
+ * it.  A record the recorder cannot keep is counted in shim.lost, which
+ * the process's END says. */
 #include "record.h"
 #include "stackset.h"
 #include "arena.h"
@@ -14,6 +17,7 @@
 #include "vmt_meta.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <limits.h>
 #include <pthread.h>
 #include <string.h>
@@ -81,6 +85,24 @@ static struct shim_writer *pool_take(void)
 
 static void check(struct shim_writer *w, int r);
 static int writer_close(struct shim_writer *w);
+
+/* A record this process could not keep: END says how many. */
+static void lose(void) { __atomic_add_fetch(&shim.lost, 1, __ATOMIC_RELAXED); }
+
+/* Park an event for the thread's next write.  Only this thread parks and
+ * drains, but a signal may nest anywhere: the slot is reserved before it
+ * is filled, and a drain runs only in a frame outside every parking one. */
+static int park(struct shim_thread *t, const struct vmt_event *ev)
+{
+	int k = __atomic_fetch_add(&t->npending, 1, __ATOMIC_RELAXED);
+	if (k >= SHIM_PENDING) {
+		__atomic_fetch_sub(&t->npending, 1, __ATOMIC_RELAXED);
+		lose();
+		return -1;
+	}
+	t->pending[k] = *ev;
+	return 0;
+}
 
 static void pool_give(struct shim_writer *w)
 {
@@ -404,7 +426,7 @@ __attribute__((hot)) static void write_locked(struct shim_thread *t, const struc
 		return;
 	struct shim_writer *w = writer_get(t);
 	if (!w) {
-		t->lost++;
+		lose();
 		return;
 	}
 	if (rec)
@@ -437,12 +459,32 @@ static int claim(struct shim_thread *t, int who)
 
 static void release(struct shim_thread *t) { __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE); }
 
+/* How long a write waits for another thread's flush of this thread's
+ * writer (one chunk, microseconds) before it parks its event instead. */
+#define FLUSH_WAIT 100000
+
 __attribute__((hot)) int shim_write(const struct vmt_record *rec)
 {
 	struct shim_thread *t = &shim_self;
 	int saved = errno;
-	if (!shim.enabled || shim_vfork_child || !claim(t, 1)) {
-		t->lost++;
+	if (!shim.enabled || shim_vfork_child) {
+		lose();
+		return -1;
+	}
+	for (int spin = 0; !claim(t, 1); spin++) {
+		/* busy 2: an exit or exec path flushes this writer from another
+		 * thread, for a moment.  busy 1: this thread holds it itself, a
+		 * signal handler's call interrupted the recorder's own writing
+		 * (the thread's end hands its writer back after the program's
+		 * last call there); its event waits for the thread's next write. */
+		if (__atomic_load_n(&t->busy, __ATOMIC_RELAXED) == 2 && spin < FLUSH_WAIT) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		if (rec->type == VMT_REC_EVENT && park(t, &rec->u.event) == 0)
+			return 0;
+		if (rec->type != VMT_REC_EVENT)
+			lose();
 		return -1;
 	}
 	write_locked(t, rec);
@@ -569,10 +611,7 @@ __attribute__((hot)) void call_end(struct shim_call *c, long ret)
 		write_detached(&rec, c->announce_seq);
 		return;
 	} else if (t->depth > 1) {          /* inside a signal during a hook */
-		if (t->npending < SHIM_PENDING)
-			t->pending[t->npending++] = *ev;
-		else
-			t->lost++;
+		park(t, ev);
 	} else {
 		shim_write(&rec);
 	}
@@ -618,13 +657,15 @@ void shim_forget_threads(void)
 	shim_self.w = NULL;        /* the parent's buffer: never written here */
 	shim_self.busy = 0;
 	shim_self.npending = 0;
+	shim.lost = 0;              /* the parent's */
 }
 
 /* A new thread, before its start routine: arm the exit notification. */
 void shim_thread_start(int32_t tid)
 {
-	/* glibc reuses cached stacks, and static TLS with them: start clean */
-	memset(&shim_self, 0, sizeof shim_self);
+	/* glibc reuses cached stacks, and static TLS with them: start clean
+	 * (the parked events need no clearing: npending says how many) */
+	memset(&shim_self, 0, offsetof(struct shim_thread, pending));
 	/* asked once: the thread's events and its writer all need it */
 	shim_self.pid = shim.pid;
 	shim_self.tid = tid > 0 ? tid : (int32_t)raw0(SYS_gettid);
@@ -712,7 +753,7 @@ void shim_process_end(uint32_t how, int32_t status)
 		return;
 	struct vmt_record rec = { .type = VMT_REC_END };
 	rec.u.end = (struct vmt_end){ .seq = shim_next_seq(), .pid = shim.pid, .how = how,
-	                              .status = status, .lost = shim.lost + shim_self.lost };
+	                              .status = status, .lost = __atomic_load_n(&shim.lost, __ATOMIC_RELAXED) };
 	shim_write(&rec);
 	shim_flush_all();
 	if (vmt_store_proc_leave(&shim.store, shim.proc, VMT_PROC_ENDED))

@@ -7,7 +7,10 @@
 #include "vmt.h"
 #include "vmt_store.h"
 
-#define SHIM_PENDING 8
+/* Events a signal handler's calls may park while the thread's own write
+ * is under way (record.c): a storm of handlers that map, one right after
+ * another, parked up to 29 during one chunk's encoding here. */
+#define SHIM_PENDING 64
 
 struct shim_writer;
 
@@ -21,8 +24,7 @@ struct shim_thread {
 	int internal;               /* the recorder's own calls (libunwind): not recorded */
 	int slot;                   /* registry index + 1, 0: not registered */
 	int npending;
-	struct vmt_event pending[SHIM_PENDING]; /* recorded inside a signal */
-	uint64_t lost;
+	struct vmt_event pending[SHIM_PENDING]; /* recorded inside a signal; last */
 };
 
 struct shim_proc {
@@ -36,7 +38,8 @@ struct shim_proc {
 	uint64_t *seq;              /* shared across the process tree (in the store) */
 	uint32_t next_file_id;
 	int out_failed;             /* warned once; trace marked incomplete */
-	uint64_t trapped, unpatched, lost;
+	uint64_t trapped, unpatched;
+	uint64_t lost;              /* records not kept (atomically); END says it */
 	const char *out_path;
 };
 
