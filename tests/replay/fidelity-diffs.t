@@ -41,6 +41,35 @@ for d in json.load(open(sys.argv[1]))["fidelity_diffs"]:
 is "$(grep -A1 '^fidelity: pid 100' "$T/out")" "fidelity: pid 100 checkpoint after event 0: 6 VMAs, recorded 7
   count: recorded 7 VMAs; replay: the map and the recorded calls give 6: the trace lacks something" "a count the trace does not explain says so"
 
+# With the VMAs recorded at the checkpoint (LAYOUT, at exit): the replay
+# is compared with them, and the count the calls do not explain names the
+# recorded VMA they do not give.
+{ base_map; echo 'ev 100 mmap 0 0x3000 3 0x22 -1 0 = 0x20000000'; echo 'ck 100 3 8 1'
+  cat <<'LAYOUT'
+layout 100
+vma 0x10000000 0x10001000 r-- exe
+vma 0x10001000 0x10003000 rw-
+vma 0x10100000 0x10102000 rw- [heap]
+vma 0x20000000 0x20001000 rw-
+vma 0x20001000 0x20003000 rw-
+vma 0x30000000 0x30021000 rw- [stack]
+vma 0x40000000 0x40002000 r-x [vdso]
+vma 0x50000000 0x50001000 rw- rec
+end
+LAYOUT
+} | mk named
+"$V" --json "$T/named.json" "$T/named.vmt" >"$T/out"
+is "$(grep -A2 '^fidelity: pid 100' "$T/out")" "fidelity: pid 100 checkpoint after event 0: 6 VMAs, recorded 7
+  merged: recorded 0x20000000-0x20001000 rw-p [anon]; replay: merged with next: 0x20000000-0x20003000 rw-p [anon]
+  count: recorded 7 VMAs; replay: the map and the recorded calls give 6: the trace lacks something: recorded 0x20000000-0x20001000 rw-p [anon]; the calls give merged with next: 0x20000000-0x20003000 rw-p [anon]" \
+	"a recorded layout names the VMA the replay lacks, and the one the calls do not give"
+is "$("$PYTHON" -c '
+import json, sys
+for d in json.load(open(sys.argv[1]))["fidelity_diffs"]:
+    print(d["kind"], d["recorded"])
+' "$T/named.json")" "merged 0x20000000-0x20001000 rw-p [anon]
+count 7 VMAs" "and the JSON carries both"
+
 # Matching checkpoints: nothing to say.
 { base_map; echo 'ev 100 munmap 0x10001000 0x2000 0 0 0 0 = 0'; echo 'ck 100 4 5 1'; } | mk missing
 "$V" --target sim --json "$T/missing.json" "$T/missing.vmt" >"$T/out"

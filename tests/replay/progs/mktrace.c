@@ -5,6 +5,8 @@
  *   file PID ID SIZE PATH [ino=N]   (default inode: ID + 1000, so one per id)
  *   ev PID SYS A0 A1 A2 A3 A4 A5 = RESULT [err=N] [file=ID] [thread] [noreturn]
  *   ck PID REASON VMAS RECORDER_VMAS
+ *   layout PID         then vma lines as for map, then end: the VMAs of
+ *                      the checkpoint just written (LAYOUT, its seq)
  *   res PID START NPAGES HEXBYTES
  *   flush              (end the current chunk of every writer)
  *   rewrite PID        (close PID's writer; the next record gets a new one, as an
@@ -63,6 +65,7 @@ int main(int argc, char **argv)
 	static struct vmt_vma vmas[4096];
 	static char names[4096][256];
 	struct vmt_map map = { 0 };
+	int layout = 0;             /* the map being read is a LAYOUT */
 	while (fgets(line, sizeof(line), stdin)) {
 		char *tok[32];
 		int n = 0;
@@ -83,6 +86,10 @@ int main(int argc, char **argv)
 			put(pid, &r);
 		} else if (strcmp(tok[0], "map") == 0) {
 			map = (struct vmt_map){ .seq = seq++, .pid = pid, .vmas = vmas };
+			layout = 0;
+		} else if (strcmp(tok[0], "layout") == 0) {
+			map = (struct vmt_map){ .seq = seq - 1, .pid = pid, .vmas = vmas };
+			layout = 1;
 		} else if (strcmp(tok[0], "vma") == 0 && n >= 4) {
 			struct vmt_vma *v = &vmas[map.nvma];
 			*v = (struct vmt_vma){ .start = num(tok[1]), .end = num(tok[2]), .name = "" };
@@ -104,7 +111,7 @@ int main(int argc, char **argv)
 			}
 			map.nvma++;
 		} else if (strcmp(tok[0], "end") == 0) {
-			r.type = VMT_REC_MAP;
+			r.type = layout ? VMT_REC_LAYOUT : VMT_REC_MAP;
 			r.u.map = map;
 			put(map.pid, &r);
 		} else if (strcmp(tok[0], "file") == 0 && n >= 5) {
