@@ -13,11 +13,11 @@
  *
  * Asking the kernel about the VMAs around every mmap costs a system call
  * (PROCMAP_QUERY, ~2.8 us here, a third of an mmap/munmap pair), so a
- * table of the ranges the thread mapped lately says first whether the new
- * range lies between two of them; only then is the kernel asked, and its
+ * table of the ranges the thread mapped lately (adjacent ones joined)
+ * says first whether the new range lies between two of them; only then is the kernel asked, and its
  * answer decides.  Missed: a hole between VMAs the table does not hold
- * (the initial map, the heap, another thread's mappings, ranges older
- * than its last RECENT mappings) and kernels without PROCMAP_QUERY
+ * (the initial map, the heap, another thread's mappings, ranges pushed
+ * out by RECENT newer ones apart from them) and kernels without PROCMAP_QUERY
  * (before 6.11).  The table is the thread's (no lock, no line shared
  * between threads) and a filter only: a change it misses (another
  * thread's munmap, a signal handler's call halfway through an update, a
@@ -36,28 +36,41 @@
 
 #define RECENT 32
 
+/* Mapped ranges the thread made, adjacent ones joined (a run of mappings
+ * stacked one below the other is one range, so the table holds far more
+ * than RECENT mappings); empty: lo == hi. */
 static __thread struct { uint64_t lo, hi; } recent[RECENT] __attribute__((tls_model("initial-exec")));
 static __thread unsigned next_slot __attribute__((tls_model("initial-exec")));
 
-static void remember(uint64_t lo, uint64_t hi)
+/* A slot for a new range: an empty one, else the next in turn. */
+static unsigned slot(void)
 {
+	for (unsigned i = 0; i < RECENT; i++)
+		if (recent[i].lo == recent[i].hi)
+			return i;
 	unsigned i = next_slot % RECENT;
-	recent[i].lo = lo;
-	recent[i].hi = hi;
 	next_slot = i + 1;
+	return i;
 }
 
-/* Take [lo, hi) out of the table's ranges; 1 when, after it, ranges of
- * the table end at lo and begin at hi (the range lies between two). */
-static int forget(uint64_t lo, uint64_t hi)
+/* Take [lo, hi) out of the table's ranges; *below and *above: the ranges
+ * that end at lo and begin at hi after it, -1 none. */
+static void forget(uint64_t lo, uint64_t hi, int *below, int *above)
 {
-	int below = 0, above = 0;
+	*below = *above = -1;
 	for (unsigned i = 0; i < RECENT; i++) {
 		uint64_t a = recent[i].lo, b = recent[i].hi;
+		if (a == b)
+			continue;
 		if (b > lo && a < hi) {
-			if (a < lo && b > hi) {   /* a hole in the middle: the upper part anew */
-				remember(hi, b);
-				above = 1;
+			if (a < lo && b > hi) {   /* a hole in the middle: the upper part apart */
+				recent[i].hi = lo;
+				unsigned j = slot();
+				recent[j].lo = hi;
+				recent[j].hi = b;
+				*below = (int)i;
+				*above = (int)j;
+				continue;
 			}
 			if (a < lo)
 				b = lo;
@@ -67,11 +80,32 @@ static int forget(uint64_t lo, uint64_t hi)
 				a = b = 0;
 			recent[i].lo = a;
 			recent[i].hi = b;
+			if (a == b)
+				continue;
 		}
-		below |= b == lo && a < b;
-		above |= a == hi && a < b;
+		if (b == lo)
+			*below = (int)i;
+		if (a == hi)
+			*above = (int)i;
 	}
-	return below && above;
+}
+
+/* [lo, hi) is mapped: joined with the ranges around it, or a range of
+ * its own. */
+static void remember(uint64_t lo, uint64_t hi, int below, int above)
+{
+	if (below >= 0 && above >= 0) {
+		recent[below].hi = recent[above].hi;
+		recent[above].lo = recent[above].hi = 0;
+	} else if (below >= 0) {
+		recent[below].hi = hi;
+	} else if (above >= 0) {
+		recent[above].lo = lo;
+	} else {
+		unsigned i = slot();
+		recent[i].lo = lo;
+		recent[i].hi = hi;
+	}
 }
 
 /* PROCMAP_QUERY (Linux 6.11; not in Debian 12's headers: the kernel's
@@ -147,24 +181,27 @@ static void ask(uint64_t seq, uint64_t lo, uint64_t hi)
 
 __attribute__((hot)) void neighbours_mapped(uint64_t seq, uint64_t lo, uint64_t hi)
 {
-	if (shim_vfork_child || !shim.residency)
+	int below, above;
+	if (shim_vfork_child)
 		return;
-	int check = forget(lo, hi);  /* a MAP_FIXED may replace ranges of the table */
-	remember(lo, hi);
-	if (check)
+	forget(lo, hi, &below, &above);   /* a MAP_FIXED may replace ranges of the table */
+	remember(lo, hi, below, above);
+	if (below >= 0 && above >= 0 && shim.residency)
 		ask(seq, lo, hi);
 }
 
 __attribute__((hot)) void neighbours_unmapped(uint64_t lo, uint64_t hi)
 {
+	int below, above;
 	if (!shim_vfork_child)
-		forget(lo, hi);
+		forget(lo, hi, &below, &above);
 }
 
 void neighbours_moved(uint64_t lo, uint64_t hi)
 {
+	int below, above;
 	if (!shim_vfork_child) {
-		forget(lo, hi);
-		remember(lo, hi);
+		forget(lo, hi, &below, &above);
+		remember(lo, hi, below, above);
 	}
 }
