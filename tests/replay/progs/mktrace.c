@@ -1,5 +1,6 @@
 /* mktrace OUT < SCRIPT: write a vmrec trace from a line script, for replay
  * tests.  Records get increasing seq numbers in script order.
+ *   kernel RELEASE     (first: the header's uname -r, this machine's by default)
  *   process PID PPID IMAGE
  *   map PID            then   vma START END PERMS [shared] [rec] [file=ID] [off=N] [NAME]   then   end
  *   file PID ID SIZE PATH [ino=N]   (default inode: ID + 1000, so one per id)
@@ -75,6 +76,10 @@ int main(int argc, char **argv)
 			continue;
 		struct vmt_record r = { 0 };
 		int32_t pid = n > 1 ? (int32_t)num(tok[1]) : 0;
+		if (strcmp(tok[0], "kernel") == 0 && n >= 2 && !header_done) {
+			snprintf(hdr.u.header.host.kernel, sizeof(hdr.u.header.host.kernel), "%s", tok[1]);
+			continue;
+		}
 		if (!header_done && strcmp(tok[0], "trunc") && strcmp(tok[0], "flush")) {
 			put(pid, &hdr);
 			header_done = 1;
