@@ -164,19 +164,29 @@ static int like(const struct procmap_query *q, uint32_t rwx)
 	return !(q->vma_flags & PQ_SHARED) && !q->inode && (q->vma_flags & PQ_RWX) == rwx;
 }
 
-static void ask(uint64_t seq, uint64_t lo, uint64_t hi)
+enum { STALE_BELOW = 1, STALE_ABOVE = 2 };
+
+/* Asks the kernel about the VMAs at and around [lo, hi) and writes the
+ * neighbours' pages where it merged with one only; returns which sides
+ * the kernel has nothing mapped against (STALE_*: the table's range there
+ * was unmapped unseen, by another thread). */
+static int ask(uint64_t seq, uint64_t lo, uint64_t hi)
 {
 	struct procmap_query at, below, above;
 	int fd = maps();
-	if (fd < 0 || !vma_at(fd, lo, &at) || !vma_at(fd, lo - 1, &below) || !vma_at(fd, hi, &above))
-		return;
+	if (fd < 0 || !vma_at(fd, lo, &at))
+		return 0;
+	int has_below = vma_at(fd, lo - 1, &below), has_above = vma_at(fd, hi, &above);
+	if (!has_below || !has_above)
+		return (has_below ? 0 : STALE_BELOW) | (has_above ? 0 : STALE_ABOVE);
 	uint32_t rwx = (uint32_t)(at.vma_flags & PQ_RWX);
 	if (!like(&at, rwx) || !like(&below, rwx) || !like(&above, rwx) ||
 	    (at.vma_start < lo && at.vma_end > hi))
-		return;   /* merged with both, or a neighbour it could not merge with */
+		return 0;   /* merged with both, or a neighbour it could not merge with */
 	/* the parts that are not the new range: a page of each, if any */
 	residency_first(seq, below.vma_start, lo < below.vma_end ? lo : below.vma_end);
 	residency_first(seq, hi > above.vma_start ? hi : above.vma_start, above.vma_end);
+	return 0;
 }
 
 __attribute__((hot)) void neighbours_mapped(uint64_t seq, uint64_t lo, uint64_t hi)
@@ -186,8 +196,18 @@ __attribute__((hot)) void neighbours_mapped(uint64_t seq, uint64_t lo, uint64_t 
 		return;
 	forget(lo, hi, &below, &above);   /* a MAP_FIXED may replace ranges of the table */
 	remember(lo, hi, below, above);
-	if (below >= 0 && above >= 0 && shim.residency)
-		ask(seq, lo, hi);
+	if (below < 0 || above < 0 || !shim.residency)
+		return;
+	int stale = ask(seq, lo, hi);
+	/* what another thread unmapped goes, so it costs one question only */
+	for (unsigned i = 0; stale && i < RECENT; i++)
+		if (recent[i].lo <= lo && hi <= recent[i].hi) {
+			if (stale & STALE_BELOW)
+				recent[i].lo = lo;
+			if (stale & STALE_ABOVE)
+				recent[i].hi = hi;
+			break;
+		}
 }
 
 __attribute__((hot)) void neighbours_unmapped(uint64_t lo, uint64_t hi)
