@@ -47,6 +47,14 @@ const struct sim_profile *rp_recording_profile(const char *recorded)
 	return best;
 }
 
+/* The recording's transparent_hugepage mode (this machine's when the
+ * header does not say). */
+static int recorded_thp(const struct rp_trace *t)
+{
+	int thp = sim_thp_parse(t->header.host.thp_enabled);
+	return thp > SIM_THP_HOST ? thp : sim_thp_host();
+}
+
 /* The referee's replay of the trace, in its own engine (the simulator
  * runs in this process): 0, or -1 when it could not be made whole. */
 static int referee_run(const struct rp_engine *e, const struct sim_profile *p, struct rp_engine *re,
@@ -60,10 +68,8 @@ static int referee_run(const struct rp_engine *e, const struct sim_profile *p, s
 	o->repeat = o->loop = o->quiet = o->outcomes = 1;
 	o->duration = 0;
 	o->json = NULL;
-	int thp = sim_thp_parse(e->t->header.host.thp_enabled);   /* the recording's mode */
 	struct rp_backend_cfg cfg = { .profile = p, .outcomes = 1, .clock_cost = e->cfg.clock_cost,
-	                              .page_size = e->cfg.page_size,
-	                              .thp = thp > SIM_THP_HOST ? thp : sim_thp_host() };
+	                              .page_size = e->cfg.page_size, .thp = recorded_thp(e->t) };
 	if (rp_engine_init(re, e->t, o, &rp_sim_backend, &cfg, NULL) < 0)
 		return -1;
 	re->silent = 1;
@@ -166,7 +172,8 @@ int rp_blame(const struct rp_engine *e, const char *kernel, struct rp_run *r)
 	int same = uname(&u) == 0 && km_same_kernel(sim, kernel, u.release, recorded);
 	const struct sim_profile *p = rp_recording_profile(recorded);
 	const char *pname = !p ? NULL : p == sim_profile_find("host") ? "host" : sim_profile_name(p);
-	int self = sim && p && e->cfg.profile == p;   /* this replay is the referee */
+	/* this replay is the referee: the profile and the THP mode it recorded in */
+	int self = sim && p && e->cfg.profile == p && e->cfg.thp == recorded_thp(t);
 	struct rp_engine re = { 0 };
 	struct rp_opts ro;
 	struct rp_fid_diff *refd = NULL;
