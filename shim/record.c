@@ -467,10 +467,8 @@ __attribute__((hot)) int shim_write(const struct vmt_record *rec)
 {
 	struct shim_thread *t = &shim_self;
 	int saved = errno;
-	if (!shim.enabled || shim_vfork_child) {
-		lose();
-		return -1;
-	}
+	if (!shim.enabled || shim_vfork_child)
+		return -1;          /* a vfork child's counts would be its parent's */
 	for (int spin = 0; !claim(t, 1); spin++) {
 		/* busy 2: an exit or exec path flushes this writer from another
 		 * thread, for a moment.  busy 1: this thread holds it itself, a
