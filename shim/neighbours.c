@@ -18,10 +18,11 @@
  * answer decides.  Missed: a hole between VMAs the table does not hold
  * (the initial map, the heap, another thread's mappings, ranges pushed
  * out by RECENT newer ones apart from them) and kernels without PROCMAP_QUERY
- * (before 6.11).  The table is the thread's (no lock, no line shared
- * between threads) and a filter only: a change it misses (another
- * thread's munmap, a signal handler's call halfway through an update, a
- * cached stack's leftovers in a new thread) costs a question or a miss,
+ * (before 6.11).  The table is the thread's, one of TABLES picked by
+ * its tid (no lock, and threads mapping at once rarely share a line; not
+ * TLS, which must not grow: record.h), and a filter only: a change it
+ * misses (another thread's munmap, a thread of the same pick, a signal
+ * handler's call halfway through an update) costs a question or a miss,
  * never a wrong record. */
 #include "neighbours.h"
 #include "init.h"
@@ -35,39 +36,49 @@
 #include <sys/syscall.h>
 
 #define RECENT 32
+#define TABLES 16
 
 /* Mapped ranges the thread made, adjacent ones joined (a run of mappings
  * stacked one below the other is one range, so the table holds far more
  * than RECENT mappings); empty: lo == hi. */
-static __thread struct { uint64_t lo, hi; } recent[RECENT] __attribute__((tls_model("initial-exec")));
-static __thread unsigned next_slot __attribute__((tls_model("initial-exec")));
+struct table {
+	struct { uint64_t lo, hi; } r[RECENT];
+	unsigned next_slot;
+} __attribute__((aligned(64)));
+static struct table tables[TABLES];
+
+/* The calling thread's table. */
+static struct table *mine(void)
+{
+	return &tables[(uint32_t)shim_self.tid % TABLES];
+}
 
 /* A slot for a new range: an empty one, else the next in turn. */
-static unsigned slot(void)
+static unsigned slot(struct table *tb)
 {
 	for (unsigned i = 0; i < RECENT; i++)
-		if (recent[i].lo == recent[i].hi)
+		if (tb->r[i].lo == tb->r[i].hi)
 			return i;
-	unsigned i = next_slot % RECENT;
-	next_slot = i + 1;
+	unsigned i = tb->next_slot % RECENT;
+	tb->next_slot = i + 1;
 	return i;
 }
 
 /* Take [lo, hi) out of the table's ranges; *below and *above: the ranges
  * that end at lo and begin at hi after it, -1 none. */
-static void forget(uint64_t lo, uint64_t hi, int *below, int *above)
+static void forget(struct table *tb, uint64_t lo, uint64_t hi, int *below, int *above)
 {
 	*below = *above = -1;
 	for (unsigned i = 0; i < RECENT; i++) {
-		uint64_t a = recent[i].lo, b = recent[i].hi;
+		uint64_t a = tb->r[i].lo, b = tb->r[i].hi;
 		if (a == b)
 			continue;
 		if (b > lo && a < hi) {
 			if (a < lo && b > hi) {   /* a hole in the middle: the upper part apart */
-				recent[i].hi = lo;
-				unsigned j = slot();
-				recent[j].lo = hi;
-				recent[j].hi = b;
+				tb->r[i].hi = lo;
+				unsigned j = slot(tb);
+				tb->r[j].lo = hi;
+				tb->r[j].hi = b;
 				*below = (int)i;
 				*above = (int)j;
 				continue;
@@ -78,8 +89,8 @@ static void forget(uint64_t lo, uint64_t hi, int *below, int *above)
 				a = hi;
 			else
 				a = b = 0;
-			recent[i].lo = a;
-			recent[i].hi = b;
+			tb->r[i].lo = a;
+			tb->r[i].hi = b;
 			if (a == b)
 				continue;
 		}
@@ -92,19 +103,19 @@ static void forget(uint64_t lo, uint64_t hi, int *below, int *above)
 
 /* [lo, hi) is mapped: joined with the ranges around it, or a range of
  * its own. */
-static void remember(uint64_t lo, uint64_t hi, int below, int above)
+static void remember(struct table *tb, uint64_t lo, uint64_t hi, int below, int above)
 {
 	if (below >= 0 && above >= 0) {
-		recent[below].hi = recent[above].hi;
-		recent[above].lo = recent[above].hi = 0;
+		tb->r[below].hi = tb->r[above].hi;
+		tb->r[above].lo = tb->r[above].hi = 0;
 	} else if (below >= 0) {
-		recent[below].hi = hi;
+		tb->r[below].hi = hi;
 	} else if (above >= 0) {
-		recent[above].lo = lo;
+		tb->r[above].lo = lo;
 	} else {
-		unsigned i = slot();
-		recent[i].lo = lo;
-		recent[i].hi = hi;
+		unsigned i = slot(tb);
+		tb->r[i].lo = lo;
+		tb->r[i].hi = hi;
 	}
 }
 
@@ -194,18 +205,19 @@ __attribute__((hot)) void neighbours_mapped(uint64_t seq, uint64_t lo, uint64_t 
 	int below, above;
 	if (shim_vfork_child)
 		return;
-	forget(lo, hi, &below, &above);   /* a MAP_FIXED may replace ranges of the table */
-	remember(lo, hi, below, above);
+	struct table *tb = mine();
+	forget(tb, lo, hi, &below, &above);   /* a MAP_FIXED may replace ranges of the table */
+	remember(tb, lo, hi, below, above);
 	if (below < 0 || above < 0 || !shim.residency)
 		return;
 	int stale = ask(seq, lo, hi);
 	/* what another thread unmapped goes, so it costs one question only */
 	for (unsigned i = 0; stale && i < RECENT; i++)
-		if (recent[i].lo <= lo && hi <= recent[i].hi) {
+		if (tb->r[i].lo <= lo && hi <= tb->r[i].hi) {
 			if (stale & STALE_BELOW)
-				recent[i].lo = lo;
+				tb->r[i].lo = lo;
 			if (stale & STALE_ABOVE)
-				recent[i].hi = hi;
+				tb->r[i].hi = hi;
 			break;
 		}
 }
@@ -214,14 +226,15 @@ __attribute__((hot)) void neighbours_unmapped(uint64_t lo, uint64_t hi)
 {
 	int below, above;
 	if (!shim_vfork_child)
-		forget(lo, hi, &below, &above);
+		forget(mine(), lo, hi, &below, &above);
 }
 
 void neighbours_moved(uint64_t lo, uint64_t hi)
 {
 	int below, above;
 	if (!shim_vfork_child) {
-		forget(lo, hi, &below, &above);
-		remember(lo, hi, below, above);
+		struct table *tb = mine();
+		forget(tb, lo, hi, &below, &above);
+		remember(tb, lo, hi, below, above);
 	}
 }

@@ -17,7 +17,6 @@
 #include "vmt_meta.h"
 
 #include <errno.h>
-#include <stddef.h>
 #include <limits.h>
 #include <pthread.h>
 #include <string.h>
@@ -85,23 +84,59 @@ static struct shim_writer *pool_take(void)
 
 static void check(struct shim_writer *w, int r);
 static int writer_close(struct shim_writer *w);
+static int put(struct shim_writer *sw, const struct vmt_record *rec);
 
 /* A record this process could not keep: END says how many. */
 static void lose(void) { __atomic_add_fetch(&shim.lost, 1, __ATOMIC_RELAXED); }
 
+/* Events parked past a thread's own SHIM_PENDING, any thread's: a storm
+ * of handlers that map, one right after another, parked up to 29 during
+ * one chunk's encoding here.  A slot is claimed by its owner word (CLAIMED
+ * while it is filled), given its thread last, and freed by that thread's
+ * drain; not TLS (record.h says why). */
+#define OVERFLOW 256
+#define CLAIMED ((struct shim_thread *)1)
+static struct { struct shim_thread *owner; struct vmt_event ev; } overflow[OVERFLOW];
+
 /* Park an event for the thread's next write.  Only this thread parks and
- * drains, but a signal may nest anywhere: the slot is reserved before it
- * is filled, and a drain runs only in a frame outside every parking one. */
+ * drains its events, but a signal may nest anywhere: a slot is reserved
+ * before it is filled, and a drain runs only in a frame outside every
+ * parking one. */
 static int park(struct shim_thread *t, const struct vmt_event *ev)
 {
 	int k = __atomic_fetch_add(&t->npending, 1, __ATOMIC_RELAXED);
-	if (k >= SHIM_PENDING) {
-		__atomic_fetch_sub(&t->npending, 1, __ATOMIC_RELAXED);
-		lose();
-		return -1;
+	if (k < SHIM_PENDING) {
+		t->pending[k] = *ev;
+		return 0;
 	}
-	t->pending[k] = *ev;
-	return 0;
+	__atomic_fetch_sub(&t->npending, 1, __ATOMIC_RELAXED);
+	for (unsigned i = 0; i < OVERFLOW; i++) {
+		struct shim_thread *none = NULL;
+		if (__atomic_compare_exchange_n(&overflow[i].owner, &none, CLAIMED, 0,
+		                                __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+			overflow[i].ev = *ev;
+			__atomic_fetch_add(&t->noverflow, 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&overflow[i].owner, t, __ATOMIC_RELEASE);
+			return 0;
+		}
+	}
+	lose();
+	return -1;
+}
+
+/* The thread's events in the overflow, written and their slots freed. */
+static void drain_overflow(struct shim_thread *t, struct shim_writer *w)
+{
+	while (__atomic_load_n(&t->noverflow, __ATOMIC_RELAXED))
+		for (unsigned i = 0; i < OVERFLOW; i++) {
+			if (__atomic_load_n(&overflow[i].owner, __ATOMIC_ACQUIRE) != t)
+				continue;
+			struct vmt_record p = { .type = VMT_REC_EVENT };
+			p.u.event = overflow[i].ev;
+			__atomic_store_n(&overflow[i].owner, NULL, __ATOMIC_RELEASE);
+			__atomic_fetch_sub(&t->noverflow, 1, __ATOMIC_RELAXED);
+			check(w, put(w, &p));
+		}
 }
 
 static void pool_give(struct shim_writer *w)
@@ -191,8 +226,6 @@ static struct vmt_store_slab *next_slab(struct shim_writer *sw)
 	sw->put.slab = next;
 	return next;
 }
-
-static int put(struct shim_writer *sw, const struct vmt_record *rec);
 
 /* Where the launcher drains, a record is written once, raw into the slab;
  * the launcher, in another process, makes the chunks. */
@@ -422,7 +455,7 @@ static void check(struct shim_writer *w, int r)
 /* Called with t->busy held. */
 __attribute__((hot)) static void write_locked(struct shim_thread *t, const struct vmt_record *rec)
 {
-	if (!rec && !t->npending && !t->w)
+	if (!rec && !t->npending && !t->noverflow && !t->w)
 		return;
 	struct shim_writer *w = writer_get(t);
 	if (!w) {
@@ -444,6 +477,7 @@ __attribute__((hot)) static void write_locked(struct shim_thread *t, const struc
 		                                __ATOMIC_RELAXED))
 			break;
 	}
+	drain_overflow(t, w);
 	if (t->exiting) {
 		pool_give(w);
 		t->w = NULL;
@@ -623,7 +657,7 @@ void shim_flush_self(void)
 	struct shim_thread *t = &shim_self;
 	if (!claim(t, 1))
 		return;
-	if (t->npending)
+	if (t->npending || t->noverflow)
 		write_locked(t, NULL);
 	if (t->w && t->pid == shim.pid)
 		check(t->w, vmt_writer_flush(t->w->w));
@@ -655,15 +689,16 @@ void shim_forget_threads(void)
 	shim_self.w = NULL;        /* the parent's buffer: never written here */
 	shim_self.busy = 0;
 	shim_self.npending = 0;
+	shim_self.noverflow = 0;
+	memset(overflow, 0, sizeof overflow);   /* the parent's threads' events */
 	shim.lost = 0;              /* the parent's */
 }
 
 /* A new thread, before its start routine: arm the exit notification. */
 void shim_thread_start(int32_t tid)
 {
-	/* glibc reuses cached stacks, and static TLS with them: start clean
-	 * (the parked events need no clearing: npending says how many) */
-	memset(&shim_self, 0, offsetof(struct shim_thread, pending));
+	/* glibc reuses cached stacks, and static TLS with them: start clean */
+	memset(&shim_self, 0, sizeof shim_self);
 	/* asked once: the thread's events and its writer all need it */
 	shim_self.pid = shim.pid;
 	shim_self.tid = tid > 0 ? tid : (int32_t)raw0(SYS_gettid);

@@ -7,10 +7,13 @@
 #include "vmt.h"
 #include "vmt_store.h"
 
-/* Events a signal handler's calls may park while the thread's own write
- * is under way (record.c): a storm of handlers that map, one right after
- * another, parked up to 29 during one chunk's encoding here. */
-#define SHIM_PENDING 64
+/* Events a signal handler's calls may park in the thread while its own
+ * write is under way (record.c); more go to the process's overflow.  The
+ * thread's state is static TLS, which glibc carves out of each thread's
+ * stack: growing it moves the stack pointer, and with it the length of
+ * glibc's madvise of a thread's stack at its end (tests/shim/user-stack.t
+ * against strace), so it must not grow. */
+#define SHIM_PENDING 8
 
 struct shim_writer;
 
@@ -24,7 +27,8 @@ struct shim_thread {
 	int internal;               /* the recorder's own calls (libunwind): not recorded */
 	int slot;                   /* registry index + 1, 0: not registered */
 	int npending;
-	struct vmt_event pending[SHIM_PENDING]; /* recorded inside a signal; last */
+	struct vmt_event pending[SHIM_PENDING]; /* recorded inside a signal */
+	int noverflow;              /* parked in the process's overflow (record.c) */
 };
 
 struct shim_proc {
