@@ -5,7 +5,7 @@
 # preloaded and under the launcher; a record the recorder could not keep
 # would be counted in END (vmtrace check names it), never dropped unsaid.
 # A race: before the fix, 1,000 rounds lost a handler's calls in 8 of 10
-# runs preloaded and 4 of 6 under the launcher.
+# runs preloaded and 3 of 6 under the launcher.
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
 VT=$B/bin/vmtrace
