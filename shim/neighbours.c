@@ -44,6 +44,7 @@
 struct table {
 	struct { uint64_t lo, hi; } r[RECENT];
 	unsigned next_slot;
+	unsigned top;               /* slots from top on were never used */
 } __attribute__((aligned(64)));
 static struct table tables[TABLES];
 
@@ -57,8 +58,11 @@ static struct table *mine(void)
 static unsigned slot(struct table *tb)
 {
 	for (unsigned i = 0; i < RECENT; i++)
-		if (tb->r[i].lo == tb->r[i].hi)
+		if (tb->r[i].lo == tb->r[i].hi) {
+			if (i >= tb->top)
+				tb->top = i + 1;
 			return i;
+		}
 	unsigned i = tb->next_slot % RECENT;
 	tb->next_slot = i + 1;
 	return i;
@@ -69,7 +73,7 @@ static unsigned slot(struct table *tb)
 static void forget(struct table *tb, uint64_t lo, uint64_t hi, int *below, int *above)
 {
 	*below = *above = -1;
-	for (unsigned i = 0; i < RECENT; i++) {
+	for (unsigned i = 0, n = tb->top < RECENT ? tb->top : RECENT; i < n; i++) {
 		uint64_t a = tb->r[i].lo, b = tb->r[i].hi;
 		if (a == b)
 			continue;
@@ -212,7 +216,7 @@ __attribute__((hot)) void neighbours_mapped(uint64_t seq, uint64_t lo, uint64_t 
 		return;
 	int stale = ask(seq, lo, hi);
 	/* what another thread unmapped goes, so it costs one question only */
-	for (unsigned i = 0; stale && i < RECENT; i++)
+	for (unsigned i = 0; stale && i < tb->top && i < RECENT; i++)
 		if (tb->r[i].lo <= lo && hi <= tb->r[i].hi) {
 			if (stale & STALE_BELOW)
 				tb->r[i].lo = lo;
