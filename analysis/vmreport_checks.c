@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/vmreport_stats.h"
+#include "lib/kernel_match.h"
 #include "vmt.h"
 
 /* The smallest (LOWEST) or largest value of a metric over the runs; -1
@@ -40,19 +41,11 @@ void rep_trace_kernel(const char *trace, char *out, size_t len)
 	vmt_reader_close(rd);
 }
 
-/* The replay ran on the kernel the trace was recorded on: a simulator
- * profile models a release ("6.18" for 6.18.x), a kernel is its uname -r. */
+/* The replay ran on the kernel the trace was recorded on (one rule with
+ * vmreplay's --strict: lib/kernel_match.h). */
 static bool same_kernel(const struct rep_results *r, const char *recorded)
 {
-	size_t n = strlen(r->kernel);
-	if (!r->sim)
-		return strcmp(r->kernel, recorded) == 0;
-	if (strcmp(r->kernel, "host") == 0) {
-		const char *k = json_get_str(r->host, "kernel");
-		return k && strcmp(k, recorded) == 0;
-	}
-	return strncmp(r->kernel, recorded, n) == 0 && (!recorded[n] || recorded[n] == '.' ||
-							recorded[n] == '-');
+	return km_same_kernel(r->sim, r->kernel, json_get_str(r->host, "kernel"), recorded);
 }
 
 void rep_check_fidelity(const struct rep_results *r, const char *recorded, struct rep_column *c)

@@ -62,7 +62,7 @@ void rp_incomplete(struct rp_engine *e, const char *fmt, ...)
 	va_end(ap);
 	if (atomic_fetch_add(&e->sh->incomplete, 1) == 0)
 		memcpy(e->sh->why, buf, sizeof buf);
-	if (!e->quiet_mismatch)
+	if (!e->quiet_mismatch && !e->silent)
 		fprintf(stderr, "vmreplay: %s: %s\n", e->t->path, buf);
 }
 
@@ -288,7 +288,7 @@ static void lane_advance(struct rp_engine *e, uint32_t lane, uint32_t done)
 
 void rp_say(struct rp_engine *e, const char *fmt, ...)
 {
-	if (e->quiet_mismatch || atomic_fetch_add(&e->sh->printed, 1) >= MAX_MESSAGES)
+	if (e->quiet_mismatch || e->silent || atomic_fetch_add(&e->sh->printed, 1) >= MAX_MESSAGES)
 		return;
 	char buf[512];
 	va_list ap;

@@ -95,6 +95,7 @@ struct rp_engine {
 	int lean_brk;         /* brk takes apply.c's short path, no outcome */
 	int known_brk;        /* brk tries the short path with the back end's brk_known */
 	int quiet_mismatch;   /* print no per-event messages (later loops) */
+	int silent;           /* print nothing at all (blame.c's referee) */
 	uint64_t order;       /* events replayed, in a single replayer */
 	struct rp_pstate *ps; /* per process slot */
 	/* called about every 200 ms during a kernel replay with the events done */

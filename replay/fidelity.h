@@ -16,9 +16,9 @@ struct rp_fid_diff {
 	int32_t pid;
 	uint32_t ck;             /* index of the checkpoint (rp_trace.cks) */
 	long after_event;        /* the pid's last event before it, -1 none */
-	const char *kind;        /* "missing", "extra", "merged", "split", "differs", "count" */
+	const char *kind;        /* "missing", "extra", "merged", "split", "differs", "count", "layout" */
 	char recorded[192];      /* the recorded VMA, or what the recording says */
-	char replay[256];        /* what the replay has there */
+	char replay[768];        /* what the replay has there */
 };
 
 /* In the replayer, at checkpoint `ck` whose count differs. */

@@ -17,16 +17,18 @@ void rp_run_reset(struct rp_run *r)
 void rp_run_free(struct rp_run *r)
 {
 	free(r->fdiffs);
+	free(r->ck_got);
 	r->fdiffs = NULL;
 	r->nfdiffs = 0;
+	r->ck_got = NULL;
 }
 
-static void print_diffs(const struct rp_run *r, uint32_t ck)
+static void print_diffs(FILE *f, const struct rp_run *r, uint32_t ck)
 {
 	for (size_t i = 0; i < r->nfdiffs; i++)
 		if (r->fdiffs[i].ck == ck)
-			printf("  %s: recorded %s; replay: %s\n", r->fdiffs[i].kind, r->fdiffs[i].recorded,
-			       r->fdiffs[i].replay);
+			fprintf(f, "  %s: recorded %s; replay: %s\n", r->fdiffs[i].kind, r->fdiffs[i].recorded,
+			        r->fdiffs[i].replay);
 }
 
 /* The index of the last event of `slot` before step `s`, or -1. */
@@ -62,32 +64,14 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 		snprintf(r->incomplete, sizeof r->incomplete, "%s", sh->why);
 	if (report && !r->fdiffs)
 		r->nfdiffs = rp_fidelity_diffs(e, &r->fdiffs);
+	if (report && !r->ck_got && (r->ck_got = malloc((t->ncks + 1) * sizeof(*r->ck_got))))
+		memcpy(r->ck_got, sh->ck, t->ncks * sizeof(*r->ck_got));
 	for (size_t s = 0; s < t->nsteps; s++) {
 		if (t->steps[s].kind != RP_CHECKPOINT)
 			continue;
 		const struct vmt_checkpoint *ck = &t->cks[t->steps[s].idx];
-		int64_t want = (int64_t)(ck->vma_count - ck->recorder_vmas);
-		int64_t got = sh->ck[t->steps[s].idx];
 		r->ck_total++;
-		if (got == want) {
-			r->ck_matched++;
-			continue;
-		}
-		if (report) {
-			long ev = event_before(t, s, t->steps[s].slot);
-			char where[48];
-			if (ev < 0)
-				snprintf(where, sizeof(where), "before the first event");
-			else
-				snprintf(where, sizeof(where), "after event %ld", ev);
-			if (got == INT64_MIN)
-				printf("fidelity: pid %d checkpoint %s: not reached (recorded %lld VMAs)\n",
-				       ck->pid, where, (long long)want);
-			else
-				printf("fidelity: pid %d checkpoint %s: %lld VMAs, recorded %lld\n",
-				       ck->pid, where, (long long)got, (long long)want);
-			print_diffs(r, t->steps[s].idx);
-		}
+		r->ck_matched += sh->ck[t->steps[s].idx] == (int64_t)(ck->vma_count - ck->recorder_vmas);
 	}
 	r->unplaceable += sh->unplaceable;
 	uint64_t first = UINT64_MAX, last = 0;
@@ -110,6 +94,32 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 	if (peak > r->vma_peak)
 		r->vma_peak = peak;
 	r->loops++;
+}
+
+void rp_print_fidelity(FILE *f, const struct rp_trace *t, const struct rp_run *r)
+{
+	for (size_t s = 0; r->ck_got && s < t->nsteps; s++) {
+		if (t->steps[s].kind != RP_CHECKPOINT)
+			continue;
+		const struct vmt_checkpoint *ck = &t->cks[t->steps[s].idx];
+		int64_t want = (int64_t)(ck->vma_count - ck->recorder_vmas);
+		int64_t got = r->ck_got[t->steps[s].idx];
+		if (got == want)
+			continue;
+		long ev = event_before(t, s, t->steps[s].slot);
+		char where[48];
+		if (ev < 0)
+			snprintf(where, sizeof(where), "before the first event");
+		else
+			snprintf(where, sizeof(where), "after event %ld", ev);
+		if (got == INT64_MIN)
+			fprintf(f, "fidelity: pid %d checkpoint %s: not reached (recorded %lld VMAs)\n",
+			        ck->pid, where, (long long)want);
+		else
+			fprintf(f, "fidelity: pid %d checkpoint %s: %lld VMAs, recorded %lld\n",
+			        ck->pid, where, (long long)got, (long long)want);
+		print_diffs(f, r, t->steps[s].idx);
+	}
 }
 
 /* ---- metrics --------------------------------------------------------- */

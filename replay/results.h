@@ -21,6 +21,7 @@ struct rp_run {
 	uint64_t events, elapsed_ns, loops;
 	struct rp_fid_diff *fdiffs;   /* the reported loop's differing VMAs (fidelity.h) */
 	size_t nfdiffs;
+	int64_t *ck_got;       /* the reported loop's count per checkpoint (rp_shared.ck) */
 	char incomplete[256];  /* why a loop was not a whole replay (its first reason), "" */
 };
 
@@ -28,8 +29,11 @@ struct rp_run {
 void rp_run_reset(struct rp_run *r);
 void rp_run_free(struct rp_run *r);
 /* Add one replay of the trace (the shared results just written); `report`
- * prints each checkpoint mismatch. */
+ * keeps its checkpoints and their differing VMAs for rp_print_fidelity. */
 void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report);
+/* Each checkpoint of the reported loop whose count differs, with its
+ * differences and verdict (blame.h) below it. */
+void rp_print_fidelity(FILE *f, const struct rp_trace *t, const struct rp_run *r);
 
 struct rp_report {
 	const struct rp_trace *t;

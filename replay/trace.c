@@ -48,7 +48,35 @@ static int big_grow(void **arr, size_t *bytes, size_t need)
 
 static char *dupstr(const char *s) { return strdup(s ? s : ""); }
 
-struct caps { size_t maps, cks, res, images, files, procs; };
+struct caps { size_t maps, cks, res, images, files, procs, layouts; };
+
+/* A deep copy of a MAP's or LAYOUT's VMA table into *m. */
+static int copy_vmas(struct vmt_map *m, const struct vmt_map *from)
+{
+	*m = *from;
+	struct vmt_vma *v = calloc(m->nvma ? m->nvma : 1, sizeof(*v));
+	if (!v) {
+		m->vmas = NULL;
+		m->nvma = 0;
+		return -1;
+	}
+	m->vmas = v;
+	for (uint32_t i = 0; i < m->nvma; i++) {
+		v[i] = from->vmas[i];
+		v[i].name = NULL;
+	}
+	for (uint32_t i = 0; i < m->nvma; i++)
+		if (!(v[i].name = dupstr(from->vmas[i].name)))
+			return -1;
+	return 0;
+}
+
+static void free_vmas(struct vmt_map *m)
+{
+	for (uint32_t j = 0; j < m->nvma; j++)
+		free((char *)m->vmas[j].name);
+	free((void *)m->vmas);
+}
 
 static int slot_of(struct rp_trace *t, struct caps *c, int32_t pid, uint32_t step)
 {
@@ -151,6 +179,12 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 			t->files[t->nfiles++].path = dupstr(rec.u.file.path);
 			continue;
 		}
+		if (rec.type == VMT_REC_LAYOUT) {
+			GROW(t->layouts, t->nlayouts, c.layouts);
+			if (copy_vmas(&t->layouts[t->nlayouts++], &rec.u.layout) < 0)
+				goto nomem;
+			continue;
+		}
 		if (rec.type < VMT_REC_PROCESS || rec.type > VMT_REC_EVENT ||
 		    rec.type == VMT_REC_MODULE || rec.type == VMT_REC_STACK)
 			continue;
@@ -172,18 +206,10 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 		}
 		case VMT_REC_MAP: {
 			GROW(t->maps, t->nmaps, c.maps);
-			struct vmt_map *m = &t->maps[t->nmaps];
-			*m = rec.u.map;
-			struct vmt_vma *v = calloc(m->nvma ? m->nvma : 1, sizeof(*v));
-			if (!v)
+			if (copy_vmas(&t->maps[t->nmaps++], &rec.u.map) < 0)
 				goto nomem;
-			for (uint32_t i = 0; i < m->nvma; i++) {
-				v[i] = rec.u.map.vmas[i];
-				v[i].name = dupstr(v[i].name);
-			}
-			m->vmas = v;
 			st.kind = RP_MAP;
-			st.idx = (uint32_t)t->nmaps++;
+			st.idx = (uint32_t)(t->nmaps - 1);
 			break;
 		}
 		case VMT_REC_CHECKPOINT:
@@ -303,11 +329,10 @@ nomem:
 
 void rp_trace_free(struct rp_trace *t)
 {
-	for (size_t i = 0; i < t->nmaps; i++) {
-		for (uint32_t j = 0; j < t->maps[i].nvma; j++)
-			free((char *)t->maps[i].vmas[j].name);
-		free((void *)t->maps[i].vmas);
-	}
+	for (size_t i = 0; i < t->nmaps; i++)
+		free_vmas(&t->maps[i]);
+	for (size_t i = 0; i < t->nlayouts; i++)
+		free_vmas(&t->layouts[i]);
 	for (size_t i = 0; i < t->nres; i++)
 		free((void *)t->res[i].bits);
 	for (size_t i = 0; i < t->nimages; i++) {
@@ -321,7 +346,7 @@ void rp_trace_free(struct rp_trace *t)
 		munmap(t->steps, t->steps_bytes);
 	if (t->events)
 		munmap(t->events, t->events_bytes);
-	free(t->maps); free(t->cks); free(t->res);
+	free(t->maps); free(t->layouts); free(t->cks); free(t->res);
 	free(t->images); free(t->files); free(t->file_need); free(t->procs);
 	free(t->step_of_event);
 	memset(t, 0, sizeof(*t));
@@ -338,6 +363,22 @@ const struct vmt_file *rp_trace_file(const struct rp_trace *t, int32_t pid, uint
 size_t rp_trace_file_index(const struct rp_trace *t, const struct vmt_file *f)
 {
 	return (size_t)(f - t->files);
+}
+
+const struct vmt_map *rp_trace_layout(const struct rp_trace *t, const struct vmt_checkpoint *ck)
+{
+	size_t lo = 0, hi = t->nlayouts;
+	while (lo < hi) {           /* the first with seq >= ck's */
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->layouts[mid].seq < ck->seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < t->nlayouts && t->layouts[lo].seq == ck->seq; lo++)
+		if (t->layouts[lo].pid == ck->pid)
+			return &t->layouts[lo];
+	return NULL;
 }
 
 int rp_is_special_vma(const struct vmt_vma *v)

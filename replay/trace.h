@@ -31,6 +31,7 @@ struct rp_trace {
 	struct vmt_event *events;    size_t nevents;
 	struct vmt_map *maps;        size_t nmaps;
 	struct vmt_checkpoint *cks;  size_t ncks;
+	struct vmt_map *layouts;     size_t nlayouts; /* LAYOUT records, in seq order */
 	struct vmt_residency *res;   size_t nres;
 	struct vmt_process *images;  size_t nimages;
 	struct vmt_file *files;      size_t nfiles;   /* sorted by (pid, id) */
@@ -52,5 +53,8 @@ const struct vmt_file *rp_trace_file(const struct rp_trace *t, int32_t pid, uint
 size_t rp_trace_file_index(const struct rp_trace *t, const struct vmt_file *f);
 
 int rp_is_special_vma(const struct vmt_vma *v);   /* [vdso] [vvar] ... */
+/* The VMAs recorded at checkpoint ck (its LAYOUT), or NULL: only exit and
+ * requested checkpoints of format-4 traces have one. */
+const struct vmt_map *rp_trace_layout(const struct rp_trace *t, const struct vmt_checkpoint *ck);
 
 #endif

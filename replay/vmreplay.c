@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "replay/backend.h"
+#include "replay/blame.h"
 #include "replay/calibrate.h"
 #include "replay/engine.h"
 #include "replay/kernel.h"
@@ -151,6 +152,11 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 		}
 	}
 	progress_end(&pg);
+	/* the verdict on each checkpoint that differs, before anything says it */
+	int unfaithful = rp_blame(&e, kernel_name, &runs[0]);
+	for (int r = 1; r < nruns; r++)   /* a later run differing where the first did not */
+		unfaithful |= runs[r].ck_matched != runs[r].ck_total && runs[0].ck_matched == runs[0].ck_total;
+	rp_print_fidelity(stdout, t, &runs[0]);
 	struct rp_report rep = {
 		.t = t, .o = o, .target = be->target, .kernel = kernel_name,
 		.clock_cost = cfg.clock_cost, .runs = runs, .nruns = nruns, .e = &e,
@@ -163,7 +169,7 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 	const struct rp_run *last = &runs[nruns - 1];
 	if (rp_incomplete_reason(&rep) && !status)
 		status = 1;
-	if (o->strict && !status && (last->ck_total == 0 || last->ck_matched != last->ck_total ||
+	if (o->strict && !status && (last->ck_total == 0 || unfaithful ||
 	                             last->mismatches || last->unplaceable || last->moved)) {
 		if (last->ck_total == 0)
 			fprintf(stderr, "vmreplay: %s: --strict: the trace has no checkpoints to compare\n", t->path);

@@ -5,6 +5,7 @@
 #include "empty_ranges.h"
 #include "image.h"
 #include "maps.h"
+#include "neighbours.h"
 #include "patch.h"
 #include "raw.h"
 #include "residency.h"
@@ -148,6 +149,31 @@ __attribute__((hot)) static void residency_after(int sys, long r, const long *a,
 		empty_note((uint64_t)r, (uint64_t)r + shim_page_up((uint64_t)a[1]), rel->fresh);
 }
 
+/* The table of recent mappings (neighbours.c), and the question whether
+ * a new anonymous mapping landed between two with pages. */
+__attribute__((hot)) static void neighbours_after(int sys, uint64_t seq, const long *a, long r)
+{
+	uint64_t a0 = (uint64_t)a[0], len = shim_page_up((uint64_t)a[1]);
+	if (raw_failed(r))
+		return;
+	switch (sys) {
+	case VMT_SYS_MMAP:
+		if ((a[3] & MAP_ANONYMOUS) && (a[3] & MAP_TYPE) == MAP_PRIVATE)
+			neighbours_mapped(seq, (uint64_t)r, (uint64_t)r + len);
+		else
+			neighbours_moved((uint64_t)r, (uint64_t)r + len);
+		break;
+	case VMT_SYS_MUNMAP:
+		neighbours_unmapped(a0, a0 + len);
+		break;
+	case VMT_SYS_MREMAP:
+		if (!(a[3] & MREMAP_DONTUNMAP))
+			neighbours_unmapped(a0, a0 + len);
+		neighbours_moved((uint64_t)r, (uint64_t)r + shim_page_up((uint64_t)a[2]));
+		break;
+	}
+}
+
 /* libunwind's own mappings are not the program's (maps.c). */
 static void own_internal(int sys, long a0, long a1, long r)
 {
@@ -237,6 +263,7 @@ __attribute__((hot)) long shim_vma_call(int sys, long nr, long a0, long a1, long
 	if (sys == VMT_SYS_MMAP && (a2 & PROT_EXEC) && c.file_id)
 		stacks_modules_changed();
 	residency_after(sys, r, a, &rel);
+	neighbours_after(sys, c.seq, a, r);
 	call_end(&c, r);
 	sud_leave(sud);
 	cancel_restore(async);

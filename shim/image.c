@@ -148,6 +148,22 @@ void image_process(uint64_t seq)
 	arena_free(buf, 16384);
 }
 
+/* The file a maps line shows, its size asked only for a new one. */
+static uint32_t line_file_id(const struct maps_line *l)
+{
+	if (!l->ino || l->name[0] != '/')
+		return 0;
+	uint64_t dev = makedev(l->dev_major, l->dev_minor);
+	struct file_slot *s = shim_vfork_child ? NULL : file_slot(dev, l->ino);
+	if (s && s->id)
+		return s->id;
+	struct stat st;
+	uint64_t size = 0;
+	if (!raw_failed(raw2(SYS_stat, l->name, &st)))
+		size = (uint64_t)st.st_size;
+	return file_id(dev, l->ino, size, l->name);
+}
+
 struct map_build { struct vmt_vma *v; uint32_t n, cap; };
 
 static uint32_t prot_of(const char *perms)
@@ -169,15 +185,8 @@ static int add_vma(const struct maps_line *l, void *arg)
 	v->prot = prot_of(l->perms);
 	v->flags = (l->perms[3] == 's' ? VMT_VMA_SHARED : 0) |
 	           (maps_is_recorder(l) ? VMT_VMA_RECORDER : 0);
-	v->file_id = 0;
+	v->file_id = line_file_id(l);
 	v->name = "";
-	if (l->ino && l->name[0] == '/') {
-		struct stat st;
-		uint64_t size = 0;
-		if (!raw_failed(raw2(SYS_stat, l->name, &st)))
-			size = (uint64_t)st.st_size;
-		v->file_id = file_id(makedev(l->dev_major, l->dev_minor), l->ino, size, l->name);
-	}
 	/* names live in a string area after the vmas */
 	size_t len = strlen(l->name) + 1;
 	char *names = (char *)(b->v + b->cap);
@@ -207,24 +216,78 @@ void image_map(uint64_t seq)
 	arena_free(b.v, bytes);
 }
 
-struct counts { uint64_t all, recorder; };
+/* A checkpoint's count and, where no MAP tells it (at exit, on request),
+ * its layout: every VMA's range, protection, sharing, file and bracketed
+ * name, in one pass over /proc/self/maps.  Names are kept inline, cut at
+ * NAME_MAX_KEPT bytes (they only name VMAs in reports). */
+#define NAME_MAX_KEPT 48
+struct layout_vma { struct vmt_vma v; char name[NAME_MAX_KEPT]; };
+struct layout_build {
+	uint64_t all, recorder;
+	struct layout_vma *v;       /* NULL: the count only */
+	uint32_t n, cap;
+};
 
-static int count_vma(const struct maps_line *l, void *arg)
+static int layout_vma(const struct maps_line *l, void *arg)
 {
-	struct counts *c = arg;
-	c->all++;
-	c->recorder += (uint64_t)maps_is_recorder(l);
+	struct layout_build *b = arg;
+	int mine = maps_is_recorder(l);
+	b->all++;
+	b->recorder += (uint64_t)mine;
+	if (!b->v)
+		return 0;
+	if (b->n == b->cap) {
+		struct layout_vma *more = arena_alloc(2 * b->cap * sizeof *more);
+		if (more)
+			memcpy(more, b->v, b->cap * sizeof *more);
+		arena_free(b->v, b->cap * sizeof *b->v);
+		b->v = more;            /* NULL: no layout, the count goes on */
+		b->cap *= 2;
+		if (!more)
+			return 0;
+	}
+	struct layout_vma *x = &b->v[b->n++];
+	x->v = (struct vmt_vma){ .start = l->start, .end = l->end, .prot = prot_of(l->perms),
+	                         .flags = (l->perms[3] == 's' ? VMT_VMA_SHARED : 0) |
+	                                  (mine ? VMT_VMA_RECORDER : 0),
+	                         .file_id = line_file_id(l) };
+	x->name[0] = 0;
+	if (l->name[0] == '[') {
+		size_t n = strlen(l->name);
+		n = n < NAME_MAX_KEPT - 1 ? n : NAME_MAX_KEPT - 1;
+		memcpy(x->name, l->name, n);
+		x->name[n] = 0;
+	}
 	return 0;
 }
 
 void image_checkpoint(int reason)
 {
-	struct counts c = { 0, 0 };
-	maps_each(count_vma, &c);
+	struct layout_build b = { 0 };
+	if (reason == VMT_CK_EXIT || reason == VMT_CK_REQUEST) {
+		b.cap = 256;
+		b.v = arena_alloc(b.cap * sizeof *b.v);
+	}
+	maps_each(layout_vma, &b);
+	uint64_t seq = shim_next_seq();
 	struct vmt_record rec = { .type = VMT_REC_CHECKPOINT };
 	rec.u.checkpoint = (struct vmt_checkpoint){
-		.seq = shim_next_seq(), .pid = shim.pid, .reason = (uint32_t)reason,
-		.vma_count = c.all, .recorder_vmas = c.recorder,
+		.seq = seq, .pid = shim.pid, .reason = (uint32_t)reason,
+		.vma_count = b.all, .recorder_vmas = b.recorder,
 	};
 	shim_write(&rec);
+	if (!b.v)
+		return;
+	struct vmt_vma *v = arena_alloc((b.n + 1) * sizeof *v);
+	if (v) {
+		for (uint32_t i = 0; i < b.n; i++) {
+			v[i] = b.v[i].v;
+			v[i].name = b.v[i].name;
+		}
+		rec.type = VMT_REC_LAYOUT;
+		rec.u.layout = (struct vmt_map){ .seq = seq, .pid = shim.pid, .nvma = b.n, .vmas = v };
+		shim_write(&rec);
+		arena_free(v, (b.n + 1) * sizeof *v);
+	}
+	arena_free(b.v, b.cap * sizeof *b.v);
 }

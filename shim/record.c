@@ -4,7 +4,10 @@
  * lets an exit or fatal-signal path flush other threads' writers: whoever
  * wins the compare-and-swap writes, the other side backs off.  A hook that
  * runs inside a signal handler while the same thread is already recording
- * parks its event in `pending`; the outer hook writes it. */
+ * (inside a hook, or in the recorder's own writing at the thread's end)
+ * parks its event in `pending`; whoever writes for the thread next writes
+ * it.  A record the recorder cannot keep is counted in shim.lost, which
+ * the process's END says. */
 #include "record.h"
 #include "forkgate.h"
 #include "stackset.h"
@@ -82,6 +85,60 @@ static struct shim_writer *pool_take(void)
 
 static void check(struct shim_writer *w, int r);
 static int writer_close(struct shim_writer *w);
+static int put(struct shim_writer *sw, const struct vmt_record *rec);
+
+/* A record this process could not keep: END says how many. */
+static void lose(void) { __atomic_add_fetch(&shim.lost, 1, __ATOMIC_RELAXED); }
+
+/* Events parked past a thread's own SHIM_PENDING, any thread's: a storm
+ * of handlers that map, one right after another, parked up to 29 during
+ * one chunk's encoding here.  A slot is claimed by its owner word (CLAIMED
+ * while it is filled), given its thread last, and freed by that thread's
+ * drain; not TLS (record.h says why). */
+#define OVERFLOW 256
+#define CLAIMED ((struct shim_thread *)1)
+static struct { struct shim_thread *owner; struct vmt_event ev; } overflow[OVERFLOW];
+
+/* Park an event for the thread's next write.  Only this thread parks and
+ * drains its events, but a signal may nest anywhere: a slot is reserved
+ * before it is filled, and a drain runs only in a frame outside every
+ * parking one. */
+static int park(struct shim_thread *t, const struct vmt_event *ev)
+{
+	int k = __atomic_fetch_add(&t->npending, 1, __ATOMIC_RELAXED);
+	if (k < SHIM_PENDING) {
+		t->pending[k] = *ev;
+		return 0;
+	}
+	__atomic_fetch_sub(&t->npending, 1, __ATOMIC_RELAXED);
+	for (unsigned i = 0; i < OVERFLOW; i++) {
+		struct shim_thread *none = NULL;
+		if (__atomic_compare_exchange_n(&overflow[i].owner, &none, CLAIMED, 0,
+		                                __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+			overflow[i].ev = *ev;
+			__atomic_fetch_add(&t->noverflow, 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&overflow[i].owner, t, __ATOMIC_RELEASE);
+			return 0;
+		}
+	}
+	lose();
+	return -1;
+}
+
+/* The thread's events in the overflow, written and their slots freed. */
+static void drain_overflow(struct shim_thread *t, struct shim_writer *w)
+{
+	while (__atomic_load_n(&t->noverflow, __ATOMIC_RELAXED))
+		for (unsigned i = 0; i < OVERFLOW; i++) {
+			if (__atomic_load_n(&overflow[i].owner, __ATOMIC_ACQUIRE) != t)
+				continue;
+			struct vmt_record p = { .type = VMT_REC_EVENT };
+			p.u.event = overflow[i].ev;
+			__atomic_store_n(&overflow[i].owner, NULL, __ATOMIC_RELEASE);
+			__atomic_fetch_sub(&t->noverflow, 1, __ATOMIC_RELAXED);
+			check(w, put(w, &p));
+		}
+}
 
 static void pool_give(struct shim_writer *w)
 {
@@ -170,8 +227,6 @@ static struct vmt_store_slab *next_slab(struct shim_writer *sw)
 	sw->put.slab = next;
 	return next;
 }
-
-static int put(struct shim_writer *sw, const struct vmt_record *rec);
 
 /* Where the launcher drains, a record is written once, raw into the slab;
  * the launcher, in another process, makes the chunks. */
@@ -411,11 +466,11 @@ static void check(struct shim_writer *w, int r)
 /* Called with t->busy held. */
 __attribute__((hot)) static void write_locked(struct shim_thread *t, const struct vmt_record *rec)
 {
-	if (!rec && !t->npending && !t->w)
+	if (!rec && !t->npending && !t->noverflow && !t->w)
 		return;
 	struct shim_writer *w = writer_get(t);
 	if (!w) {
-		t->lost++;
+		lose();
 		return;
 	}
 	if (rec)
@@ -433,6 +488,7 @@ __attribute__((hot)) static void write_locked(struct shim_thread *t, const struc
 		                                __ATOMIC_RELAXED))
 			break;
 	}
+	drain_overflow(t, w);
 	if (t->exiting) {
 		pool_give(w);
 		t->w = NULL;
@@ -448,12 +504,30 @@ static int claim(struct shim_thread *t, int who)
 
 static void release(struct shim_thread *t) { __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE); }
 
+/* How long a write waits for another thread's flush of this thread's
+ * writer (one chunk, microseconds) before it parks its event instead. */
+#define FLUSH_WAIT 100000
+
 __attribute__((hot)) int shim_write(const struct vmt_record *rec)
 {
 	struct shim_thread *t = &shim_self;
 	int saved = errno;
-	if (!shim.enabled || shim_vfork_child || !claim(t, 1)) {
-		t->lost++;
+	if (!shim.enabled || shim_vfork_child)
+		return -1;          /* a vfork child's counts would be its parent's */
+	for (int spin = 0; !claim(t, 1); spin++) {
+		/* busy 2: an exit or exec path flushes this writer from another
+		 * thread, for a moment.  busy 1: this thread holds it itself, a
+		 * signal handler's call interrupted the recorder's own writing
+		 * (the thread's end hands its writer back after the program's
+		 * last call there); its event waits for the thread's next write. */
+		if (__atomic_load_n(&t->busy, __ATOMIC_RELAXED) == 2 && spin < FLUSH_WAIT) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		if (rec->type == VMT_REC_EVENT && park(t, &rec->u.event) == 0)
+			return 0;
+		if (rec->type != VMT_REC_EVENT)
+			lose();
 		return -1;
 	}
 	write_locked(t, rec);
@@ -582,10 +656,7 @@ __attribute__((hot)) void call_end(struct shim_call *c, long ret)
 		write_detached(&rec, c->announce_seq);
 		return;
 	} else if (t->depth > 1) {          /* inside a signal during a hook */
-		if (t->npending < SHIM_PENDING)
-			t->pending[t->npending++] = *ev;
-		else
-			t->lost++;
+		park(t, ev);
 	} else {
 		shim_write(&rec);
 	}
@@ -600,7 +671,7 @@ void shim_flush_self(void)
 	struct shim_thread *t = &shim_self;
 	if (!claim(t, 1))
 		return;
-	if (t->npending)
+	if (t->npending || t->noverflow)
 		write_locked(t, NULL);
 	if (t->w && t->pid == shim.pid)
 		check(t->w, vmt_writer_flush(t->w->w));
@@ -632,6 +703,9 @@ void shim_forget_threads(void)
 	shim_self.w = NULL;        /* the parent's buffer: never written here */
 	shim_self.busy = 0;
 	shim_self.npending = 0;
+	shim_self.noverflow = 0;
+	memset(overflow, 0, sizeof overflow);   /* the parent's threads' events */
+	shim.lost = 0;              /* the parent's */
 }
 
 /* A new thread, before its start routine: arm the exit notification. */
@@ -728,7 +802,7 @@ void shim_process_end(uint32_t how, int32_t status)
 		return;
 	struct vmt_record rec = { .type = VMT_REC_END };
 	rec.u.end = (struct vmt_end){ .seq = shim_next_seq(), .pid = shim.pid, .how = how,
-	                              .status = status, .lost = shim.lost + shim_self.lost };
+	                              .status = status, .lost = __atomic_load_n(&shim.lost, __ATOMIC_RELAXED) };
 	shim_write(&rec);
 	shim_flush_all();
 	if (vmt_store_proc_leave(&shim.store, shim.proc, VMT_PROC_ENDED))

@@ -7,6 +7,12 @@
 #include "vmt.h"
 #include "vmt_store.h"
 
+/* Events a signal handler's calls may park in the thread while its own
+ * write is under way (record.c); more go to the process's overflow.  The
+ * thread's state is static TLS, which glibc carves out of each thread's
+ * stack: growing it moves the stack pointer, and with it the length of
+ * glibc's madvise of a thread's stack at its end (tests/shim/user-stack.t
+ * against strace), so it must not grow. */
 #define SHIM_PENDING 8
 
 struct shim_writer;
@@ -22,7 +28,7 @@ struct shim_thread {
 	int slot;                   /* registry index + 1, 0: not registered */
 	int npending;
 	struct vmt_event pending[SHIM_PENDING]; /* recorded inside a signal */
-	uint64_t lost;
+	int noverflow;              /* parked in the process's overflow (record.c) */
 };
 
 struct shim_proc {
@@ -36,7 +42,8 @@ struct shim_proc {
 	uint64_t *seq;              /* shared across the process tree (in the store) */
 	uint32_t next_file_id;
 	int out_failed;             /* warned once; trace marked incomplete */
-	uint64_t trapped, unpatched, lost;
+	uint64_t trapped, unpatched;
+	uint64_t lost;              /* records not kept (atomically); END says it */
 	const char *out_path;
 };
 

@@ -215,6 +215,29 @@ out:
 		arena_free(a.bits, (a.npages + 7) / 8);
 }
 
+/* The first mapped page of [lo, hi), as a record of that one page: a page
+ * the replay faults in so the VMA has an anon_vma, as the original's had
+ * (neighbours.c).  PAGEMAP_SCAN only: it stops at the first page. */
+void residency_first(uint64_t seq, uint64_t lo, uint64_t hi)
+{
+	struct pm_region r;
+	int fd = shim.residency == RESIDENCY_MAPPED ? pagemap() : -1;
+	if (fd < 0 || shim_self.depth > 1 || lo >= hi || ((lo | hi) & (PAGE - 1)))
+		return;
+	struct pm_scan_arg q = {
+		.size = sizeof(q), .start = lo, .end = hi, .vec = (uint64_t)(uintptr_t)&r, .vec_len = 1,
+		.max_pages = 1, .category_anyof_mask = PM_PRESENT | PM_SWAPPED,
+		.return_mask = PM_PRESENT | PM_SWAPPED,
+	};
+	if (raw3_exempt(SYS_ioctl, fd, PM_SCAN, &q) != 1)
+		return;
+	static const struct vmt_run one = { 0, 1 };
+	struct vmt_record rec = { .type = VMT_REC_RESIDENCY };
+	rec.u.residency = (struct vmt_residency){ .seq = seq, .pid = shim.pid, .start = r.start,
+	                                          .npages = 1, .nruns = 1, .runs = &one };
+	shim_write(&rec);
+}
+
 struct fork_scan { uint64_t seq, budget; };
 
 static int scan_vma(const struct maps_line *l, void *arg)

@@ -174,7 +174,10 @@ struct vmt_vma {
 	const char *name;     /* "[heap]", "[stack]", "[vdso]", path, or "" */
 };
 
-/* The memory map of a process image when the recorder started in it. */
+/* The memory map of a process image when the recorder started in it
+ * (MAP), or of a process at a checkpoint (LAYOUT, format version 4: the
+ * checkpoint's seq and pid; every address a multiple of 4096, offset 0,
+ * name "" but for names in brackets, "[heap]", "[stack]", "[vdso]"...). */
 struct vmt_map {
 	uint64_t seq;
 	int32_t pid;
@@ -287,6 +290,7 @@ enum vmt_rec_type {
 	VMT_REC_END,          /* format version 2 */
 	VMT_REC_ARGV,         /* format version 3 */
 	/* 12 is taken on the wire: RESIDENCY coded by runs (version 3) */
+	VMT_REC_LAYOUT = 13,  /* format version 4 */
 };
 
 struct vmt_record {
@@ -295,6 +299,7 @@ struct vmt_record {
 		struct vmt_header header;
 		struct vmt_process process;
 		struct vmt_map map;
+		struct vmt_map layout;
 		struct vmt_checkpoint checkpoint;
 		struct vmt_file file;
 		struct vmt_module module;

@@ -36,6 +36,10 @@ size_t vmt_meta_bound(const struct vmt_record *rec)
 		for (uint32_t i = 0; i < rec->u.map.nvma; i++)
 			n += 6 * VARINT_MAX + str_bound(rec->u.map.vmas[i].name);
 		break;
+	case VMT_REC_LAYOUT:
+		for (uint32_t i = 0; i < rec->u.layout.nvma; i++)
+			n += 4 * VARINT_MAX + str_bound(rec->u.layout.vmas[i].name);
+		break;
 	case VMT_REC_FILE:
 		n += str_bound(rec->u.file.path);
 		break;
@@ -118,6 +122,26 @@ uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
 		const struct vmt_checkpoint *x = &rec->u.checkpoint;
 		U(x->seq); I(x->pid); U(x->reason); U(x->vma_count);
 		U(x->recorder_vmas);
+		break;
+	}
+	case VMT_REC_LAYOUT: {
+		/* pages of 4096 bytes; what each VMA is, in one varint */
+		const struct vmt_map *x = &rec->u.layout;
+		uint64_t prev_end = 0;
+		U(x->seq); I(x->pid); U(x->nvma);
+		for (uint32_t i = 0; i < x->nvma; i++) {
+			const struct vmt_vma *v = &x->vmas[i];
+			int named = v->name && v->name[0];
+			U((v->start - prev_end) >> 12); U((v->end - v->start) >> 12);
+			U((v->prot & 7) | (v->flags & VMT_VMA_SHARED ? VMT_LAYOUT_SHARED : 0) |
+			  (v->flags & VMT_VMA_RECORDER ? VMT_LAYOUT_RECORDER : 0) |
+			  (v->file_id ? VMT_LAYOUT_FILE : 0) | (named ? VMT_LAYOUT_NAME : 0));
+			if (v->file_id)
+				U(v->file_id);
+			if (named)
+				S(v->name);
+			prev_end = v->end;
+		}
 		break;
 	}
 	case VMT_REC_FILE: {
@@ -350,6 +374,38 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		x->seq = get_u(&in); x->pid = get_i32(&in);
 		x->reason = get_u32(&in); x->vma_count = get_u(&in);
 		x->recorder_vmas = get_u(&in);
+		break;
+	}
+	case VMT_REC_LAYOUT: {
+		struct vmt_map *x = &rec->u.layout;
+		uint64_t prev_end = 0;
+		x->seq = get_u(&in); x->pid = get_i32(&in); x->nvma = get_u32(&in);
+		/* every VMA takes at least 3 bytes */
+		if (in.bad || x->nvma > (uint64_t)(in.end - in.p) / 3)
+			return VMT_ECORRUPT;
+		if (reserve((void **)&s->vmas, &s->nvmas, x->nvma, sizeof(*s->vmas)))
+			return VMT_ENOMEM;
+		for (uint32_t i = 0; i < x->nvma && !in.bad; i++) {
+			struct vmt_vma *v = &s->vmas[i];
+			uint64_t gap = get_u(&in), len = get_u(&in), bits = get_u(&in);
+			/* non-empty, inside the 64-bit address space, known bits */
+			if (len == 0 || gap > UINT64_MAX >> 12 || len > UINT64_MAX >> 12 ||
+			    (gap << 12) > UINT64_MAX - prev_end ||
+			    (len << 12) > UINT64_MAX - prev_end - (gap << 12) || bits > VMT_LAYOUT_BITS)
+				return VMT_ECORRUPT;
+			v->start = prev_end + (gap << 12);
+			v->end = v->start + (len << 12);
+			v->offset = 0;
+			v->prot = (uint32_t)(bits & 7);
+			v->flags = (bits & VMT_LAYOUT_SHARED ? VMT_VMA_SHARED : 0) |
+			           (bits & VMT_LAYOUT_RECORDER ? VMT_VMA_RECORDER : 0);
+			v->file_id = bits & VMT_LAYOUT_FILE ? get_u32(&in) : 0;
+			v->name = bits & VMT_LAYOUT_NAME ? get_str(&in) : "";
+			if ((bits & VMT_LAYOUT_FILE && !v->file_id) || (bits & VMT_LAYOUT_NAME && !v->name[0]))
+				return VMT_ECORRUPT;   /* one encoding per layout */
+			prev_end = v->end;
+		}
+		x->vmas = s->vmas;
 		break;
 	}
 	case VMT_REC_FILE: {

@@ -8,6 +8,13 @@
 #include "vmt.h"
 #include "vmt_residency.h"
 
+/* A LAYOUT VMA's kind varint: VMT_PROT_* in bits 0-2, then these. */
+#define VMT_LAYOUT_SHARED   0x08u
+#define VMT_LAYOUT_RECORDER 0x10u
+#define VMT_LAYOUT_FILE     0x20u   /* a varint file_id follows */
+#define VMT_LAYOUT_NAME     0x40u   /* a str name follows */
+#define VMT_LAYOUT_BITS     0x7Fu
+
 /* An upper bound on vmt_meta_encode's output for rec. */
 size_t vmt_meta_bound(const struct vmt_record *rec);
 /* Encode rec (any type but EVENT) at p; returns the end.  ctx: the
@@ -16,13 +23,14 @@ size_t vmt_meta_bound(const struct vmt_record *rec);
 uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
                          uint64_t event_index, struct vmt_meta_ctx *ctx);
 /* The seq of a metadata record that has one (process, map, checkpoint,
- * residency): 1 and *seq set, else 0. */
+ * layout, residency, end): 1 and *seq set, else 0. */
 static inline int vmt_meta_seq(const struct vmt_record *r, uint64_t *seq)
 {
 	switch (r->type) {
 	case VMT_REC_PROCESS: *seq = r->u.process.seq; return 1;
 	case VMT_REC_MAP: *seq = r->u.map.seq; return 1;
 	case VMT_REC_CHECKPOINT: *seq = r->u.checkpoint.seq; return 1;
+	case VMT_REC_LAYOUT: *seq = r->u.layout.seq; return 1;
 	case VMT_REC_RESIDENCY: *seq = r->u.residency.seq; return 1;
 	case VMT_REC_END: *seq = r->u.end.seq; return 1;
 	}

@@ -267,6 +267,7 @@ static int own(struct item *it)
 		n = str_bytes(r->u.process.exe) + str_bytes(r->u.process.cmdline);
 		break;
 	case VMT_REC_MAP:
+	case VMT_REC_LAYOUT:   /* a struct vmt_map too, at the same place */
 		n = r->u.map.nvma * sizeof(struct vmt_vma) + 8;
 		for (uint32_t i = 0; i < r->u.map.nvma; i++)
 			n += str_bytes(r->u.map.vmas[i].name);
@@ -293,7 +294,8 @@ static int own(struct item *it)
 		r->u.process.exe = put_str(&at, r->u.process.exe);
 		r->u.process.cmdline = put_str(&at, r->u.process.cmdline);
 		break;
-	case VMT_REC_MAP: {
+	case VMT_REC_MAP:
+	case VMT_REC_LAYOUT: {
 		struct vmt_vma *v = put_mem(&at, r->u.map.vmas, r->u.map.nvma * sizeof(*v));
 		for (uint32_t i = 0; v && i < r->u.map.nvma; i++)
 			v[i].name = put_str(&at, v[i].name);
@@ -329,6 +331,7 @@ static int32_t pid_of(const struct vmt_record *r)
 	case VMT_REC_EVENT: return r->u.event.pid;
 	case VMT_REC_PROCESS: return r->u.process.pid;
 	case VMT_REC_MAP: return r->u.map.pid;
+	case VMT_REC_LAYOUT: return r->u.layout.pid;
 	case VMT_REC_CHECKPOINT: return r->u.checkpoint.pid;
 	case VMT_REC_FILE: return r->u.file.pid;
 	case VMT_REC_MODULE: return r->u.module.pid;

@@ -400,6 +400,15 @@ __attribute__((hot)) int vmt_write(struct vmt_writer *w, const struct vmt_record
 	case VMT_REC_FILE: case VMT_REC_MODULE: case VMT_REC_STACK:
 	case VMT_REC_RESIDENCY: case VMT_REC_END: case VMT_REC_ARGV:
 		return write_meta(w, rec);
+	case VMT_REC_LAYOUT:
+		/* stored in pages: addresses the coding would change are refused */
+		for (uint32_t i = 0; i < rec->u.layout.nvma; i++) {
+			const struct vmt_vma *v = &rec->u.layout.vmas[i];
+			if ((v->start | v->end) & (VMT_PAGE - 1) || v->end <= v->start ||
+			    (i && v->start < rec->u.layout.vmas[i - 1].end))
+				return VMT_EINVAL;
+		}
+		return write_meta(w, rec);
 	}
 	return VMT_EINVAL;
 }

@@ -92,6 +92,7 @@ int main(int argc, char **argv)
 		case VMT_REC_PROCESS: key = rec.u.process.seq; break;
 		case VMT_REC_MAP: key = rec.u.map.seq; break;
 		case VMT_REC_CHECKPOINT: key = rec.u.checkpoint.seq; break;
+		case VMT_REC_LAYOUT: key = rec.u.layout.seq; break;
 		case VMT_REC_RESIDENCY: key = rec.u.residency.seq; break;
 		}
 		switch (rec.type) {
@@ -117,6 +118,14 @@ int main(int argc, char **argv)
 				       rec.u.checkpoint.pid, rec.u.checkpoint.reason,
 				       (unsigned long long)rec.u.checkpoint.vma_count,
 				       (unsigned long long)rec.u.checkpoint.recorder_vmas);
+			break;
+		case VMT_REC_LAYOUT:
+			if (all) {
+				unsigned rec_vmas = 0;
+				for (uint32_t i = 0; i < rec.u.layout.nvma; i++)
+					rec_vmas += !!(rec.u.layout.vmas[i].flags & VMT_VMA_RECORDER);
+				printf("layout %d vmas %u recorder %u\n", rec.u.layout.pid, rec.u.layout.nvma, rec_vmas);
+			}
 			break;
 		case VMT_REC_FILE:
 			if (all)

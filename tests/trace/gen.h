@@ -186,7 +186,8 @@ static inline int record_eq(const struct vmt_record *a, const struct vmt_record 
 		       x->ppid == y->ppid && x->image == y->image &&
 		       str_eq(x->exe, y->exe) && str_eq(x->cmdline, y->cmdline);
 	}
-	case VMT_REC_MAP: {
+	case VMT_REC_MAP:
+	case VMT_REC_LAYOUT: {
 		const struct vmt_map *x = &a->u.map, *y = &b->u.map;
 		if (x->seq != y->seq || x->pid != y->pid || x->nvma != y->nvma)
 			return 0;

@@ -166,6 +166,53 @@ static void test_big_record(void)
 	unlink(path);
 }
 
+/* A LAYOUT (format 4) reads back as written, in pages, between the
+ * checkpoint it belongs to and the next event; one the coding would
+ * change (an address off a page, VMAs out of order) is refused. */
+static void test_layout(void)
+{
+	char path[] = "/tmp/vmt-writer-XXXXXX";
+	int fd = mkstemp(path), err, n = 0, same = 0;
+	struct vmt_writer *w = vmt_writer_fdopen(fd, 7, 7, NULL);
+	struct vmt_vma v[4] = {
+		{ 0x400000, 0x401000, 0, 5, 0, 3, "" },
+		{ 0x7f0000000000, 0x7f0000200000, 0, 3, 0, 0, "" },
+		{ 0x7f0000200000, 0x7f0000201000, 0, 3, VMT_VMA_SHARED | VMT_VMA_RECORDER, 9, "" },
+		{ 0x7ffff0000000, 0x7ffff0021000, 0, 3, 0, 0, "[stack]" },
+	};
+	struct vmt_record hdr, ck, lay, rec, got;
+	gen_header(&hdr);
+	vmt_write(w, &hdr);
+	ck = (struct vmt_record){ .type = VMT_REC_CHECKPOINT };
+	ck.u.checkpoint = (struct vmt_checkpoint){ 2, 7, VMT_CK_EXIT, 4, 1 };
+	lay = (struct vmt_record){ .type = VMT_REC_LAYOUT };
+	lay.u.layout = (struct vmt_map){ 2, 7, 4, v };
+	rec = event(3);
+	int ret = vmt_write(w, &ck);
+	ret |= vmt_write(w, &lay);
+	ret |= vmt_write(w, &rec);
+	is_int(ret, 0, "a layout is written");
+	struct vmt_vma bad[2] = { v[1], v[0] };
+	lay.u.layout = (struct vmt_map){ 2, 7, 2, bad };
+	is_int(vmt_write(w, &lay), VMT_EINVAL, "a layout out of address order is refused");
+	bad[0].start += 8;
+	lay.u.layout = (struct vmt_map){ 2, 7, 1, bad };
+	is_int(vmt_write(w, &lay), VMT_EINVAL, "a layout with an address off a page is refused");
+	lay.u.layout = (struct vmt_map){ 2, 7, 4, v };
+	is_int(vmt_writer_close(w), 0, "and the writer goes on");
+	close(fd);
+	struct vmt_reader *r = vmt_reader_open(path, NULL, &err);
+	while (r && vmt_reader_next(r, &got) == 1) {
+		n++;
+		if (got.type == VMT_REC_LAYOUT)
+			same = n == 2 && record_eq(&got, &lay);
+	}
+	is_int(n, 3, "it reads back with its checkpoint and the event");
+	ok(same, "equal to what was written, right after its checkpoint");
+	vmt_reader_close(r);
+	unlink(path);
+}
+
 /* A child's chunk that starts with a file record merges right before its
  * first record with a seq, not at the start of the trace. */
 static void test_seqless_key(void)
@@ -245,6 +292,7 @@ int main(void)
 	                "write failed, trace data dropped: Bad file descriptor");
 	close(fd);
 	test_big_record();
+	test_layout();
 
 	ok(vmt_writer_open("/nonexistent/dir/t.lz4", NULL, &err) == NULL && err == VMT_EIO,
 	   "vmt_writer_open in a missing directory fails with VMT_EIO");

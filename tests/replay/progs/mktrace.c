@@ -1,5 +1,6 @@
 /* mktrace OUT < SCRIPT: write a vmrec trace from a line script, for replay
  * tests.  Records get increasing seq numbers in script order.
+ *   kernel RELEASE     (first: the header's uname -r, this machine's by default)
  *   process PID PPID IMAGE
  *   map PID            then   vma START END PERMS [shared] [rec] [file=ID] [off=N] [NAME]   then   end
  *   file PID ID SIZE PATH [ino=N]   (default inode: ID + 1000, so one per id)
@@ -7,6 +8,8 @@
  *      [tid=N] [seq=N] [end=N]   (tid: written by that thread's own writer;
  *      seq: this event's seq, later records go on from it; end: its seq_end)
  *   ck PID REASON VMAS RECORDER_VMAS [seq=N]
+ *   layout PID         then vma lines as for map, then end: the VMAs of
+ *                      the checkpoint just written (LAYOUT, its seq)
  *   res PID START NPAGES HEXBYTES [seq=N] [tid=N]   (seq: its event's)
  *   flush              (end the current chunk of every writer)
  *   rewrite PID        (close PID's writer; the next record gets a new one, as an
@@ -68,6 +71,7 @@ int main(int argc, char **argv)
 	static struct vmt_vma vmas[4096];
 	static char names[4096][256];
 	struct vmt_map map = { 0 };
+	int layout = 0;             /* the map being read is a LAYOUT */
 	while (fgets(line, sizeof(line), stdin)) {
 		char *tok[32];
 		int n = 0;
@@ -77,6 +81,10 @@ int main(int argc, char **argv)
 			continue;
 		struct vmt_record r = { 0 };
 		int32_t pid = n > 1 ? (int32_t)num(tok[1]) : 0;
+		if (strcmp(tok[0], "kernel") == 0 && n >= 2 && !header_done) {
+			snprintf(hdr.u.header.host.kernel, sizeof(hdr.u.header.host.kernel), "%s", tok[1]);
+			continue;
+		}
 		if (!header_done && strcmp(tok[0], "trunc") && strcmp(tok[0], "flush")) {
 			put(pid, &hdr);
 			header_done = 1;
@@ -88,6 +96,10 @@ int main(int argc, char **argv)
 			put(pid, &r);
 		} else if (strcmp(tok[0], "map") == 0) {
 			map = (struct vmt_map){ .seq = seq++, .pid = pid, .vmas = vmas };
+			layout = 0;
+		} else if (strcmp(tok[0], "layout") == 0) {
+			map = (struct vmt_map){ .seq = seq - 1, .pid = pid, .vmas = vmas };
+			layout = 1;
 		} else if (strcmp(tok[0], "vma") == 0 && n >= 4) {
 			struct vmt_vma *v = &vmas[map.nvma];
 			*v = (struct vmt_vma){ .start = num(tok[1]), .end = num(tok[2]), .name = "" };
@@ -109,7 +121,7 @@ int main(int argc, char **argv)
 			}
 			map.nvma++;
 		} else if (strcmp(tok[0], "end") == 0) {
-			r.type = VMT_REC_MAP;
+			r.type = layout ? VMT_REC_LAYOUT : VMT_REC_MAP;
 			r.u.map = map;
 			put(map.pid, &r);
 		} else if (strcmp(tok[0], "file") == 0 && n >= 5) {

@@ -35,6 +35,7 @@ static void read_all(int order)
 		/* touch what the pointers point at */
 		switch (rec.type) {
 		case VMT_REC_MAP:
+		case VMT_REC_LAYOUT:
 			for (uint32_t i = 0; i < rec.u.map.nvma; i++)
 				n += strlen(rec.u.map.vmas[i].name);
 			break;
