@@ -442,15 +442,16 @@ int vmtrace_import_strace_main(int argc, char **argv)
 	hdr.u.header.host.page_size = 4096;
 	im.exits = im.signals = 0;
 	if (write_rec(&im, &hdr) < 0 || read_log(&im, write_call) < 0) {
-		vmt_writer_close(im.w);
+		vmt_writer_discard(im.w);
+		goto out;
+	}
+	if (im.events == 0) {
+		vmt_writer_discard(im.w);
+		fprintf(stderr, "vmtrace: %s: no memory or process calls in the log\n", im.log_path);
 		goto out;
 	}
 	if (vmt_writer_close(im.w) < 0) {
 		fprintf(stderr, "vmtrace: %s: write failed\n", out);
-		goto out;
-	}
-	if (im.events == 0) {
-		fprintf(stderr, "vmtrace: %s: no memory or process calls in the log\n", im.log_path);
 		goto out;
 	}
 	printf("%s: %" PRIu64 " events, %" PRIu64 " other calls skipped, %" PRIu64

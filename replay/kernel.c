@@ -285,7 +285,7 @@ static void check_known(const char *what, uint64_t lo, uint64_t hi, uint64_t sta
 	                 (unsigned long long)end, (unsigned long long)v->start, (unsigned long long)v->end);
 	fputs(msg, stderr);
 	const char *log = getenv("VMREPLAY_CHECK_VMA_MODEL");
-	int fd = log && *log == '/' ? open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+	int fd = log && *log == '/' ? open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644) : -1;
 	if (fd >= 0) {
 		if (write(fd, msg, (size_t)n) < 0)
 			fputs("vmreplay: cannot log to VMREPLAY_CHECK_VMA_MODEL\n", stderr);

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include "vmt_format.h"
 #include "vmt_meta.h"
+#include "vmt_output.h"
 #include "vmt_store.h"
 #include "vmt_raw.h"
 
@@ -527,7 +528,6 @@ int vmt_store_finish(struct vmt_store *s, const struct vmt_store_fate *fates, si
                      const struct vmt_alloc *alloc, char *msg, size_t cap)
 {
 	struct vmt_store_head *h = s->head;
-	char tmp[sizeof h->out + 32];
 	struct stat st;
 	uint32_t no = 0;
 	if (!__atomic_compare_exchange_n(&h->finishing, &no, 1, 0, __ATOMIC_ACQ_REL,
@@ -547,29 +547,27 @@ int vmt_store_finish(struct vmt_store *s, const struct vmt_store_fate *fates, si
 	if (f.limit > VMT_STORE_WINDOW)
 		f.limit = VMT_STORE_WINDOW;
 
-	char *p = stpcpy(tmp, h->out);
-	p = stpcpy(p, ".vmrec-tmp.");
-	long pid = sc(SYS_getpid, 0, 0, 0, 0, 0, 0);
-	char digits[24], *d = digits + sizeof digits;
-	*--d = 0;
-	do *--d = (char)('0' + pid % 10); while (pid /= 10);
-	strcpy(p, d);
-	f.fd = open_path(tmp, O_WRONLY | O_CREAT | O_EXCL, h->mode ? h->mode : 0600);
-	if (failed(f.fd)) {
-		say(msg, cap, tmp, "", (int)-f.fd);
+	struct vmt_output o;
+	int r = vmt_output_open(&o, h->out, h->mode ? h->mode : VMT_OUTPUT_MODE_PRIVATE);
+	if (r < 0) {
+		say(msg, cap, h->out, ": ", 0);
+		say(msg + strlen(msg), cap - strlen(msg), vmt_output_error(r), "", 0);
 		return -1;
 	}
-	sc(SYS_fchmod, f.fd, h->mode ? h->mode : 0600, 0, 0, 0, 0);  /* not the umask's */
+	f.fd = r;
 	/* in the order the records were written: the header, the chunks, the
 	 * records still in slabs (a sealed slab's before any a writer logs
 	 * into now), and the ENDs the finisher writes, after what they end */
 	for (int pass = 0; pass <= 4; pass++)
 		walk(&f, pass, fates, nfates);
-	sc(SYS_close, f.fd, 0, 0, 0, 0, 0);
-	long r = f.err ? -f.err : sc(SYS_rename, (long)tmp, (long)h->out, 0, 0, 0, 0);
-	if (failed(r)) {
-		sc(SYS_unlink, (long)tmp, 0, 0, 0, 0, 0);
-		say(msg, cap, h->out, "", (int)-r);
+	if (f.err) {
+		vmt_output_abort(&o);
+		say(msg, cap, h->out, "", f.err);
+		return -1;
+	}
+	r = vmt_output_commit(&o);
+	if (r < 0) {
+		say(msg, cap, h->out, "", -r);
 		return -1;
 	}
 	sc(SYS_unlink, (long)s->path, 0, 0, 0, 0, 0);

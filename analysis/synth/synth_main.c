@@ -100,8 +100,10 @@ int vmtrace_synth_main(int argc, char **argv)
 	if (synth_begin(&s, &o, cmdline) < 0)
 		return 1;
 	int ret = w->run(&s, &o);
-	if (synth_end(&s) < 0 || ret < 0) {
-		fprintf(stderr, "vmtrace: synth %s: %s not written completely\n", w->name, o.out);
+	if (ret < 0)
+		s.failed = 1;   /* nothing replaces the output */
+	if (synth_end(&s) < 0) {
+		fprintf(stderr, "vmtrace: synth %s: %s not written\n", w->name, o.out);
 		return 1;
 	}
 	return 0;

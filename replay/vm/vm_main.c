@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "lib/output.h"
 #include "replay/options.h"
 #include "replay/vm/vm.h"
 #include "replay/vm/vm_frame.h"
@@ -180,22 +181,22 @@ static int deliver(const struct rp_vm_opts *o, const char *json, const struct vm
 		if (json) {
 			snprintf(name, sizeof name, "%d/results.json", t);
 			char *out = vm_results_name(json, release, t, many_kernels, o->ntraces > 1);
+			struct output file;
 			FILE *of;
 			if (!(f = vm_frame_find(fr, n, name))) {
 				if (!rc)
 					fprintf(stderr, "%s: %s: the guest wrote no results JSON\n",
 					        prog, kname);
 				rc = rc ? rc : 2;
-			} else if (!(of = fopen(out, "w"))) {
-				fprintf(stderr, "%s: %s: %s\n", prog, out, strerror(errno));
+			} else if (!(of = output_open(&file, prog, out, VMT_OUTPUT_MODE_PRIVATE))) {
 				rc = 2;
-			} else {
-				int bad = vm_results_write(of, f->data, f->len, release);
-				if (fclose(of) || bad) {
-					fprintf(stderr, "%s: %s: the guest's results are not a JSON "
-					        "object or could not be written\n", prog, out);
-					rc = 2;
-				}
+			} else if (vm_results_write(of, f->data, f->len, release)) {
+				output_abort(&file);
+				fprintf(stderr, "%s: %s: the guest's results are not a JSON "
+				        "object or could not be written\n", prog, out);
+				rc = 2;
+			} else if (output_close(&file)) {
+				rc = 2;
 			}
 			free(out);
 		}
