@@ -357,8 +357,12 @@ static uint32_t slab_first(const struct vmt_store *s, uint64_t limit, const stru
 	const uint8_t *log = (const uint8_t *)(sl + 1);
 	uint32_t st = sl->start;
 	if (sl->pending && committed_chunk(s, limit, sl->pending) && st == sl->pending_from)
-		for (uint32_t i = 0; i < sl->pending_n && st < len; i++)
-			st += ((const struct entry *)(log + st))->size;
+		for (uint32_t i = 0; i < sl->pending_n && st + sizeof(struct entry) <= len; i++) {
+			uint32_t size = ((const struct entry *)(log + st))->size;
+			if (size < sizeof(struct entry) || size > len - st)
+				return len;   /* not as a writer left it: nothing more to trust */
+			st += size;
+		}
 	return st;
 }
 
@@ -372,7 +376,8 @@ static void slab_records(const struct vmt_store_slab *sl, uint32_t st, uint32_t 
 	uint64_t last = 0;
 	while (st + sizeof(struct entry) <= len) {
 		const struct entry *e = (const struct entry *)(log + st);
-		if (e->size < sizeof *e || e->size > len - st)
+		if (e->size < sizeof *e || e->size > len - st ||
+		    (e->type == VMT_REC_EVENT && e->size - sizeof *e < sizeof(struct vmt_event)))
 			break;
 		struct vmt_record rec = { .type = (int)e->type };
 		const uint8_t *p = (const uint8_t *)(e + 1);
@@ -394,10 +399,13 @@ static void slab_records(const struct vmt_store_slab *sl, uint32_t st, uint32_t 
 	vmt_scratch_free(&scratch);
 }
 
-/* A chunk of the records a writer had not put in one yet. */
-static void finish_slab(struct finish *f, const struct vmt_store_slab *sl)
+/* A chunk of the records a writer had not put in one yet; `room`: the
+ * log bytes its region has, whatever its cap says. */
+static void finish_slab(struct finish *f, const struct vmt_store_slab *sl, uint64_t room)
 {
 	uint32_t len = sl->len < sl->cap ? sl->len : sl->cap;
+	if (len > room)
+		len = (uint32_t)room;
 	uint32_t st = slab_first(f->s, f->limit, sl, len);
 	if (st >= len)
 		return;
@@ -504,7 +512,7 @@ static void walk(struct finish *f, int pass, const struct vmt_store_fate *fates,
 			out(f, body, r->len);
 		else if ((pass == 2 || pass == 3) && r->kind == VMT_ST_SLAB && r->len >= sizeof(struct vmt_store_slab) &&
 		         (((const struct vmt_store_slab *)body)->state == VMT_SLAB_SEALED) == (pass == 2))
-			finish_slab(f, (const struct vmt_store_slab *)body);
+			finish_slab(f, (const struct vmt_store_slab *)body, r->len - sizeof(struct vmt_store_slab));
 		else if (pass == 4 && r->kind == VMT_ST_PROC && r->len >= sizeof(struct vmt_store_proc) &&
 		         (((const struct vmt_store_proc *)body)->state == VMT_PROC_RUNNING ||
 		          ((const struct vmt_store_proc *)body)->state == VMT_PROC_GONE))
@@ -524,7 +532,8 @@ static void say(char *msg, size_t cap, const char *a, const char *b, int err)
 		msg[n] = 0;
 }
 
-int vmt_store_finish(struct vmt_store *s, const struct vmt_store_fate *fates, size_t nfates,
+int vmt_store_finish(struct vmt_store *s, const char *out, unsigned mode,
+                     const struct vmt_store_fate *fates, size_t nfates,
                      const struct vmt_alloc *alloc, char *msg, size_t cap)
 {
 	struct vmt_store_head *h = s->head;
@@ -547,10 +556,16 @@ int vmt_store_finish(struct vmt_store *s, const struct vmt_store_fate *fates, si
 	if (f.limit > VMT_STORE_WINDOW)
 		f.limit = VMT_STORE_WINDOW;
 
+	if (!out) {   /* the recorder's own, NUL-terminated where it made it */
+		h->out[sizeof h->out - 1] = 0;
+		out = h->out;
+	}
+	if (!mode)
+		mode = h->mode ? h->mode & 07777 : VMT_OUTPUT_MODE_PRIVATE;
 	struct vmt_output o;
-	int r = vmt_output_open(&o, h->out, h->mode ? h->mode : VMT_OUTPUT_MODE_PRIVATE);
+	int r = vmt_output_open(&o, out, mode);
 	if (r < 0) {
-		say(msg, cap, h->out, ": ", 0);
+		say(msg, cap, out, ": ", 0);
 		say(msg + strlen(msg), cap - strlen(msg), vmt_output_error(r), "", 0);
 		return -1;
 	}
@@ -562,14 +577,18 @@ int vmt_store_finish(struct vmt_store *s, const struct vmt_store_fate *fates, si
 		walk(&f, pass, fates, nfates);
 	if (f.err) {
 		vmt_output_abort(&o);
-		say(msg, cap, h->out, "", f.err);
+		say(msg, cap, out, "", f.err);
 		return -1;
 	}
 	r = vmt_output_commit(&o);
 	if (r < 0) {
-		say(msg, cap, h->out, "", -r);
+		say(msg, cap, out, "", -r);
 		return -1;
 	}
-	sc(SYS_unlink, (long)s->path, 0, 0, 0, 0, 0);
 	return 0;
+}
+
+void vmt_store_remove(struct vmt_store *s)
+{
+	sc(SYS_unlink, (long)s->path, 0, 0, 0, 0, 0);
 }
