@@ -413,6 +413,10 @@ int main(int argc, char **argv)
 			return 2;
 		} else break;
 	}
+	if (out && !*out) {
+		fprintf(stderr, "vmrec: -o: empty file name\n");
+		return 2;
+	}
 	if (store_path && i < argc) {
 		fprintf(stderr, "vmrec: --finish STORE takes no program\n");
 		usage(stderr);
