@@ -118,8 +118,13 @@ static char *slurp(const char *path, size_t *len)
 	if (!f)
 		return NULL;
 	for (;;) {
-		if (cap - *len < 65536 && !(buf = realloc(buf, cap = cap * 2 + 65536)))
-			break;
+		if (cap - *len < 65536) {
+			char *more = realloc(buf, cap * 2 + 65536);
+			if (!more)
+				break;   /* what was read so far */
+			buf = more;
+			cap = cap * 2 + 65536;
+		}
 		size_t n = fread(buf + *len, 1, cap - *len, f);
 		*len += n;
 		if (n == 0)
