@@ -179,14 +179,17 @@ int main(int argc, char **argv)
 		rp_free_options(&o);
 		return status;
 	}
-	if (o.json && json_writable(o.json) < 0)
+	if (o.json && json_writable(o.json) < 0) {
+		rp_free_options(&o);
 		return 2;
+	}
 	if (strcmp(o.target, "sim") != 0)
 		rp_kernel_hold_low();
 	struct rp_trace t;
 	char why[512];
 	if (rp_trace_load(&t, o.trace, why, sizeof(why)) < 0) {
 		fprintf(stderr, "vmreplay: %s\n", why);
+		rp_free_options(&o);
 		return 2;
 	}
 	if (t.incomplete)
@@ -194,5 +197,6 @@ int main(int argc, char **argv)
 		        t.note, t.nevents);
 	int status = replay(&o, &t);
 	rp_trace_free(&t);
+	rp_free_options(&o);
 	return status;
 }
