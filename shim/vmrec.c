@@ -461,6 +461,7 @@ int main(int argc, char **argv)
 		return 2;
 	sprintf(preload, old && *old ? "%s:%s" : "%s", lib, old);
 	setenv("LD_PRELOAD", preload, 1);
+	free(preload);   /* setenv copied it */
 	setenv("VMREC_OUT", out, 1);
 	setenv("VMREC_LAUNCHER", "1", 1);
 	setenv("VMREC_MODE", mode, 1);
