@@ -33,5 +33,5 @@ $(BUILD)/bin/vmreport: $(VMREPORT_OBJS) $(LIBSHARED) $(LIBVMT)
 
 # Tests that include a reader of results files (json_test.c includes
 # json.c; results_test.c includes vmtrace_top_results.c, which calls it).
-TEST_LIBS_report  += $(JSON_LIBS)
-TEST_LIBS_symbols += $(call objs,lib/json.c) $(JSON_LIBS)
+TEST_LIBS_report  += $(call objs,lib/input.c) $(JSON_LIBS)
+TEST_LIBS_symbols += $(call objs,lib/json.c lib/input.c) $(JSON_LIBS)

@@ -24,8 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "analysis/vmtrace.h"
 #include "analysis/vmtrace_strace.h"
+#include "lib/input.h"
 
 /* The process of a log written without -f (no pid column). */
 #define LOG_WITHOUT_PIDS 1
@@ -484,9 +486,16 @@ int vmtrace_import_strace_main(int argc, char **argv)
 	if (!out || optind + 1 != argc)
 		return import_usage();
 	struct import im = { .log_path = argv[optind] };
-	im.log = fopen(im.log_path, "r");
+	const char *why;
+	struct stat st;
+	im.log = input_open(im.log_path, &why);
+	if (im.log && (fstat(fileno(im.log), &st) < 0 || !S_ISREG(st.st_mode))) {
+		fclose(im.log);   /* a pipe: the log is read three times */
+		im.log = NULL;
+		why = "not a regular file (the log is read three times)";
+	}
 	if (!im.log) {
-		fprintf(stderr, "vmtrace: %s: %m\n", im.log_path);
+		fprintf(stderr, "vmtrace: %s: %s\n", im.log_path, why);
 		return 1;
 	}
 	int status = 1;
