@@ -358,9 +358,11 @@ static uint32_t slab_first(const struct vmt_store *s, uint64_t limit, const stru
 	uint32_t st = sl->start;
 	if (sl->pending && committed_chunk(s, limit, sl->pending) && st == sl->pending_from)
 		for (uint32_t i = 0; i < sl->pending_n && st + sizeof(struct entry) <= len; i++) {
+			if (st % 8)
+				return len;   /* not as a writer left it: nothing more to trust */
 			uint32_t size = ((const struct entry *)(log + st))->size;
 			if (size < sizeof(struct entry) || size > len - st)
-				return len;   /* not as a writer left it: nothing more to trust */
+				return len;
 			st += size;
 		}
 	return st;
@@ -374,9 +376,11 @@ static void slab_records(const struct vmt_store_slab *sl, uint32_t st, uint32_t 
 	const uint8_t *log = (const uint8_t *)(sl + 1);
 	struct vmt_scratch scratch = { 0 };
 	uint64_t last = 0;
-	while (st + sizeof(struct entry) <= len) {
+	/* entries are 8-aligned as a writer leaves them: a start that is not
+	 * is not a writer's */
+	while (st % 8 == 0 && st + sizeof(struct entry) <= len) {
 		const struct entry *e = (const struct entry *)(log + st);
-		if (e->size < sizeof *e || e->size > len - st ||
+		if (e->size < sizeof *e || e->size > len - st || e->size % 8 ||
 		    (e->type == VMT_REC_EVENT && e->size - sizeof *e < sizeof(struct vmt_event)))
 			break;
 		struct vmt_record rec = { .type = (int)e->type };
