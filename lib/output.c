@@ -34,7 +34,7 @@ int output_close(struct output *out)
 	}
 	out->f = NULL;
 	out->o.fd = -1;   /* fclose closed it */
-	int r = bad ? -err : vmt_output_commit(&out->o);
+	int r = bad ? -(err ? err : EIO) : vmt_output_commit(&out->o);
 	if (r < 0) {
 		vmt_output_abort(&out->o);
 		fprintf(stderr, "%s: %s: write error: %s\n", out->tool, out->o.path,
