@@ -344,8 +344,12 @@ static const struct region *region_at(struct finish *f, uint64_t *off)
 
 static int committed_chunk(const struct vmt_store *s, uint64_t limit, uint64_t off)
 {
+	/* regions are 8-aligned past the head page: another offset is no
+	 * chunk a writer put */
+	if (off % 8 || off < VMT_STORE_HEAD || off > limit || limit - off < sizeof(struct region))
+		return 0;
 	const struct region *r = (const struct region *)(s->base + off);
-	return off + sizeof *r <= limit && r->magic == REGION_MAGIC && r->kind == VMT_ST_CHUNK;
+	return r->magic == REGION_MAGIC && r->kind == VMT_ST_CHUNK;
 }
 
 /* Where the records of a slab that no chunk holds begin: a chunk put of
