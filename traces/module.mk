@@ -33,8 +33,11 @@ $(BUILD)/bench/trace-bench: $(call objs,tests/bench/trace-bench.c) $(LIBVMT)
 # $(BUILD)/fuzz/corpus (copy the interesting ones into the test corpus).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-.PHONY: fuzz
-fuzz: $(BUILD)/fuzz/fuzz_reader
+# (fuzz itself runs nothing: each harness is a fuzz-NAME of its own, so
+# make -k fuzz runs the others after one finds something)
+.PHONY: fuzz fuzz-reader
+fuzz: fuzz-reader
+fuzz-reader: $(BUILD)/fuzz/fuzz_reader
 	@mkdir -p $(BUILD)/fuzz/corpus
 	$(BUILD)/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
 	  -timeout=5 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus tests/trace/fuzz/corpus
