@@ -20,6 +20,7 @@
 #include "analysis/vmreport_json.h"
 #include "analysis/vmreport_lkp.h"
 #include "analysis/vmreport_text.h"
+#include "lib/output.h"
 
 #define DEFAULT_EXPLAIN 5
 #define MAX_EXPLAIN 100000
@@ -222,10 +223,9 @@ static int write_report(const struct args *a, const struct rep_table *const *tab
 			const struct rep_results *in, size_t nin)
 {
 	FILE *out = stdout;
-	if (a->output && !(out = fopen(a->output, "w"))) {
-		fprintf(stderr, "vmreport: %s: cannot write: %s\n", a->output, strerror(errno));
+	struct output file;
+	if (a->output && !(out = output_open(&file, "vmreport", a->output, VMT_OUTPUT_MODE_SHARED)))
 		return 1;
-	}
 	for (size_t k = 0; k < n && a->format != FMT_JSON && a->format != FMT_HTML && a->format != FMT_LKP; k++) {
 		if (k)
 			fputc('\n', out);
@@ -240,10 +240,11 @@ static int write_report(const struct args *a, const struct rep_table *const *tab
 		rep_write_html(out, tables, n);
 	if (a->format == FMT_LKP)
 		rep_write_lkp(out, in, a->labels, nin);
+	if (a->output)
+		return output_close(&file) ? 1 : 0;
 	int bad = ferror(out);
-	if ((out == stdout ? fflush(out) : fclose(out)) || bad) {
-		fprintf(stderr, "vmreport: %s: write error: %s\n",
-			a->output ? a->output : "standard output", strerror(errno));
+	if (fflush(out) || bad) {
+		fprintf(stderr, "vmreport: standard output: write error: %s\n", strerror(errno));
 		return 1;
 	}
 	return 0;

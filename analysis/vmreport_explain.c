@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/vmreport_md.h"
 #include "analysis/vmreport_stacks.h"
 
 /* The last VMA count seen in each process of one results file. */
@@ -245,8 +246,10 @@ static int explain_all(const struct rep_table *t, struct explain_all *a)
 /* FRAMES (lines " > ...") under the event they belong to. */
 static void stack_text(FILE *f, const char *frames, bool markdown)
 {
+	char fence[64];
+	rep_md_fence(fence, sizeof(fence), frames);
 	if (markdown)
-		fputs("    - stack:\n\n      ```\n", f);
+		fprintf(f, "    - stack:\n\n      %s\n", fence);
 	for (const char *l = frames, *nl; *l; l = nl + 1) {
 		nl = strchrnul(l, '\n');
 		fprintf(f, "%s%.*s\n", markdown ? "     " : "   ", (int)(nl - l), l);
@@ -254,14 +257,20 @@ static void stack_text(FILE *f, const char *frames, bool markdown)
 			break;
 	}
 	if (markdown)
-		fputs("      ```\n", f);
+		fprintf(f, "      %s\n", fence);
 }
 
 /* CALL: the side's own strace line, when it differs from the one above. */
 static void side_text(FILE *f, const char *label, const struct rep_event *ev, long long delta,
 		      const char *call, bool markdown)
 {
-	fprintf(f, markdown ? "    - %s: " : "    %-16s ", label);
+	if (markdown) {
+		fputs("    - ", f);
+		rep_md_text(f, label);
+		fputs(": ", f);
+	} else {
+		fprintf(f, "    %-16s ", label);
+	}
 	if (!ev) {
 		fputs("(no such event)\n", f);
 		return;
@@ -270,8 +279,15 @@ static void side_text(FILE *f, const char *label, const struct rep_event *ev, lo
 	if (delta != REP_NO_DELTA)
 		snprintf(d, sizeof(d), " (%+lld)", delta);
 	bool more = ev->err || (ev->rule && ev->rule[0]);
-	fprintf(f, more ? "%-11s vma_count %lld%-6s" : "%-11s vma_count %lld%s", ev->outcome,
-		ev->vma_count, d);
+	if (markdown) {   /* the text's columns, the outcome escaped */
+		rep_md_text(f, ev->outcome);
+		fprintf(f, "%*s vma_count %lld", (int)(11 - (strlen(ev->outcome) < 11 ? strlen(ev->outcome) : 11)),
+			"", ev->vma_count);
+		fprintf(f, more ? "%-6s" : "%s", d);
+	} else {
+		fprintf(f, more ? "%-11s vma_count %lld%-6s" : "%-11s vma_count %lld%s", ev->outcome,
+			ev->vma_count, d);
+	}
 	if (ev->err) {
 		const char *name = strerrorname_np(ev->err);
 		if (name)
@@ -279,11 +295,20 @@ static void side_text(FILE *f, const char *label, const struct rep_event *ev, lo
 		else
 			fprintf(f, "  errno %d", ev->err);
 	}
-	if (ev->rule && ev->rule[0])
+	if (ev->rule && ev->rule[0] && markdown) {
+		fputs("  rule: ", f);
+		rep_md_text(f, ev->rule);
+	} else if (ev->rule && ev->rule[0]) {
 		fprintf(f, "  rule: %s", ev->rule);
+	}
 	fputc('\n', f);
-	if (call)
-		fprintf(f, markdown ? "      - `%s`\n" : "                     %s\n", call);
+	if (call && markdown) {
+		fputs("      - ", f);
+		rep_md_code(f, call, false);
+		fputc('\n', f);
+	} else if (call) {
+		fprintf(f, "                     %s\n", call);
+	}
 }
 
 /* "mt_prealloc 0 -> 1, mt_nodes 0 -> 7": the counts that differ */
@@ -297,7 +322,12 @@ static void cost_text(FILE *f, const struct rep_divergence *d, bool markdown)
 			const char *name = ev->model[k].name;
 			if ((side && count_of(o, name)) || count_of(d->base, name) == count_of(d->other, name))
 				continue;   /* listed from the base side, or the same */
-			fprintf(f, "%s%s %lld -> %lld", sep, name, count_of(d->base, name), count_of(d->other, name));
+			fputs(sep, f);
+			if (markdown)
+				rep_md_text(f, name);
+			else
+				fputs(name, f);
+			fprintf(f, " %lld -> %lld", count_of(d->base, name), count_of(d->other, name));
 			sep = ", ";
 		}
 	}
@@ -317,9 +347,15 @@ static void cost_rule_text(FILE *f, const struct rep_table *t, size_t in, const 
 	for (int side = 0; side < 2; side++) {
 		const struct rep_event *ev = side ? d->why_other : d->why_base, *o = side ? d->why_base : d->why_other;
 		for (unsigned k = 0; k < ev->ncited; k++)
-			if (!cites(o, ev->cited[k])) {
-				fprintf(f, markdown ? "%s`%s` (%s only)" : "%s%s (%s only)", sep, ev->cited[k],
-					t->labels[side ? in : 0]);
+			if (!cites(o, ev->cited[k]) && markdown) {
+				fputs(sep, f);
+				rep_md_code(f, ev->cited[k], false);
+				fputs(" (", f);
+				rep_md_text(f, t->labels[side ? in : 0]);
+				fputs(" only)", f);
+				sep = ", ";
+			} else if (!cites(o, ev->cited[k])) {
+				fprintf(f, "%s%s (%s only)", sep, ev->cited[k], t->labels[side ? in : 0]);
 				sep = ", ";
 			}
 	}
@@ -340,9 +376,22 @@ void rep_explain_text(FILE *f, const struct rep_table *t, bool markdown)
 	}
 	for (size_t i = 1; i < t->nin; i++) {
 		const struct rep_explain e = a.ex[i];
-		fprintf(f, "explain: %s against %s (#%zu, %s): ", t->labels[i], t->labels[0],
-			i + 1, t->in[i].path);
-		if (e.problem)
+		if (markdown) {
+			fputs("explain: ", f);
+			rep_md_text(f, t->labels[i]);
+			fputs(" against ", f);
+			rep_md_text(f, t->labels[0]);
+			fprintf(f, " (#%zu, ", i + 1);
+			rep_md_text(f, t->in[i].path);
+			fputs("): ", f);
+		} else {
+			fprintf(f, "explain: %s against %s (#%zu, %s): ", t->labels[i], t->labels[0],
+				i + 1, t->in[i].path);
+		}
+		if (e.problem && markdown) {
+			rep_md_text(f, e.problem);
+			fputc('\n', f);
+		} else if (e.problem)
 			fprintf(f, "%s\n", e.problem);
 		else if (!e.differ)
 			fprintf(f, "all %zu events agree\n", e.compared);
@@ -363,8 +412,13 @@ void rep_explain_text(FILE *f, const struct rep_table *t, bool markdown)
 			const struct rep_divergence *d = &e.first[k];
 			const struct rep_event *any = d->base ? d->base : d->other;
 			const char *call = any->call ? any->call : any->op ? any->op : "?";
-			fprintf(f, markdown ? "  - event %lld: `%s`\n" : "  event %lld: %s\n",
-				any->i, call);
+			if (markdown) {
+				fprintf(f, "  - event %lld: ", any->i);
+				rep_md_code(f, call, false);
+				fputc('\n', f);
+			} else {
+				fprintf(f, "  event %lld: %s\n", any->i, call);
+			}
 			const char *own = d->base && d->other && d->other->call &&
 				(!d->base->call || strcmp(d->base->call, d->other->call)) ? d->other->call : NULL;
 			side_text(f, t->labels[0], d->base, d->dbase, NULL, markdown);

@@ -46,6 +46,73 @@ static bool whole(const json_t *v, long long lo, long long hi, long long *out)
 	return true;
 }
 
+/* The most runs a results file may say it has: vmreplay --repeat's limit. */
+#define MAX_RUNS 1000000000LL
+
+enum kind { K_STR, K_INT, K_BOOL };
+
+/* A field of OBJ that may be absent or null, else must be of KIND (K_INT:
+ * a whole number in [LO, HI]).  WHERE names the object in the message
+ * ("" at the top level, "host: ", "per_event[3] (event 7): "). */
+static int field(const json_t *obj, const char *key, enum kind kind, long long lo, long long hi,
+		 const char *where, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(obj, key);
+	long long n;
+	if (!v || json_is_null(v))
+		return 0;
+	switch (kind) {
+	case K_STR:
+		if (!json_is_string(v))
+			return bad(err, errlen, "%s\"%s\" is %s, not a string", where, key, json_kind(v));
+		return 0;
+	case K_BOOL:
+		if (!json_is_boolean(v))
+			return bad(err, errlen, "%s\"%s\" is %s, not true or false", where, key, json_kind(v));
+		return 0;
+	case K_INT:
+		if (!json_is_number(v))
+			return bad(err, errlen, "%s\"%s\" is %s, not a number", where, key, json_kind(v));
+		if (!whole(v, lo, hi, &n))
+			return bad(err, errlen, "%s\"%s\" is %.17g, not a whole number from %lld to %lld",
+				   where, key, json_number_value(v), lo, hi);
+		return 0;
+	}
+	return 0;
+}
+
+struct field_rule {
+	const char *key;
+	enum kind kind;
+	long long lo, hi;
+};
+
+/* What docs/results-schema.md says each field of these objects is. */
+static const struct field_rule host_fields[] = {
+	{ "cpu", K_STR, 0, 0 }, { "machine", K_STR, 0, 0 }, { "kernel", K_STR, 0, 0 },
+	{ "thp_enabled", K_STR, 0, 0 }, { "thp_defrag", K_STR, 0, 0 },
+	{ "cores", K_INT, 0, 1LL << 32 }, { "memory", K_INT, 0, 1LL << 62 },
+	{ "page_size", K_INT, 0, 1LL << 32 },
+};
+static const struct field_rule event_fields[] = {
+	{ "pid", K_INT, 0, 1LL << 32 }, { "order", K_INT, 0, 1LL << 53 },
+	{ "op", K_STR, 0, 0 }, { "outcome", K_STR, 0, 0 }, { "rule", K_STR, 0, 0 },
+	{ "call", K_STR, 0, 0 }, { "vma_count", K_INT, -1, 1LL << 53 },
+	{ "errno", K_INT, 0, 4095 }, { "recorded_errno", K_INT, 0, 4095 },
+	{ "result", K_INT, -(1LL << 53), 1LL << 53 }, { "recorded_result", K_INT, -(1LL << 53), 1LL << 53 },
+	{ "offset", K_INT, -(1LL << 53), 1LL << 53 }, { "latency_ns", K_INT, 0, 1LL << 53 },
+	{ "mismatch", K_BOOL, 0, 0 }, { "moved", K_BOOL, 0, 0 },
+};
+
+static int fields(const json_t *obj, const struct field_rule *rules, size_t n, const char *where,
+		  char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++)
+		if (field(obj, rules[i].key, rules[i].kind, rules[i].lo, rules[i].hi, where, err, errlen))
+			return -1;
+	return 0;
+}
+
 static const char *metric_name(size_t i, const void *arg)
 {
 	return ((const struct rep_results *)arg)->metrics[i].name;
@@ -63,19 +130,27 @@ static int load_metrics(struct rep_results *r, const json_t *m, char *err, size_
 		return bad(err, errlen, "out of memory");
 	const char *key;
 	const json_t *a;
+	/* one value (or null) a run: as many as "runs" says, or else as the
+	 * longest metric has */
+	if (!r->runs)
+		json_object_foreach((json_t *)m, key, a)
+			if (json_is_array(a) && json_array_size(a) > r->runs)
+				r->runs = json_array_size(a);
 	json_object_foreach((json_t *)m, key, a) {
 		struct rep_metric *rm = &r->metrics[r->nmetrics];
-		if (!json_is_array(a) && !json_is_number(a))
+		if (!json_is_array(a))
 			return bad(err, errlen, "metric \"%s\" is %s, not an array of numbers",
 				   key, json_kind(a));
-		size_t cap = json_is_array(a) && json_array_size(a) ? json_array_size(a) : 1;
+		if (json_array_size(a) != r->runs)
+			return bad(err, errlen, "metric \"%s\" has %zu value%s for %zu run%s", key,
+				   json_array_size(a), json_array_size(a) == 1 ? "" : "s",
+				   r->runs, r->runs == 1 ? "" : "s");
+		size_t cap = json_array_size(a) ? json_array_size(a) : 1;
 		if (!(rm->v = malloc(cap * sizeof(double))))
 			return bad(err, errlen, "out of memory");
 		rm->name = key;
 		r->nmetrics++;
-		if (json_is_number(a))	/* a single run written as a scalar */
-			rm->v[rm->n++] = json_number_value(a);
-		for (size_t k = 0; json_is_array(a) && k < json_array_size(a); k++) {
+		for (size_t k = 0; k < json_array_size(a); k++) {
 			const json_t *x = json_array_get(a, k);
 			if (json_is_null(x))
 				continue;	/* a run that did not measure it */
@@ -84,8 +159,6 @@ static int load_metrics(struct rep_results *r, const json_t *m, char *err, size_
 					   key, k + 1, json_kind(x));
 			rm->v[rm->n++] = json_number_value(x);
 		}
-		if (rm->n > r->runs)
-			r->runs = rm->n;
 		if (rep_metric_find(r, rm->name) == NULL &&
 		    rep_names_add(&r->index, r->nmetrics - 1, metric_name, r))
 			return bad(err, errlen, "out of memory");
@@ -220,6 +293,10 @@ static int load_event(const json_t *e, size_t k, void *arg, char *err, size_t er
 	long long num;
 	if (!whole(json_object_get(e, "i"), 0, 1LL << 53, &re->i))
 		return bad(err, errlen, "per_event[%zu] has no event index \"i\"", k);
+	char where[64];
+	snprintf(where, sizeof(where), "per_event[%zu] (event %lld): ", k, re->i);
+	if (fields(e, event_fields, sizeof(event_fields) / sizeof(*event_fields), where, err, errlen))
+		return -1;
 	bool oom = false;
 	re->op = word(r, json_get_str(e, "op"), &oom);
 	re->outcome = word(r, json_get_str(e, "outcome"), &oom);
@@ -283,14 +360,22 @@ static int check(struct rep_results *r, bool streamed, char *err, size_t errlen)
 	if (!r->kernel)
 		return bad(err, errlen, "no \"kernel\" (release or simulator profile)");
 	r->host = json_object_get(doc, "host");
+	if (r->host && !json_is_null(r->host) && !json_is_object(r->host))
+		return bad(err, errlen, "\"host\" is %s, not an object", json_kind(r->host));
 	if (!json_is_object(r->host))
 		r->host = NULL;
+	else if (fields(r->host, host_fields, sizeof(host_fields) / sizeof(*host_fields), "host: ",
+			err, errlen))
+		return -1;
+	if (field(doc, "complete", K_BOOL, 0, 0, "", err, errlen) ||
+	    field(doc, "runs", K_INT, 1, MAX_RUNS, "", err, errlen))
+		return -1;
 	r->incomplete = json_is_false(json_object_get(doc, "complete"));
+	long long runs;
+	if (whole(json_object_get(doc, "runs"), 1, MAX_RUNS, &runs))
+		r->runs = (size_t)runs;
 	if (load_metrics(r, json_object_get(doc, "metrics"), err, errlen))
 		return -1;
-	long long runs;
-	if (whole(json_object_get(doc, "runs"), 1, 1LL << 32, &runs))
-		r->runs = (size_t)runs;
 	return load_events(r, streamed, err, errlen);
 }
 

@@ -8,6 +8,7 @@
 
 #include "analysis/vmreport_explain.h"
 #include "analysis/vmreport_format.h"
+#include "analysis/vmreport_md.h"
 
 #define FIRST_WIDTH 16
 #define COL_WIDTH 27
@@ -247,32 +248,55 @@ static void md_cell(FILE *f, const struct rep_table *t, const struct rep_cell *c
 
 static void md_note(const char *line, bool warning, void *arg)
 {
-	fprintf(arg, "**%s:** %s  \n", warning ? "warning" : "note", line);
+	fprintf(arg, "**%s:** ", warning ? "warning" : "note");
+	rep_md_text(arg, line);
+	fputs("  \n", arg);
 }
 
 void rep_write_markdown(FILE *f, const struct rep_table *t)
 {
 	char buf[256];
 	const char *trace = rep_trace_name(&t->in[0]);
-	fprintf(f, "### vmreport: trace `%s`\n\n", trace ? trace : "(not named)");
-	fputs("| # | label | target | runs | host | results | reproduce |\n"
+	fputs("### vmreport: trace ", f);
+	if (trace)
+		rep_md_code(f, trace, false);
+	else
+		fputs("(not named)", f);
+	fputs("\n\n| # | label | target | runs | host | results | reproduce |\n"
 	      "|---|---|---|---:|---|---|---|\n", f);
 	for (size_t i = 0; i < t->nin; i++) {
 		const struct rep_results *r = &t->in[i];
 		rep_fmt_host(buf, sizeof(buf), r);
-		fprintf(f, "| %zu | %s | %s %s%s%s | %zu | %s | `%s` | %s%s%s |\n", i + 1, t->labels[i],
-			r->sim ? "simulator" : "kernel", r->kernel, r->vm ? " in " : "",
-			r->vm ? r->vm : "", r->runs, buf, r->path, r->reproduce ? "`" : "",
-			r->reproduce ? r->reproduce : "", r->reproduce ? "`" : "");
+		fprintf(f, "| %zu | ", i + 1);
+		rep_md_text(f, t->labels[i]);
+		fprintf(f, " | %s ", r->sim ? "simulator" : "kernel");
+		rep_md_text(f, r->kernel);
+		if (r->vm) {
+			fputs(" in ", f);
+			rep_md_text(f, r->vm);
+		}
+		fprintf(f, " | %zu | ", r->runs);
+		rep_md_text(f, buf);
+		fputs(" | ", f);
+		rep_md_code(f, r->path, true);
+		fputs(" | ", f);
+		if (r->reproduce)
+			rep_md_code(f, r->reproduce, true);
+		fputs(" |\n", f);
 	}
 	fputc('\n', f);
 	rep_each_column_note(t, md_note, f);
 	char stat[1024];
 	rep_fmt_statistic(stat, sizeof(stat), t);
-	fprintf(f, "%s\n", stat);
-	fprintf(f, "\n| metric | %s |", t->labels[0]);
-	for (size_t i = 1; i < t->nin; i++)
-		fprintf(f, " %s | %%change | |", t->labels[i]);
+	rep_md_text(f, stat);
+	fputs("\n\n| metric | ", f);
+	rep_md_text(f, t->labels[0]);
+	fputs(" |", f);
+	for (size_t i = 1; i < t->nin; i++) {
+		fputc(' ', f);
+		rep_md_text(f, t->labels[i]);
+		fputs(" | %change | |", f);
+	}
 	fputs("\n|---|---:|", f);
 	for (size_t i = 1; i < t->nin; i++)
 		fputs("---:|---:|---|", f);
@@ -281,7 +305,9 @@ void rep_write_markdown(FILE *f, const struct rep_table *t)
 		const struct rep_row *row = &t->rows[r];
 		if (!row->shown)
 			continue;
-		fprintf(f, "| `%s` |", row->name);
+		fputs("| ", f);
+		rep_md_code(f, row->name, true);
+		fputs(" |", f);
 		md_cell(f, t, &row->cells[0]);
 		for (size_t i = 1; i < t->nin; i++) {
 			const struct rep_cell *c = &row->cells[i];
@@ -298,7 +324,8 @@ void rep_write_markdown(FILE *f, const struct rep_table *t)
 		fputs("n/c: timings of a run in an emulated guest are not comparable.  \n", f);
 	if (t->nshown < t->nrows) {
 		rep_fmt_folded(buf, sizeof(buf), t);
-		fprintf(f, "%s; `--all` shows them.  \n", buf);
+		rep_md_text(f, buf);
+		fputs("; `--all` shows them.  \n", f);
 	}
 	if (t->opt->explain)
 		rep_explain_text(f, t, true);

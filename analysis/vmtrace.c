@@ -40,12 +40,8 @@ struct vmt_writer *vmtrace_create(const char *path)
 {
 	int err;
 	struct vmt_writer *w = vmt_writer_open(path, NULL, &err);
-
-	/* VMT_EIO/VMT_ENOSPC from vmt_writer_open are its open(2) failing,
-	 * and errno is still open's: name it, not the library's class */
 	if (!w)
-		fprintf(stderr, "vmtrace: %s: %s\n", path,
-		        err == VMT_ENOMEM ? vmt_strerror(err) : strerror(errno));
+		fprintf(stderr, "vmtrace: %s\n", vmt_writer_open_error());
 	return w;
 }
 

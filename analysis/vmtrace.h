@@ -17,8 +17,10 @@ int vmtrace_syscalls_main(int argc, char **argv);
  * ("vmtrace: t.lz4: not a vmrec trace (bad magic)") and return NULL. */
 struct vmt_reader *vmtrace_open(const char *path, int order);
 
-/* Create TRACE for writing or print why not ("vmtrace: /x/t.lz4: No such
- * file or directory") and return NULL. */
+/* Create TRACE for writing (vmt_writer_open: it replaces TRACE when closed
+ * without error; vmt_writer_discard drops it) or print why not
+ * ("vmtrace: /x/t.lz4: cannot write: No such file or directory") and
+ * return NULL. */
 struct vmt_writer *vmtrace_create(const char *path);
 
 #endif

@@ -16,6 +16,7 @@
 #include "lib/symbolize.h"
 #include "lib/sysfmt.h"
 #include "analysis/vmtrace.h"
+#include "vmt_check.h"
 
 #define STRACE_COLUMN 40  /* strace's -a default: where " = " goes */
 
@@ -146,7 +147,22 @@ int vmtrace_dump_main(int argc, char **argv)
 	struct pid_id_map files = { 0 };   /* FILE paths, for execve's */
 	struct pid_id_map argvs = { 0 };   /* ARGV records, for the same */
 	struct vmt_record rec;
+	/* the trace rules, as check applies them: the first broken one is
+	 * said after everything that decodes is printed */
+	const struct vmt_header *h = vmt_reader_header(r);
+	struct vmt_check *ck = vmt_check_new(h);
+	char problem[300] = "";
+	uint64_t problem_at = 0;
+	if (!ck)
+		snprintf(problem, sizeof(problem), "out of memory");
+	else if (!vmt_check_version(h))
+		snprintf(problem, sizeof(problem), "header of another format version");
 	while ((ret = vmt_reader_next(r, &rec)) > 0) {
+		const char *bad = problem[0] ? NULL : vmt_check_record(ck, &rec);
+		if (bad) {
+			snprintf(problem, sizeof(problem), "%s", bad);
+			problem_at = vmt_check_records(ck);
+		}
 		if (!have_t0 && (rec.type == VMT_REC_PROCESS || rec.type == VMT_REC_EVENT)) {
 			t0 = rec.type == VMT_REC_PROCESS ? rec.u.process.time_ns : rec.u.event.time_ns;
 			have_t0 = 1;
@@ -190,11 +206,25 @@ int vmtrace_dump_main(int argc, char **argv)
 				sym_print_stack(sym, stdout, ev->pid, s->ips, s->depth);
 		}
 	}
+	if (!problem[0] && ret == 0 && ck) {
+		const char *bad = vmt_check_end(ck);
+		if (bad)
+			snprintf(problem, sizeof(problem), "%s", bad);
+	}
+	if (problem[0]) {
+		fflush(stdout);
+		if (problem_at)
+			fprintf(stderr, "vmtrace: %s: bad: %s (record %" PRIu64 ")\n", path, problem, problem_at);
+		else
+			fprintf(stderr, "vmtrace: %s: bad: %s\n", path, problem);
+		status = 1;
+	}
 	if (ret < 0) {
 		fflush(stdout);
 		fprintf(stderr, "vmtrace: %s\n", vmt_reader_error(r));
 		status = 1;
 	}
+	vmt_check_free(ck);
 	stack_map_free(&stacks);
 	pid_id_map_free(&files, free);
 	pid_id_map_free(&argvs, free);

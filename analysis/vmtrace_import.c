@@ -12,7 +12,11 @@
  *
  * Processes: the log shows thread ids.  A first pass learns from clone,
  * clone3, fork and vfork results which ids are threads of which process;
- * the second writes the records.  A process record (image 0) is written
+ * the second writes the records.  A child often runs before its parent's
+ * fork returns ("clone(... <unfinished ...>", the child's calls, then
+ * "<... clone resumed> = PID"); its calls need the fork before them (the
+ * trace rules, docs/trace-format.md), so the fork is written where the
+ * child's first record is, and its completion line then writes nothing.  A process record (image 0) is written
  * before a process's first event, another (image + 1) after each
  * successful execve.  Calls the trace format has no number for are
  * skipped and counted.  A log without a pid column (strace without -f,
@@ -22,8 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "analysis/vmtrace.h"
 #include "analysis/vmtrace_strace.h"
+#include "lib/input.h"
 
 /* The process of a log written without -f (no pid column). */
 #define LOG_WITHOUT_PIDS 1
@@ -48,6 +54,14 @@ struct task {
 	char exe[256];
 	char **files;         /* file record paths; id = index + 1 */
 	uint32_t nfiles;
+	/* the first fork that returned it (pass 1): written early in pass 2
+	 * when the child's records come before its completion line */
+	int has_birth, born;
+	unsigned long birth_line, early_line;
+	struct vmt_event birth;
+	int32_t birth_tid;
+	int birth_has_time, birth_has_latency;
+	uint64_t birth_time_ns, birth_latency_ns;
 };
 
 struct import {
@@ -233,6 +247,18 @@ static int is_creation(int sys)
 	       sys == VMT_SYS_VFORK;
 }
 
+#define CLONE_VFORK 0x00004000ull
+
+/* A creation the trace rules want before the child's records: a new
+ * process whose parent does not wait for it (not vfork, traces/vmt_check.c) */
+static int is_fork(const struct vmt_event *ev)
+{
+	return !ev->err && ev->result > 0 && ev->result <= INT32_MAX &&
+	       (ev->sys == VMT_SYS_FORK ||
+	        ((ev->sys == VMT_SYS_CLONE || ev->sys == VMT_SYS_CLONE3) &&
+	         !(ev->flags & VMT_EV_THREAD) && !(ev->args[0] & CLONE_VFORK)));
+}
+
 /* Pass 1: who created whom, and the first program's name. */
 static int learn_tasks(struct import *im, struct call *c)
 {
@@ -258,6 +284,16 @@ static int learn_tasks(struct import *im, struct call *c)
 			return fail(im, "out of memory");
 		t->parent = c->tid;
 		t->is_thread = (ev.flags & VMT_EV_THREAD) != 0;
+		if (is_fork(&ev) && !t->has_birth) {
+			t->has_birth = 1;
+			t->birth_line = im->lineno;
+			t->birth = ev;
+			t->birth_tid = c->tid;
+			t->birth_has_time = c->has_time;
+			t->birth_time_ns = c->time_ns;
+			t->birth_has_latency = c->has_latency;
+			t->birth_latency_ns = c->latency_ns;
+		}
 	}
 	return 0;
 }
@@ -350,10 +386,38 @@ static uint32_t file_id(struct import *im, int32_t pid, const char *path)
 	return write_rec(im, &rec) < 0 ? 0 : id;
 }
 
+static int write_decoded(struct import *im, const struct call *c, struct vmt_event ev,
+                         const struct strace_strings *exec);
+
+/* Before a record of tid's process: the fork that made it, if its line
+ * has not come yet (the child ran first). */
+static int birth_first(struct import *im, int32_t tid)
+{
+	struct task *p = task_find(im, tgid_of(im, tid));
+	if (!p || !p->has_birth || p->born || p->birth_line <= im->lineno)
+		return 0;
+	p->born = 1;
+	p->early_line = p->birth_line;
+	struct call c = { .tid = p->birth_tid, .name = "", .args = "", .result = "",
+	                  .has_time = p->birth_has_time, .has_latency = p->birth_has_latency,
+	                  .time_ns = p->birth_time_ns, .latency_ns = p->birth_latency_ns };
+	struct strace_strings none = { 0 };
+	return write_decoded(im, &c, p->birth, &none);
+}
+
 /* Pass 2: the records of one decoded call. */
 static int write_decoded(struct import *im, const struct call *c, struct vmt_event ev,
                          const struct strace_strings *exec)
 {
+	if (is_creation(ev.sys) && !ev.err && ev.result > 0) {
+		struct task *child = task_find(im, (int32_t)ev.result);
+		if (child && child->early_line == im->lineno && child->early_line)
+			return 0;   /* written before the child's first record */
+		if (child && is_fork(&ev))
+			child->born = 1;
+	}
+	if (birth_first(im, c->tid) < 0)
+		return -1;
 	uint64_t t = call_time(im, c);
 	if (ensure_process(im, c->tid, c->seq, t) < 0)
 		return -1;
@@ -444,9 +508,16 @@ int vmtrace_import_strace_main(int argc, char **argv)
 	if (!out || optind + 1 != argc)
 		return import_usage();
 	struct import im = { .log_path = argv[optind] };
-	im.log = fopen(im.log_path, "r");
+	const char *why;
+	struct stat st;
+	im.log = input_open(im.log_path, &why);
+	if (im.log && (fstat(fileno(im.log), &st) < 0 || !S_ISREG(st.st_mode))) {
+		fclose(im.log);   /* a pipe: the log is read three times */
+		im.log = NULL;
+		why = "not a regular file (the log is read three times)";
+	}
 	if (!im.log) {
-		fprintf(stderr, "vmtrace: %s: %m\n", im.log_path);
+		fprintf(stderr, "vmtrace: %s: %s\n", im.log_path, why);
 		return 1;
 	}
 	int status = 1;
@@ -464,15 +535,16 @@ int vmtrace_import_strace_main(int argc, char **argv)
 	hdr.u.header.host.page_size = 4096;
 	im.exits = im.signals = 0;
 	if (write_rec(&im, &hdr) < 0 || read_log(&im, write_call) < 0) {
-		vmt_writer_close(im.w);
+		vmt_writer_discard(im.w);
+		goto out;
+	}
+	if (im.events == 0) {
+		vmt_writer_discard(im.w);
+		fprintf(stderr, "vmtrace: %s: no memory or process calls in the log\n", im.log_path);
 		goto out;
 	}
 	if (vmt_writer_close(im.w) < 0) {
 		fprintf(stderr, "vmtrace: %s: write failed\n", out);
-		goto out;
-	}
-	if (im.events == 0) {
-		fprintf(stderr, "vmtrace: %s: no memory or process calls in the log\n", im.log_path);
 		goto out;
 	}
 	printf("%s: %" PRIu64 " events, %" PRIu64 " other calls skipped, %" PRIu64

@@ -136,7 +136,8 @@ static int by_pid(const void *a, const void *b)
 /* Threads and events per process, from the sorted thread table. */
 static void sum_processes(struct stats *s)
 {
-	qsort(s->procs, s->nprocs, sizeof(*s->procs), by_pid);
+	if (s->nprocs)   /* procs is NULL without any: qsort's is nonnull */
+		qsort(s->procs, s->nprocs, sizeof(*s->procs), by_pid);
 	size_t p = 0;
 	for (size_t i = 0; i < s->tasks.n; i++) {
 		const struct task_stats *t = &s->tasks.v[i];
@@ -387,7 +388,8 @@ int vmtrace_stats_main(int argc, char **argv)
 	} else {
 		struct vmt_reader_stats st;
 		vmt_reader_stats(r, &st);
-		qsort(s->tasks.v, s->tasks.n, sizeof(*s->tasks.v), by_pid_tid);
+		if (s->tasks.n)   /* a trace without events has no table */
+			qsort(s->tasks.v, s->tasks.n, sizeof(*s->tasks.v), by_pid_tid);
 		sum_processes(s);
 		(json ? print_json : print_text)(stdout, path, vmt_reader_header(r), s, &st,
 		                                 ret == VMT_ETRUNCATED);

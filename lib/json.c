@@ -3,6 +3,7 @@
  * their separators ('{' ':' ',' ']' '}' and whitespace); every key, value
  * and row is decoded by json_load_callback() from a window onto the file. */
 #include "lib/json.h"
+#include "lib/input.h"
 
 #include <errno.h>
 #include <math.h>
@@ -254,9 +255,10 @@ enum json_read_status json_read_file(const char *path, struct json_read *rd,
 	rd->doc = NULL;
 	if (errlen)
 		err[0] = 0;
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	const char *why = NULL;
+	FILE *f = strcmp(path, "-") ? input_open(path, &why) : stdin;
 	if (!f) {
-		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		snprintf(err, errlen, "cannot open: %s", why);
 		return JSON_READ_IO;
 	}
 	enum json_read_status st = json_read_stream(f, rd, err, errlen);

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "lib/symbolize_internal.h"
+#include "vmt_output.h"
 
 /* bumped whenever the same files would now give other answers */
 #define CACHE_MAGIC "vmrec-syms 2"
@@ -308,21 +309,23 @@ static int write_cache(struct sym_session *s, FILE *f)
 	return 1;
 }
 
-/* Write to a temporary name and rename, so a reader never sees half. */
+/* Written as every output is (traces/vmt_output.h): a reader never sees
+ * half, no symlink is followed.  Quietly: the cache is only a cache. */
 static int save_to(struct sym_session *s, const char *path)
 {
-	char tmp[PATH_MAX + 96];
-	FILE *f;
-	int ok;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(tmp) ||
-	    !(f = fopen(tmp, "we")))
+	struct vmt_output o;
+	int fd = vmt_output_open(&o, path, VMT_OUTPUT_MODE_PRIVATE);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		vmt_output_abort(&o);
 		return 0;
-	ok = write_cache(s, f);
+	}
+	int ok = write_cache(s, f);
 	ok = (fclose(f) == 0) && ok;
-	if (ok && rename(tmp, path) == 0)
+	o.fd = -1;   /* fclose closed it */
+	if (ok && vmt_output_commit(&o) == 0)
 		return 1;
-	unlink(tmp);
+	vmt_output_abort(&o);
 	return 0;
 }
 

@@ -28,8 +28,17 @@ if [ -n "$no_install" ]; then
 elif [ "$(id -u)" = 0 ]; then
 	echo "deps: installing$missing" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends $missing >/dev/null &&
-		exit 0
+	# another make check (another clone) may be installing at the same
+	# time: install waits for dpkg's lock; update's lock on the package
+	# lists cannot be waited for, so a refusal for it is tried again
+	lock='-o DPkg::Lock::Timeout=900'
+	tries=0 err=$(mktemp "${TMPDIR:-/tmp}/vmrec-deps.XXXXXX")
+	while ! apt-get $lock update -qq >/dev/null 2>"$err" && grep -q 'lock' "$err" && [ $tries -lt 90 ]; do
+		tries=$((tries + 1))
+		sleep 10
+	done
+	rm -f "$err"
+	apt-get $lock install -y -qq --no-install-recommends $missing >/dev/null && exit 0
 	echo "deps: apt-get install$missing failed" >&2
 else
 	echo "deps: missing packages; run as root:" >&2

@@ -257,9 +257,12 @@ static void touch_pages(const void *p, size_t bytes, int write)
 	const size_t pg = 4096;
 	if (!p || !bytes)
 		return;
-	char *c = (char *)((uintptr_t)p & ~(uintptr_t)(pg - 1));
+	/* p, then each page start after it: never a byte outside the array
+	 * (its page is the same, but under ASan the bytes before are a
+	 * redzone) */
+	char *c = (char *)p;
 	char *end = (char *)p + bytes;
-	for (; c < end; c += pg) {
+	for (; c < end; c = (char *)(((uintptr_t)c & ~(uintptr_t)(pg - 1)) + pg)) {
 		if (write)
 			__atomic_fetch_add(c, 0, __ATOMIC_RELAXED);
 		else

@@ -94,11 +94,25 @@ static int by_event(const void *a, const void *b)
 	return (x->ev > y->ev) - (x->ev < y->ev);
 }
 
+/* *p grown to twice its *cap plus 8 elements of size: 0, or -1 with *p
+ * and *cap as they were (out of memory). */
+static int grow(void **p, size_t *cap, size_t size)
+{
+	size_t c = *cap * 2 + 8;
+	void *n = realloc(*p, c * size);
+	if (!n)
+		return -1;
+	*p = n;
+	*cap = c;
+	return 0;
+}
+
 /* One pass in recorded order: attachments live per process, inherited by
  * a fork child, dropped at exec; each shmdt takes its attachment's length. */
 static void index_detaches(const struct rp_engine *e, struct rp_ipc *x)
 {
 	const struct rp_trace *t = e->t;
+	void *lvp = NULL, *dtsp = NULL;   /* the arrays below, for grow */
 	struct live *lv = NULL;
 	size_t nl = 0, cl = 0, cd = 0;
 	struct detach *dts = NULL;
@@ -112,14 +126,16 @@ static void index_detaches(const struct rp_engine *e, struct rp_ipc *x)
 			continue;
 		size_t n0 = nl;
 		if (ev->sys == VMT_SYS_SHMAT) {
-			if (nl == cl && !(lv = realloc(lv, (cl = cl * 2 + 8) * sizeof *lv)))
+			if (nl == cl && grow(&lvp, &cl, sizeof *lv))
 				break;
+			lv = lvp;
 			lv[nl++] = (struct live){ st->slot, (uint64_t)ev->result, seg_len(e, st->slot, ev) };
 		} else if (ev->sys == VMT_SYS_SHMDT) {
 			for (size_t k = 0; k < nl; k++)
 				if (lv[k].slot == st->slot && lv[k].addr == ev->args[0]) {
-					if (ndts == cd && !(dts = realloc(dts, (cd = cd * 2 + 8) * sizeof *dts)))
+					if (ndts == cd && grow(&dtsp, &cd, sizeof *dts))
 						goto out;
+					dts = dtsp;
 					dts[ndts++] = (struct detach){ st->idx, lv[k].len };
 					lv[k] = lv[--nl];
 					break;
@@ -137,8 +153,9 @@ static void index_detaches(const struct rp_engine *e, struct rp_ipc *x)
 				for (size_t k = 0; k < n0; k++) {
 					if (lv[k].slot != st->slot)
 						continue;
-					if (nl == cl && !(lv = realloc(lv, (cl = cl * 2 + 8) * sizeof *lv)))
+					if (nl == cl && grow(&lvp, &cl, sizeof *lv))
 						goto out;
+					lv = lvp;
 					lv[nl++] = (struct live){ (uint32_t)c, lv[k].addr, lv[k].len };
 				}
 			}

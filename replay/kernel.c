@@ -178,19 +178,36 @@ void rp_kernel_written(uint64_t addr)
 static uint64_t low_lo, low_hi;
 static uint64_t low_from = UINT64_MAX;
 
-static int hold(uint64_t lo)
+static int hold(uint64_t lo, uint64_t hi)
 {
-	void *p = mmap((void *)lo, RP_LOW_TOP - lo, PROT_NONE,
+	if (hi <= lo)
+		return 0;
+	void *p = mmap((void *)lo, hi - lo, PROT_NONE,
 	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
 	if (p == MAP_FAILED)
 		return 0;
 	if ((uint64_t)p != lo) {   /* a kernel that ignores NOREPLACE */
-		munmap(p, RP_LOW_TOP - lo);
+		munmap(p, hi - lo);
 		return 0;
 	}
 	low_lo = lo;
-	low_hi = RP_LOW_TOP;
+	low_hi = hi;
 	return 1;
+}
+
+/* The start of the first mapping at or above lo, or RP_LOW_TOP. */
+static uint64_t first_mapped(uint64_t lo)
+{
+	uint64_t first = RP_LOW_TOP;
+	FILE *f = fopen("/proc/self/maps", "re");
+	unsigned long long s, e;
+	char line[512];
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx", &s, &e) == 2 && e > lo && s < first)
+			first = s > lo ? s : lo;
+	if (f)
+		fclose(f);
+	return first;
 }
 
 void rp_kernel_hold_low(void)
@@ -204,11 +221,12 @@ void rp_kernel_hold_low(void)
 		fclose(f);
 	}
 	min = (min + 4095) & ~4095ull;
-	/* where something is there already (a sanitizer's shadow) nothing is
-	 * held; the layout then sees it as the replayer's own */
-	if (hold(0))
+	/* where something is there already (ASan's shadow from 0x7fff8000)
+	 * what lies below it is held; the layout sees the rest as the
+	 * replayer's own */
+	if (hold(0, RP_LOW_TOP) || hold(0, first_mapped(0)))
 		low_from = 0;
-	else if (min < RP_LOW_TOP && hold(min))
+	else if (min < RP_LOW_TOP && (hold(min, RP_LOW_TOP) || hold(min, first_mapped(min))))
 		low_from = min;
 }
 
@@ -324,7 +342,7 @@ static void check_known(const char *what, uint64_t lo, uint64_t hi, uint64_t sta
 	                 (unsigned long long)end, (unsigned long long)v->start, (unsigned long long)v->end);
 	fputs(msg, stderr);
 	const char *log = getenv("VMREPLAY_CHECK_VMA_MODEL");
-	int fd = log && *log == '/' ? open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+	int fd = log && *log == '/' ? open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644) : -1;
 	if (fd >= 0) {
 		if (write(fd, msg, (size_t)n) < 0)
 			fputs("vmreplay: cannot log to VMREPLAY_CHECK_VMA_MODEL\n", stderr);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/json_write.h"
+#include "lib/output.h"
 #include "lib/sysfmt.h"
 #include "replay/results.h"
 #include "replay/sim/sim.h"
@@ -357,11 +358,10 @@ static void json_fidelity_diffs(FILE *f, const struct rp_report *rep)
 
 int rp_write_json(const char *path, const struct rp_report *rep)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "vmreplay: %s: %s\n", path, strerror(errno));
+	struct output out;
+	FILE *f = output_open(&out, "vmreplay", path, VMT_OUTPUT_MODE_PRIVATE);
+	if (!f)
 		return -1;
-	}
 	struct vmt_host h;
 	vmt_host_probe(&h);
 	fputs("{\n  \"vmrec_results\": 1,\n  \"trace\": ", f);
@@ -400,11 +400,7 @@ int rp_write_json(const char *path, const struct rp_report *rep)
 	if (rep->o->per_event)
 		json_per_event(f, rep);
 	fputs("\n}\n", f);
-	if (fclose(f) != 0) {
-		fprintf(stderr, "vmreplay: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return output_close(&out);
 }
 
 const char *rp_incomplete_reason(const struct rp_report *rep)

@@ -1,5 +1,6 @@
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -47,8 +48,10 @@ void standins_remove(struct standins *s)
 	lazy_fd = -1;
 	free(s->fd);
 	free(s->first);
+	free(s->real);
 	s->fd = NULL;
 	s->first = NULL;
+	s->real = NULL;
 	if (s->dir[0])
 		remove_files(s);
 	s->dir[0] = 0;
@@ -109,27 +112,98 @@ static size_t fd_budget(void)
 	return rl.rlim_cur > 128 ? (size_t)(rl.rlim_cur - 64) : rl.rlim_cur / 2;
 }
 
-static int open_one(const struct standins *s, size_t i, int create)
+/* A recorded path, read-only, following no symlink in any component:
+ * each directory is opened from the one before with O_NOFOLLOW, so a
+ * directory swapped for a link (/x/d -> /etc) stops the walk, and
+ * never blocking on a FIFO or a device.  The descriptor, or -1 with
+ * why. */
+static int open_nofollow(const char *path, char *why, size_t whylen)
 {
-	if (s->real_files) {
-		/* a path from the trace: never block on a FIFO or a device, never
-		 * follow a link, and map regular files only */
-		int fd = open(s->t->files[i].path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY);
-		struct stat st;
-		const char *why = fd < 0 ? strerror(errno) : NULL;
-		if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
-			why = "not a regular file, refused";
-			close(fd);
-			fd = -1;
-		}
-		if (fd < 0 && create)
-			fprintf(stderr, "vmreplay: %s: %s (its mappings will be anonymous)\n",
-			        s->t->files[i].path, why);
-		return fd;
+	char buf[PATH_MAX], *save = NULL;
+	if (strlen(path) >= sizeof(buf) || !*path) {
+		snprintf(why, whylen, "%s", *path ? strerror(ENAMETOOLONG) : "an empty path");
+		return -1;
 	}
+	strcpy(buf, path);
+	int dfd = open(path[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	char *comp = strtok_r(buf, "/", &save);
+	if (!comp) {
+		snprintf(why, whylen, "not a regular file, refused");
+		if (dfd >= 0)
+			close(dfd);
+		return -1;
+	}
+	while (dfd >= 0 && comp) {
+		char *next = strtok_r(NULL, "/", &save);
+		int fd = next ? openat(dfd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+		              : openat(dfd, comp, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY);
+		int e = errno;
+		struct stat st;
+		if (fd < 0 && fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+			snprintf(why, whylen, "%.*s is a symbolic link, refused",
+			         (int)(comp + strlen(comp) - buf), path);
+			close(dfd);
+			return -1;
+		}
+		close(dfd);
+		if (fd < 0) {
+			snprintf(why, whylen, "%s", strerror(e));
+			return -1;
+		}
+		if (!next)
+			return fd;
+		dfd = fd;
+		comp = next;
+	}
+	snprintf(why, whylen, "%s", strerror(errno));
+	return -1;
+}
+
+static int open_standin(const struct standins *s, size_t i, int create)
+{
 	char p[320];
 	snprintf(p, sizeof(p), "%s/f%zu", s->dir, i);
 	return open(p, create ? O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC : O_RDWR | O_CLOEXEC, 0600);
+}
+
+static int open_one(const struct standins *s, size_t i, int create)
+{
+	char why[PATH_MAX + 64];
+	if (s->real && s->real[i])
+		return open_nofollow(s->t->files[i].path, why, sizeof(why));
+	return open_standin(s, i, create);
+}
+
+/* --real-files: the real file of identity i if it can be mapped as
+ * recorded (its descriptor, and real[i] set), else -1 after one line
+ * saying why a stand-in takes its place. */
+static int open_real(struct standins *s, size_t i, uint8_t use)
+{
+	const struct vmt_file *f = &s->t->files[i];
+	char why[PATH_MAX + 128];
+	struct stat st;
+	int fd = -1;
+	if (use & RP_FILE_SHARED_WRITE) {
+		snprintf(why, sizeof(why), "mapped shared and writable, and --real-files never opens a "
+		         "file for writing");
+	} else if ((fd = open_nofollow(f->path, why, sizeof(why))) < 0) {
+		/* why says it */
+	} else if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(why, sizeof(why), "not a regular file, refused");
+	} else if ((uint64_t)st.st_size < f->size) {
+		snprintf(why, sizeof(why), "%llu bytes now, %llu when recorded: pages it had are gone",
+		         (unsigned long long)st.st_size, (unsigned long long)f->size);
+	} else {
+		if ((uint64_t)st.st_size != f->size)
+			fprintf(stderr, "vmreplay: %s: %llu bytes now, %llu when recorded (mapped as it is now)\n",
+			        f->path, (unsigned long long)st.st_size, (unsigned long long)f->size);
+		s->real[i] = 1;
+		return fd;
+	}
+	if (fd >= 0)
+		close(fd);
+	fprintf(stderr, "vmreplay: %s: %s (a stand-in is mapped instead)\n", f->path, why);
+	return -1;
 }
 
 int standins_fd_lazy(const struct standins *s, size_t i)
@@ -146,63 +220,64 @@ int standins_create(struct standins *s, const struct rp_trace *t, int real_files
 {
 	memset(s, 0, sizeof(*s));
 	owner_pid = getpid();
-	s->real_files = real_files;
 	s->t = t;
 	s->n = t->nfiles;
 	s->fd = malloc((t->nfiles + 1) * sizeof(*s->fd));
 	s->first = malloc((t->nfiles + 1) * sizeof(*s->first));
-	if (!s->fd || !s->first) {
+	uint64_t *need = calloc(t->nfiles + 1, sizeof(*need));
+	uint8_t *use = calloc(t->nfiles + 1, sizeof(*use));
+	if (real_files)
+		s->real = calloc(t->nfiles + 1, sizeof(*s->real));
+	if (!s->fd || !s->first || !need || !use || (real_files && !s->real)) {
+		free(need);
+		free(use);
 		snprintf(why, whylen, "out of memory");
 		return -1;
 	}
+	/* one file and one descriptor for every record of an identity: big
+	 * enough for all, and used as the most demanding of them uses it */
 	for (size_t i = 0; i < s->n; i++) {
 		s->fd[i] = -1;
 		s->first[i] = (uint32_t)i;
-	}
-	if (!t->nfiles)
-		return 0;
-	if (!real_files) {
-		const char *tmp = getenv("TMPDIR");
-		snprintf(s->dir, sizeof(s->dir), "%s/vmreplay.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-		if (!mkdtemp(s->dir)) {
-			snprintf(why, whylen, "%s: cannot create the stand-in directory: %s",
-			         s->dir, strerror(errno));
-			s->dir[0] = 0;
-			return -1;
-		}
-	}
-	size_t budget = fd_budget(), open_now = 0;
-	for (size_t i = 0; i < s->n; i++) {
 		if (!t->file_need[i])
 			continue;   /* never mapped (an execve's file, a failed lookup) */
 		int same = same_identity(t, i);
-		if (same >= 0) {
-			/* one file and one descriptor for every record of the
-			 * identity: big enough for all */
-			s->first[i] = s->first[same];
-			s->fd[i] = s->fd[same];
-			uint64_t size = standin_size(t->file_need[i]);
-			struct stat st;
-			char p[320];
-			snprintf(p, sizeof(p), "%s/f%u", s->dir, s->first[i]);
-			if (!real_files && s->fd[i] != -1 &&
-			    (s->fd[i] >= 0 ? fstat(s->fd[i], &st) : stat(p, &st)) == 0 &&
-			    (uint64_t)st.st_size < size &&
-			    (s->fd[i] >= 0 ? ftruncate(s->fd[i], (off_t)size) : truncate(p, (off_t)size)) < 0) {
-				snprintf(why, whylen, "%s: cannot grow a stand-in file: %s", p, strerror(errno));
-				return -1;
+		size_t f = same >= 0 ? s->first[same] : i;
+		s->first[i] = (uint32_t)f;
+		if (t->file_need[i] > need[f])
+			need[f] = t->file_need[i];
+		use[f] |= t->file_use[i];
+	}
+	size_t budget = fd_budget(), open_now = 0;
+	int ret = 0;
+	for (size_t i = 0; i < s->n && !ret; i++) {
+		if (!t->file_need[i] || s->first[i] != i)
+			continue;
+		/* the recorder's own store and files nothing maps need no file */
+		if (real_files && !(use[i] & RP_FILE_MAPPED))
+			continue;
+		int fd = real_files ? open_real(s, i, use[i]) : -1;
+		if (fd < 0) {
+			if (!s->dir[0]) {
+				const char *tmp = getenv("TMPDIR");
+				snprintf(s->dir, sizeof(s->dir), "%s/vmreplay.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+				if (!mkdtemp(s->dir)) {
+					snprintf(why, whylen, "%s: cannot create the stand-in directory: %s",
+					         s->dir, strerror(errno));
+					s->dir[0] = 0;
+					ret = -1;
+					break;
+				}
 			}
-			continue;
-		}
-		int fd = open_one(s, i, 1);
-		if (fd < 0 && real_files)
-			continue;
-		uint64_t size = t->file_need[i];
-		if (fd < 0 || (!real_files && ftruncate(fd, (off_t)standin_size(size)) < 0)) {
-			snprintf(why, whylen, "%s/f%zu: cannot create a stand-in file: %s", s->dir, i, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			return -1;
+			fd = open_standin(s, i, 1);
+			if (fd < 0 || ftruncate(fd, (off_t)standin_size(need[i])) < 0) {
+				snprintf(why, whylen, "%s/f%zu: cannot create a stand-in file: %s", s->dir, i,
+				         strerror(errno));
+				if (fd >= 0)
+					close(fd);
+				ret = -1;
+				break;
+			}
 		}
 		if (++open_now > budget) {
 			close(fd);   /* the file stays; opened again when mapped */
@@ -210,5 +285,9 @@ int standins_create(struct standins *s, const struct rp_trace *t, int real_files
 		}
 		s->fd[i] = fd;
 	}
-	return 0;
+	for (size_t i = 0; i < s->n; i++)
+		s->fd[i] = s->fd[s->first[i]];
+	free(need);
+	free(use);
+	return ret;
 }

@@ -1,7 +1,10 @@
 /* standin.h - stand-in files for file-backed mappings: one sparse file of
  * the recorded size per recorded file identity (dev, ino), in a private
  * temporary directory that is removed at exit, on SIGINT/SIGTERM/SIGHUP too.
- * With real_files the recorded paths are opened instead (read-only).
+ * With real_files the recorded paths are opened instead, read-only and
+ * following no symlink; a file that cannot be mapped as recorded (gone,
+ * not a regular file, shorter than recorded, or mapped shared and
+ * writable) gets a stand-in, and one line on stderr says why.
  *
  * Every record of one identity shares one descriptor.  Identities beyond
  * what the descriptor limit leaves room for are opened when a mapping
@@ -19,7 +22,7 @@ struct standins {
 	int *fd;              /* per trace file (rp_trace.files index), -1 none */
 	uint32_t *first;      /* per trace file: the first record of its identity */
 	size_t n;
-	int real_files;
+	uint8_t *real;        /* --real-files: per trace file, 1 when the real file serves */
 	const struct rp_trace *t;
 };
 

@@ -276,8 +276,9 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 	if (t->nfiles)
 		qsort(t->files, t->nfiles, sizeof(*t->files), cmp_file);
 	t->file_need = calloc(t->nfiles + 1, sizeof(*t->file_need));
+	t->file_use = calloc(t->nfiles + 1, sizeof(*t->file_use));
 	t->step_of_event = malloc((t->nevents + 1) * sizeof(*t->step_of_event));
-	if (!t->file_need || !t->step_of_event)
+	if (!t->file_need || !t->file_use || !t->step_of_event)
 		goto nomem;
 	for (size_t i = 0; i < t->nfiles; i++)
 		t->file_need[i] = t->files[i].size;
@@ -293,6 +294,9 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 					uint64_t need = v->offset + (v->end - v->start);
 					if (need > t->file_need[fi])
 						t->file_need[fi] = need;
+					t->file_use[fi] |= RP_FILE_MAPPED |
+					        ((v->flags & VMT_VMA_SHARED) && (v->prot & VMT_PROT_WRITE)
+					         ? RP_FILE_SHARED_WRITE : 0);
 				}
 			}
 		}
@@ -307,6 +311,10 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 				uint64_t need = e->args[5] + e->args[1];
 				if (need > t->file_need[fi])
 					t->file_need[fi] = need;
+				int type = (int)(e->args[3] & MAP_TYPE);
+				t->file_use[fi] |= RP_FILE_MAPPED |
+				        ((type == MAP_SHARED || type == MAP_SHARED_VALIDATE) &&
+				         (e->args[2] & PROT_WRITE) ? RP_FILE_SHARED_WRITE : 0);
 			}
 		}
 		int forks = e->sys == VMT_SYS_FORK || e->sys == VMT_SYS_VFORK ||
@@ -347,7 +355,7 @@ void rp_trace_free(struct rp_trace *t)
 	if (t->events)
 		munmap(t->events, t->events_bytes);
 	free(t->maps); free(t->layouts); free(t->cks); free(t->res);
-	free(t->images); free(t->files); free(t->file_need); free(t->procs);
+	free(t->images); free(t->files); free(t->file_need); free(t->file_use); free(t->procs);
 	free(t->step_of_event);
 	memset(t, 0, sizeof(*t));
 }

@@ -10,6 +10,10 @@
 
 enum rp_step_kind { RP_PROCESS, RP_MAP, RP_CHECKPOINT, RP_RESIDENCY, RP_EVENT };
 
+/* How the program maps a file (rp_trace.file_use): the recorder's own
+ * VMAs (its store) do not count. */
+enum { RP_FILE_MAPPED = 1, RP_FILE_SHARED_WRITE = 2 };
+
 struct rp_step {
 	uint8_t kind;         /* enum rp_step_kind */
 	uint32_t slot;        /* the process (index into rp_trace.procs) */
@@ -36,6 +40,7 @@ struct rp_trace {
 	struct vmt_process *images;  size_t nimages;
 	struct vmt_file *files;      size_t nfiles;   /* sorted by (pid, id) */
 	uint64_t *file_need;         /* bytes a stand-in must have, per file */
+	uint8_t *file_use;           /* per file: RP_FILE_* */
 	struct rp_proc_info *procs;  size_t nprocs;
 	uint32_t *step_of_event;     /* event index -> step index */
 	size_t steps_bytes, events_bytes;   /* their mappings (trace.c, big_grow) */

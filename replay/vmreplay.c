@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "lib/output.h"
 #include "replay/backend.h"
 #include "replay/blame.h"
 #include "replay/calibrate.h"
@@ -185,23 +186,13 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 }
 
 /* --json OUT writable before any work: 0, or -1 with the message printed.
- * Opened as it will be, without truncating; a file made here is removed. */
+ * Tried as it will be written (lib/output.h), its temporary file removed. */
 static int json_writable(const char *path)
 {
-	struct stat st;
-	int existed = stat(path, &st) == 0;
-	if (existed && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "vmreplay: --json %s: is a directory\n", path);
+	struct output out;
+	if (!output_open(&out, "vmreplay", path, VMT_OUTPUT_MODE_PRIVATE))
 		return -1;
-	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0644);
-	if (fd < 0) {
-		fprintf(stderr, "vmreplay: --json %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	close(fd);
-	if (!existed)
-		unlink(path);
+	output_abort(&out);
 	return 0;
 }
 
@@ -219,14 +210,17 @@ int main(int argc, char **argv)
 		rp_free_options(&o);
 		return status;
 	}
-	if (o.json && json_writable(o.json) < 0)
+	if (o.json && json_writable(o.json) < 0) {
+		rp_free_options(&o);
 		return 2;
+	}
 	if (strcmp(o.target, "sim") != 0)
 		rp_kernel_hold_low();
 	struct rp_trace t;
 	char why[512];
 	if (rp_trace_load(&t, o.trace, why, sizeof(why)) < 0) {
 		fprintf(stderr, "vmreplay: %s\n", why);
+		rp_free_options(&o);
 		return 2;
 	}
 	if (t.incomplete)
@@ -234,5 +228,6 @@ int main(int argc, char **argv)
 		        t.note, t.nevents);
 	int status = replay(&o, &t);
 	rp_trace_free(&t);
+	rp_free_options(&o);
 	return status;
 }

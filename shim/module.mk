@@ -32,7 +32,7 @@ $(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT)
 
 $(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c) $(LIBVMT)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(LDFLAGS)
+	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
 
 # The shim tests read traces back with this small dumper (tests/shim/).
 TEST_BINS += $(BUILD)/tests/shim/tracecalls

@@ -777,7 +777,9 @@ static void finish_if_last(int64_t live)
 	if (live > 0 || shim.store.head->launcher)
 		return;
 	char msg[256];
-	if (vmt_store_finish(&shim.store, NULL, 0, &shim_alloc, msg, sizeof msg) < 0) {
+	if (vmt_store_finish(&shim.store, NULL, 0, NULL, 0, &shim_alloc, msg, sizeof msg) == 0) {
+		vmt_store_remove(&shim.store);
+	} else {
 		static const char pre[] = "vmrec: cannot finish the trace: ",
 		                  kept[] = "; the records stay in ", how[] = " (vmrec --finish STORE)\n";
 		raw3(SYS_write, 2, pre, sizeof pre - 1);

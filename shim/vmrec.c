@@ -1,7 +1,7 @@
 /* vmrec - run a program with the recorder preloaded and wait for it.
  *
  *   vmrec [-o TRACE] [--mode=OCTAL] [--stacks[=N]] [--no-sud] -- PROGRAM ARGS...
- *   vmrec --finish STORE
+ *   vmrec [-o TRACE] [--mode=OCTAL] --finish STORE
  *
  * The library is found next to the launcher (../lib/libvmrec.so); the
  * trace defaults to PROGRAM.vmrec.lz4 in the current directory.  The exit
@@ -9,6 +9,7 @@
  * launcher is a subreaper: it waits until every process of the tree has
  * gone, then turns the trace store into the trace, naming how each
  * process it reaped ended. */
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <linux/futex.h>
@@ -22,9 +23,11 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "vmt_check.h"
 #include "vmt_store.h"
 
 /* The program execvp would run, or NULL. */
@@ -77,7 +80,7 @@ static void forward(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: vmrec [-o TRACE] [--mode=OCTAL] [--stacks[=DEPTH]] [--no-sud] [--] PROGRAM [ARGS...]\n"
-	           "       vmrec --finish STORE\n");
+	           "       vmrec [-o TRACE] [--mode=OCTAL] --finish STORE\n");
 }
 
 /* ../lib/libvmrec.so relative to this executable. */
@@ -139,7 +142,9 @@ static int wait_all(pid_t root, int *root_st)
 	}
 }
 
-static int finish(const char *store_path)
+/* The launcher's own store, once its tree has gone: to `out`, the path it
+ * was asked for. */
+static int finish(const char *store_path, const char *out)
 {
 	struct vmt_store s = { 0 };
 	char msg[512];
@@ -147,14 +152,117 @@ static int finish(const char *store_path)
 		fprintf(stderr, "vmrec: %s: not a trace store\n", store_path);
 		return 2;
 	}
-	/* no recorded process finishes while we run; a finisher killed midway
-	 * left the flag set */
-	s.head->finishing = 0;
-	if (vmt_store_finish(&s, fates, nfates, NULL, msg, sizeof msg) < 0) {
+	if (vmt_store_finish(&s, out, 0, fates, nfates, NULL, msg, sizeof msg) < 0) {
 		fprintf(stderr, "vmrec: cannot finish the trace: %s; the records stay in %s "
 		        "(vmrec --finish %s)\n", msg, store_path, store_path);
+		vmt_store_detach(&s);
 		return 2;
 	}
+	vmt_store_remove(&s);
+	vmt_store_detach(&s);
+	return 0;
+}
+
+/* The trace a store named TRACE.vmrec-store.PID is for, or NULL. */
+static const char *trace_of_store(const char *store, char *buf, size_t cap)
+{
+	const char *base = strrchr(store, '/') ? strrchr(store, '/') + 1 : store;
+	const char *tag = NULL;
+	for (const char *p = base; (p = strstr(p, ".vmrec-store.")); p++)
+		tag = p;
+	if (!tag || tag == base || !tag[13] || strspn(tag + 13, "0123456789") != strlen(tag + 13) ||
+	    (size_t)(tag - store) >= cap)
+		return NULL;
+	memcpy(buf, store, (size_t)(tag - store));
+	buf[tag - store] = 0;
+	return buf;
+}
+
+/* A process other than this one that maps the file (dev, ino): a
+ * recorded process still running, or a launcher still draining.  0:
+ * none that this user may see (a process whose maps cannot be read
+ * cannot have mapped a store only its owner can open). */
+static pid_t store_user(dev_t dev, ino_t ino)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t self = getpid(), found = 0;
+	char path[64], line[4608];
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		pid_t pid = (pid_t)atoi(de->d_name);
+		if (pid <= 0 || pid == self)
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+		FILE *f = fopen(path, "re");
+		if (!f)
+			continue;
+		while (!found && fgets(line, sizeof line, f)) {
+			unsigned maj, min;
+			unsigned long long i;
+			if (sscanf(line, "%*x-%*x %*s %*x %x:%x %llu", &maj, &min, &i) == 3 &&
+			    i == (unsigned long long)ino && maj == major(dev) && min == minor(dev))
+				found = pid;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+/* vmrec --finish STORE: a store nobody finished, trusted in nothing.  The
+ * trace goes where -o says, else where the store's own name says
+ * (TRACE.vmrec-store.PID), never where its contents say; a store that a
+ * process still maps is refused; what is written must pass the trace
+ * rules (traces/vmt_check.c), or the store stays and the status is 1. */
+static int finish_by_hand(const char *store_path, const char *out, unsigned mode)
+{
+	char derived[4300], msg[600];
+	struct stat st;
+	if (!out && !(out = trace_of_store(store_path, derived, sizeof derived))) {
+		fprintf(stderr, "vmrec: %s: not named TRACE.vmrec-store.PID: say where the trace "
+		        "goes with -o TRACE\n", store_path);
+		return 2;
+	}
+	if (lstat(store_path, &st) < 0) {
+		fprintf(stderr, "vmrec: %s: %s\n", store_path, strerror(errno));
+		return 2;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "vmrec: %s: not a regular file\n", store_path);
+		return 2;
+	}
+	pid_t user = store_user(st.st_dev, st.st_ino);
+	if (user) {
+		fprintf(stderr, "vmrec: %s: still in use by pid %d: the recording has not ended\n",
+		        store_path, (int)user);
+		return 2;
+	}
+	struct vmt_store s = { 0 };
+	if (vmt_store_attach(&s, store_path) < 0) {
+		fprintf(stderr, "vmrec: %s: not a trace store\n", store_path);
+		return 2;
+	}
+	/* nobody maps it: a finisher that set the flag died */
+	s.head->finishing = 0;
+	/* the store's mode, but never more than read and write */
+	if (!mode)
+		mode = s.head->mode & 0666 ? s.head->mode & 0666 : 0600;
+	if (vmt_store_finish(&s, out, mode, NULL, 0, NULL, msg, sizeof msg) < 0) {
+		fprintf(stderr, "vmrec: cannot finish the trace: %s; the records stay in %s\n",
+		        msg, store_path);
+		vmt_store_detach(&s);
+		return 2;
+	}
+	int bad = vmt_check_file(out, msg, sizeof msg);
+	if (bad) {
+		fprintf(stderr, "vmrec: %s: finished, but damaged: %s; the store stays: %s\n",
+		        out, msg, store_path);
+		vmt_store_detach(&s);
+		return 1;
+	}
+	vmt_store_remove(&s);
 	vmt_store_detach(&s);
 	return 0;
 }
@@ -273,8 +381,8 @@ static int check_out(const char *out)
 
 int main(int argc, char **argv)
 {
-	const char *out = NULL, *stacks = NULL, *mode = "600";
-	int i, no_sud = 0;
+	const char *out = NULL, *stacks = NULL, *mode = "600", *store_path = NULL;
+	int i, no_sud = 0, mode_given = 0;
 	char lib[4200], outbuf[4200];
 
 	for (i = 1; i < argc; i++) {
@@ -285,14 +393,19 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+		if (strcmp(a, "--finish") == 0 && i + 1 >= argc) {
+			fprintf(stderr, "vmrec: option --finish needs a store\n");
+			usage(stderr);
+			return 2;
+		}
 		if (strcmp(a, "-o") == 0) out = argv[++i];
 		else if (strncmp(a, "-o", 2) == 0 && a[2]) out = a + 2;
 		else if (strcmp(a, "--stacks") == 0) stacks = "16";
 		else if (strncmp(a, "--stacks=", 9) == 0) stacks = a + 9;
 		else if (strcmp(a, "--no-sud") == 0) no_sud = 1;
-		else if (strncmp(a, "--mode=", 7) == 0) mode = a + 7;
-		else if (strcmp(a, "--mode") == 0 && i + 1 < argc) mode = argv[++i];
-		else if (strcmp(a, "--finish") == 0 && i + 2 == argc) return finish(argv[i + 1]);
+		else if (strncmp(a, "--mode=", 7) == 0) mode = a + 7, mode_given = 1;
+		else if (strcmp(a, "--mode") == 0 && i + 1 < argc) mode = argv[++i], mode_given = 1;
+		else if (strcmp(a, "--finish") == 0 && i + 1 < argc) store_path = argv[++i];
 		else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { usage(stdout); return 0; }
 		else if (a[0] == '-') {
 			fprintf(stderr, "vmrec: unknown option %s\n", a);
@@ -300,7 +413,16 @@ int main(int argc, char **argv)
 			return 2;
 		} else break;
 	}
-	if (i >= argc) {
+	if (out && !*out) {
+		fprintf(stderr, "vmrec: -o: empty file name\n");
+		return 2;
+	}
+	if (store_path && i < argc) {
+		fprintf(stderr, "vmrec: --finish STORE takes no program\n");
+		usage(stderr);
+		return 2;
+	}
+	if (!store_path && i >= argc) {
 		usage(stderr);
 		return 2;
 	}
@@ -314,6 +436,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vmrec: --mode=%s: not an octal file mode\n", mode);
 		return 2;
 	}
+	if (store_path)
+		return finish_by_hand(store_path, out, mode_given ? (unsigned)m : 0);
 	if (find_library(lib, sizeof lib) != 0) {
 		fprintf(stderr, "vmrec: %s: recorder library not found next to vmrec\n", lib);
 		return 2;
@@ -337,6 +461,7 @@ int main(int argc, char **argv)
 		return 2;
 	sprintf(preload, old && *old ? "%s:%s" : "%s", lib, old);
 	setenv("LD_PRELOAD", preload, 1);
+	free(preload);   /* setenv copied it */
 	setenv("VMREC_OUT", out, 1);
 	setenv("VMREC_LAUNCHER", "1", 1);
 	setenv("VMREC_MODE", mode, 1);
@@ -378,7 +503,7 @@ int main(int argc, char **argv)
 	/* a trace that cannot be finished is said on stderr; the status stays
 	 * the program's, as it would be without the recorder */
 	if (access(store, F_OK) == 0)
-		finish(store);
+		finish(store, out);
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return WEXITSTATUS(st);

@@ -15,3 +15,19 @@ $(BUILD)/tests/%.t: $(OBJ)/tests/%_test.o $(LIBVMT)
 $(BUILD)/tests/%: $(OBJ)/tests/%.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $< $(TEST_PROG_LIBS) -lpthread -ldl $(VMREC_LDFLAGS)
+
+# The corpus tests of the tools' fuzz harnesses (tests/fuzz/corpus.h)
+# link the tool's objects, its main renamed (mk/rules.mk).
+FUZZ_VMREPORT_OBJS := $(filter-out $(OBJ)/analysis/vmreport.o,$(VMREPORT_OBJS)) $(OBJ)/renamed/analysis/vmreport.o
+FUZZ_VMTRACE_OBJS  := $(filter-out $(OBJ)/analysis/vmtrace.o,$(VMTRACE_OBJS)) $(OBJ)/renamed/analysis/vmtrace.o
+FUZZ_VMREPLAY_OBJS := $(filter-out $(OBJ)/replay/vmreplay.o,$(call objs,$(VMREPLAY_SRCS))) \
+                      $(OBJ)/renamed/replay/vmreplay.o $(VMREPLAY_VM_OBJS)
+FUZZ_TEST_LIBS     := $(LIBSHARED) $(LIBVMT) $(LIBVMT_LIBS) $(JSON_LIBS) $(SYMBOLIZE_LIBS) -lm
+$(BUILD)/tests/report/fuzz_corpus.t: $(FUZZ_VMREPORT_OBJS) $(LIBSHARED)
+$(BUILD)/tests/report/fuzz_corpus.t: TEST_LIBS_report += $(FUZZ_VMREPORT_OBJS) $(FUZZ_TEST_LIBS)
+$(BUILD)/tests/vmtrace/fuzz_tools_corpus.t $(BUILD)/tests/vmtrace/fuzz_import_corpus.t: $(FUZZ_VMTRACE_OBJS) $(LIBSHARED)
+$(BUILD)/tests/vmtrace/fuzz_tools_corpus.t $(BUILD)/tests/vmtrace/fuzz_import_corpus.t: \
+  TEST_LIBS_vmtrace += $(FUZZ_VMTRACE_OBJS) $(FUZZ_TEST_LIBS)
+$(BUILD)/tests/replay/fuzz_corpus.t: $(FUZZ_VMREPLAY_OBJS) $(LIBVMSIM) $(LIBSHARED)
+$(BUILD)/tests/replay/fuzz_corpus.t: TEST_LIBS_replay := $(FUZZ_VMREPLAY_OBJS) $(LIBVMSIM) $(FUZZ_TEST_LIBS) \
+  -ljemalloc -lpthread -ldl

@@ -4,7 +4,7 @@
 LIBVMT_SRCS := traces/vmt_check.c traces/vmt_chunks.c \
 	traces/vmt_cursor.c traces/vmt_error.c traces/vmt_frames.c \
 	traces/vmt_host.c traces/vmt_lz4frame.c traces/vmt_merge.c \
-	traces/vmt_meta.c traces/vmt_order.c traces/vmt_reader.c traces/vmt_residency.c \
+	traces/vmt_meta.c traces/vmt_order.c traces/vmt_output.c traces/vmt_reader.c traces/vmt_residency.c \
 	traces/vmt_space.c \
 	traces/vmt_store.c traces/vmt_sys.c traces/vmt_writer.c \
 	traces/vmt_xxh32.c
@@ -34,8 +34,11 @@ $(BUILD)/bench/trace-bench: $(call objs,tests/bench/trace-bench.c) $(LIBVMT)
 # $(BUILD)/fuzz/corpus (copy the interesting ones into the test corpus).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-.PHONY: fuzz
-fuzz: $(BUILD)/fuzz/fuzz_reader
+# (fuzz itself runs nothing: each harness is a fuzz-NAME of its own, so
+# make -k fuzz runs the others after one finds something)
+.PHONY: fuzz fuzz-reader
+fuzz: fuzz-reader
+fuzz-reader: $(BUILD)/fuzz/fuzz_reader
 	@mkdir -p $(BUILD)/fuzz/corpus
 	$(BUILD)/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
 	  -timeout=5 -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus tests/trace/fuzz/corpus

@@ -348,10 +348,15 @@ struct vmt_writer;
  * vmt_writer_close) for one thread of pid/tid. */
 struct vmt_writer *vmt_writer_fdopen(int fd, int32_t pid, int32_t tid,
                                      const struct vmt_writer_prefs *prefs);
-/* Create/truncate `path` and write to it (convenience for tools). */
+/* Write a new trace to `path` (for tools): into a temporary file beside
+ * it, mode 0600, renamed over `path` by a vmt_writer_close that met no
+ * error, removed by vmt_writer_discard or a failed close; never through
+ * a symlink (traces/vmt_output.h).  NULL on failure with *err set;
+ * vmt_writer_open_error() then says "PATH: why". */
 struct vmt_writer *vmt_writer_open(const char *path,
                                    const struct vmt_writer_prefs *prefs,
                                    int *err);
+const char *vmt_writer_open_error(void);
 /* Append one record; the chunk is written out when full. */
 int vmt_write(struct vmt_writer *w, const struct vmt_record *rec);
 /* Write out what is buffered as a chunk now (async-signal-safe when a
@@ -362,7 +367,8 @@ int vmt_writer_close(struct vmt_writer *w);
 /* A one-line description of the writer's first error, or "". */
 const char *vmt_writer_error(const struct vmt_writer *w);
 /* Free without writing what is buffered: for a fork child's copy of its
- * parent's writer (the parent writes those records itself).  Uses only the
+ * parent's writer (the parent writes those records itself), or to drop a
+ * trace vmt_writer_open began (the output stays as it was).  Uses only the
  * writer's allocator, so it is safe right after fork. */
 void vmt_writer_discard(struct vmt_writer *w);
 

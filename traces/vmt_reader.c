@@ -152,7 +152,8 @@ struct vmt_reader *vmt_reader_open(const char *path,
 		*err = vmt_rd_set_error(open_msg, "(null)", VMT_EINVAL, "no path");
 		return NULL;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO is refused below, not waited for in open() */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		*err = vmt_rd_set_error(open_msg, path, VMT_EIO, "%s", strerror(errno));
 		return NULL;

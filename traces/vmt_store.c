@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include "vmt_format.h"
 #include "vmt_meta.h"
+#include "vmt_output.h"
 #include "vmt_store.h"
 #include "vmt_raw.h"
 
@@ -343,8 +344,12 @@ static const struct region *region_at(struct finish *f, uint64_t *off)
 
 static int committed_chunk(const struct vmt_store *s, uint64_t limit, uint64_t off)
 {
+	/* regions are 8-aligned past the head page: another offset is no
+	 * chunk a writer put */
+	if (off % 8 || off < VMT_STORE_HEAD || off > limit || limit - off < sizeof(struct region))
+		return 0;
 	const struct region *r = (const struct region *)(s->base + off);
-	return off + sizeof *r <= limit && r->magic == REGION_MAGIC && r->kind == VMT_ST_CHUNK;
+	return r->magic == REGION_MAGIC && r->kind == VMT_ST_CHUNK;
 }
 
 /* Where the records of a slab that no chunk holds begin: a chunk put of
@@ -356,8 +361,14 @@ static uint32_t slab_first(const struct vmt_store *s, uint64_t limit, const stru
 	const uint8_t *log = (const uint8_t *)(sl + 1);
 	uint32_t st = sl->start;
 	if (sl->pending && committed_chunk(s, limit, sl->pending) && st == sl->pending_from)
-		for (uint32_t i = 0; i < sl->pending_n && st < len; i++)
-			st += ((const struct entry *)(log + st))->size;
+		for (uint32_t i = 0; i < sl->pending_n && st + sizeof(struct entry) <= len; i++) {
+			if (st % 8)
+				return len;   /* not as a writer left it: nothing more to trust */
+			uint32_t size = ((const struct entry *)(log + st))->size;
+			if (size < sizeof(struct entry) || size > len - st)
+				return len;
+			st += size;
+		}
 	return st;
 }
 
@@ -369,9 +380,12 @@ static void slab_records(const struct vmt_store_slab *sl, uint32_t st, uint32_t 
 	const uint8_t *log = (const uint8_t *)(sl + 1);
 	struct vmt_scratch scratch = { 0 };
 	uint64_t last = 0;
-	while (st + sizeof(struct entry) <= len) {
+	/* entries are 8-aligned as a writer leaves them: a start that is not
+	 * is not a writer's */
+	while (st % 8 == 0 && st + sizeof(struct entry) <= len) {
 		const struct entry *e = (const struct entry *)(log + st);
-		if (e->size < sizeof *e || e->size > len - st)
+		if (e->size < sizeof *e || e->size > len - st || e->size % 8 ||
+		    (e->type == VMT_REC_EVENT && e->size - sizeof *e < sizeof(struct vmt_event)))
 			break;
 		struct vmt_record rec = { .type = (int)e->type };
 		const uint8_t *p = (const uint8_t *)(e + 1);
@@ -393,10 +407,13 @@ static void slab_records(const struct vmt_store_slab *sl, uint32_t st, uint32_t 
 	vmt_scratch_free(&scratch);
 }
 
-/* A chunk of the records a writer had not put in one yet. */
-static void finish_slab(struct finish *f, const struct vmt_store_slab *sl)
+/* A chunk of the records a writer had not put in one yet; `room`: the
+ * log bytes its region has, whatever its cap says. */
+static void finish_slab(struct finish *f, const struct vmt_store_slab *sl, uint64_t room)
 {
 	uint32_t len = sl->len < sl->cap ? sl->len : sl->cap;
+	if (len > room)
+		len = (uint32_t)room;
 	uint32_t st = slab_first(f->s, f->limit, sl, len);
 	if (st >= len)
 		return;
@@ -503,7 +520,7 @@ static void walk(struct finish *f, int pass, const struct vmt_store_fate *fates,
 			out(f, body, r->len);
 		else if ((pass == 2 || pass == 3) && r->kind == VMT_ST_SLAB && r->len >= sizeof(struct vmt_store_slab) &&
 		         (((const struct vmt_store_slab *)body)->state == VMT_SLAB_SEALED) == (pass == 2))
-			finish_slab(f, (const struct vmt_store_slab *)body);
+			finish_slab(f, (const struct vmt_store_slab *)body, r->len - sizeof(struct vmt_store_slab));
 		else if (pass == 4 && r->kind == VMT_ST_PROC && r->len >= sizeof(struct vmt_store_proc) &&
 		         (((const struct vmt_store_proc *)body)->state == VMT_PROC_RUNNING ||
 		          ((const struct vmt_store_proc *)body)->state == VMT_PROC_GONE))
@@ -523,11 +540,11 @@ static void say(char *msg, size_t cap, const char *a, const char *b, int err)
 		msg[n] = 0;
 }
 
-int vmt_store_finish(struct vmt_store *s, const struct vmt_store_fate *fates, size_t nfates,
+int vmt_store_finish(struct vmt_store *s, const char *out, unsigned mode,
+                     const struct vmt_store_fate *fates, size_t nfates,
                      const struct vmt_alloc *alloc, char *msg, size_t cap)
 {
 	struct vmt_store_head *h = s->head;
-	char tmp[sizeof h->out + 32];
 	struct stat st;
 	uint32_t no = 0;
 	if (!__atomic_compare_exchange_n(&h->finishing, &no, 1, 0, __ATOMIC_ACQ_REL,
@@ -547,31 +564,39 @@ int vmt_store_finish(struct vmt_store *s, const struct vmt_store_fate *fates, si
 	if (f.limit > VMT_STORE_WINDOW)
 		f.limit = VMT_STORE_WINDOW;
 
-	char *p = stpcpy(tmp, h->out);
-	p = stpcpy(p, ".vmrec-tmp.");
-	long pid = sc(SYS_getpid, 0, 0, 0, 0, 0, 0);
-	char digits[24], *d = digits + sizeof digits;
-	*--d = 0;
-	do *--d = (char)('0' + pid % 10); while (pid /= 10);
-	strcpy(p, d);
-	f.fd = open_path(tmp, O_WRONLY | O_CREAT | O_EXCL, h->mode ? h->mode : 0600);
-	if (failed(f.fd)) {
-		say(msg, cap, tmp, "", (int)-f.fd);
+	if (!out) {   /* the recorder's own, NUL-terminated where it made it */
+		h->out[sizeof h->out - 1] = 0;
+		out = h->out;
+	}
+	if (!mode)
+		mode = h->mode ? h->mode & 07777 : VMT_OUTPUT_MODE_PRIVATE;
+	struct vmt_output o;
+	int r = vmt_output_open(&o, out, mode);
+	if (r < 0) {
+		say(msg, cap, out, ": ", 0);
+		say(msg + strlen(msg), cap - strlen(msg), vmt_output_error(r), "", 0);
 		return -1;
 	}
-	sc(SYS_fchmod, f.fd, h->mode ? h->mode : 0600, 0, 0, 0, 0);  /* not the umask's */
+	f.fd = r;
 	/* in the order the records were written: the header, the chunks, the
 	 * records still in slabs (a sealed slab's before any a writer logs
 	 * into now), and the ENDs the finisher writes, after what they end */
 	for (int pass = 0; pass <= 4; pass++)
 		walk(&f, pass, fates, nfates);
-	sc(SYS_close, f.fd, 0, 0, 0, 0, 0);
-	long r = f.err ? -f.err : sc(SYS_rename, (long)tmp, (long)h->out, 0, 0, 0, 0);
-	if (failed(r)) {
-		sc(SYS_unlink, (long)tmp, 0, 0, 0, 0, 0);
-		say(msg, cap, h->out, "", (int)-r);
+	if (f.err) {
+		vmt_output_abort(&o);
+		say(msg, cap, out, "", f.err);
 		return -1;
 	}
-	sc(SYS_unlink, (long)s->path, 0, 0, 0, 0, 0);
+	r = vmt_output_commit(&o);
+	if (r < 0) {
+		say(msg, cap, out, "", -r);
+		return -1;
+	}
 	return 0;
+}
+
+void vmt_store_remove(struct vmt_store *s)
+{
+	sc(SYS_unlink, (long)s->path, 0, 0, 0, 0, 0);
 }

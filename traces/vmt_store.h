@@ -124,11 +124,17 @@ struct vmt_store_fate {
 	int status;
 };
 
-/* Write the finished trace next to head->out, rename it over head->out and
- * remove the store: every finished frame, a chunk for each slab's
- * records, an END for each image that did not say how it ended (from
- * fates, else "vanished").  0, or -1 with msg set. */
-int vmt_store_finish(struct vmt_store *s, const struct vmt_store_fate *fates, size_t nfates,
+/* Write the finished trace to `out` (NULL: head->out, the path the store
+ * was made for) by rename (vmt_output.h), with `mode` (0: head->mode):
+ * every finished frame, a chunk for each slab's records, an END for each
+ * image that did not say how it ended (from fates, else "vanished").
+ * Whatever the store holds, it reads only inside the file and the
+ * regions it made.  0, or -1 with msg set.  The store stays: remove it
+ * with vmt_store_remove once the trace is what the caller wants. */
+int vmt_store_finish(struct vmt_store *s, const char *out, unsigned mode,
+                     const struct vmt_store_fate *fates, size_t nfates,
                      const struct vmt_alloc *alloc, char *msg, size_t cap);
+/* Unlink the store's file (its mapping stays until vmt_store_detach). */
+void vmt_store_remove(struct vmt_store *s);
 
 #endif

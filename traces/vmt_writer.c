@@ -4,6 +4,7 @@
  * flush path is only computation plus write(2). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include "vmt_format.h"
 #include "vmt_lz4frame.h"
 #include "vmt_meta.h"
+#include "vmt_output.h"
 
 /* Events wait here as they came and are encoded QUEUE at a time: the
  * encoder (a few hundred instructions and the predictor's state) then runs
@@ -21,6 +23,7 @@
 
 struct vmt_writer {
 	int fd, owns_fd;
+	struct vmt_output *output;   /* vmt_writer_open's: renamed into place at close */
 	struct vmt_sink sink;        /* put.NULL: write(2) to fd */
 	int32_t pid, tid;
 	struct vmt_alloc alloc;
@@ -178,26 +181,40 @@ struct vmt_writer *vmt_writer_fdopen(int fd, int32_t pid, int32_t tid,
 	return w;
 }
 
+/* not thread-local: this file is linked into the recorder, whose TLS would
+ * grow every recorded thread */
+static char open_msg[PATH_MAX + 64];
+
+const char *vmt_writer_open_error(void)
+{
+	return open_msg;
+}
+
 struct vmt_writer *vmt_writer_open(const char *path,
                                    const struct vmt_writer_prefs *prefs,
                                    int *err)
 {
-	struct vmt_writer *w;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	struct vmt_output *o = malloc(sizeof(*o));
+	int fd = o ? vmt_output_open(o, path, VMT_OUTPUT_MODE_PRIVATE) : -ENOMEM;
+	int e = VMT_ENOMEM;
+	struct vmt_writer *w = NULL;
 
 	if (fd < 0) {
-		if (err)
-			*err = errno == ENOSPC ? VMT_ENOSPC : VMT_EIO;
-		return NULL;
+		e = fd == -ENOSPC || fd == -EDQUOT ? VMT_ENOSPC : fd == -ENOMEM ? VMT_ENOMEM : VMT_EIO;
+		snprintf(open_msg, sizeof(open_msg), "%s: cannot write: %s", path ? path : "",
+		         vmt_output_error(fd));
+	} else if (!(w = vmt_writer_fdopen(fd, getpid(), gettid(), prefs))) {
+		vmt_output_abort(o);
+		snprintf(open_msg, sizeof(open_msg), "%s: cannot write: %s", path, vmt_strerror(e));
 	}
-	w = vmt_writer_fdopen(fd, getpid(), gettid(), prefs);
 	if (!w) {
-		close(fd);
+		free(o);
 		if (err)
-			*err = VMT_ENOMEM;
+			*err = e;
 		return NULL;
 	}
-	w->owns_fd = 1;
+	w->output = o;
+	open_msg[0] = 0;
 	if (err)
 		*err = 0;
 	return w;
@@ -419,6 +436,10 @@ void vmt_writer_discard(struct vmt_writer *w)
 		return;
 	if (w->owns_fd)
 		close(w->fd);
+	if (w->output) {
+		vmt_output_abort(w->output);
+		free(w->output);
+	}
 	free_all(w);
 }
 
@@ -432,6 +453,17 @@ int vmt_writer_close(struct vmt_writer *w)
 	ret = w->err;
 	if (w->owns_fd && close(w->fd) < 0 && !ret)
 		ret = VMT_EIO;
+	if (w->output) {
+		/* a trace that could not be written whole replaces nothing */
+		int r = 0;
+		if (ret)
+			vmt_output_abort(w->output);
+		else
+			r = vmt_output_commit(w->output);
+		if (r < 0)
+			ret = r == -ENOSPC || r == -EDQUOT ? VMT_ENOSPC : VMT_EIO;
+		free(w->output);
+	}
 	free_all(w);
 	return ret;
 }

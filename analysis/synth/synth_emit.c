@@ -67,7 +67,11 @@ int synth_begin(struct synth *s, const struct synth_opts *o, const char *cmdline
 
 int synth_end(struct synth *s)
 {
-	int err = vmt_writer_close(s->w);
+	int err = 0;
+	if (s->failed)
+		vmt_writer_discard(s->w);   /* the output stays as it was */
+	else
+		err = vmt_writer_close(s->w);
 	s->w = NULL;
 	if (err < 0 && !s->failed)
 		fprintf(stderr, "vmtrace: %s: %s\n", s->out, vmt_strerror(err));

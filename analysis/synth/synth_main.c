@@ -108,8 +108,10 @@ int synth_write(const char *name, const struct synth_opts *o)
 	if (synth_begin(&s, o, cmdline) < 0)
 		return -1;
 	int ret = w->run(&s, o);
+	if (ret < 0)
+		s.failed = 1;   /* nothing replaces the output */
 	if (synth_end(&s) < 0 || ret < 0) {
-		fprintf(stderr, "vmtrace: synth %s: %s not written completely\n", w->name, o->out);
+		fprintf(stderr, "vmtrace: synth %s: %s not written\n", w->name, o->out);
 		return -1;
 	}
 	return 0;

@@ -70,7 +70,8 @@ if ! mkdir -p "$store" 2>/dev/null || [ ! -w "$store" ]; then
 fi
 
 if [ "$(id -u)" = 0 ] && [ -z "$VMREC_NO_APT_UPDATE" ]; then
-	apt-get update -qq >/dev/null 2>&1 || echo "$me: apt-get update failed; using the package lists as they are" >&2
+	apt-get -o DPkg::Lock::Timeout=900 update -qq >/dev/null 2>&1 ||
+		echo "$me: apt-get update failed; using the package lists as they are" >&2
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/vmrec-kernels.XXXXXX")
@@ -94,7 +95,7 @@ for series; do
 		echo "$me: $series -> $release (already in $store)"
 		continue
 	fi
-	if ! (cd "$work" && apt-get download -q "$pkg" >"$work/log" 2>&1); then
+	if ! (cd "$work" && apt-get -o DPkg::Lock::Timeout=900 download -q "$pkg" >"$work/log" 2>&1); then
 		why=$(grep '^E: ' "$work/log" | head -n 1)
 		echo "$me: apt-get download $pkg failed: ${why:-$(tail -n 1 "$work/log")}" >&2
 		exit 1
@@ -103,11 +104,14 @@ for series; do
 	dpkg-deb --fsys-tarfile "$work"/"$pkg"_*.deb |
 		tar -x -C "$work/x" "./boot/vmlinuz-$release" "./boot/config-$release" ||
 		{ echo "$me: $pkg holds no boot/vmlinuz-$release" >&2; exit 1; }
-	# into place whole or not at all: vmreplay looks for the vmlinuz
+	# into place whole or not at all: vmreplay looks for the vmlinuz.
+	# Another fetch into this store may be doing the same: each moves
+	# its own copies, by rename, so either's is whole
 	mkdir -p "$store/$release"
-	mv "$work/x/boot/config-$release" "$store/$release/config"
-	mv "$work/x/boot/vmlinuz-$release" "$store/$release/vmlinuz.part"
-	mv "$store/$release/vmlinuz.part" "$store/$release/vmlinuz"
+	mv "$work/x/boot/config-$release" "$store/$release/config.part.$$"
+	mv "$store/$release/config.part.$$" "$store/$release/config"
+	mv "$work/x/boot/vmlinuz-$release" "$store/$release/vmlinuz.part.$$"
+	mv "$store/$release/vmlinuz.part.$$" "$store/$release/vmlinuz"
 	rm -rf "$work/x" "$work"/*.deb
 	echo "$me: $series -> $release ($store/$release/vmlinuz)"
 done

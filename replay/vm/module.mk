@@ -59,7 +59,7 @@ kernels:
 
 # Unit tests of this module link its objects.
 VM_UNIT_TESTS := $(patsubst tests/vm/%_test.c,$(BUILD)/tests/vm/%.t,$(wildcard tests/vm/*_test.c))
-TEST_LIBS_vm := $(VMREPLAY_VM_OBJS) $(LIBSHARED) $(JSON_LIBS)
+TEST_LIBS_vm := $(VMREPLAY_VM_OBJS) $(LIBSHARED) $(LIBVMT) $(LIBVMT_LIBS) $(JSON_LIBS)
 $(VM_UNIT_TESTS): $(VMREPLAY_VM_OBJS) $(LIBSHARED)
 
 # Seeded operation sequences as traces, for the differential test.

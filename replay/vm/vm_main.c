@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "lib/output.h"
 #include "replay/options.h"
 #include "replay/vm/vm.h"
 #include "replay/vm/vm_frame.h"
@@ -132,8 +133,13 @@ static char *slurp(const char *path, size_t *len)
 	if (!f)
 		return NULL;
 	for (;;) {
-		if (cap - *len < 65536 && !(buf = realloc(buf, cap = cap * 2 + 65536)))
-			break;
+		if (cap - *len < 65536) {
+			char *more = realloc(buf, cap * 2 + 65536);
+			if (!more)
+				break;   /* what was read so far */
+			buf = more;
+			cap = cap * 2 + 65536;
+		}
 		size_t n = fread(buf + *len, 1, cap - *len, f);
 		*len += n;
 		if (n == 0)
@@ -253,27 +259,29 @@ static int deliver(const struct boot_ctx *b, const struct vm_frame *fr, int n)
 		if (json) {
 			snprintf(name, sizeof name, "%d/results.json", t);
 			char *out = vm_results_name(json, release, t, many_kernels, o->ntraces > 1);
+			struct output file;
 			FILE *of;
 			if (!(f = vm_frame_find(fr, n, name))) {
 				if (!rc)
 					fprintf(stderr, "%s: %s: the guest wrote no results JSON\n",
 					        prog, kname);
 				rc = rc ? rc : 2;
-			} else if (!(of = fopen(out, "w"))) {
-				fprintf(stderr, "%s: %s: %s\n", prog, out, strerror(errno));
+			} else if (!(of = output_open(&file, prog, out, VMT_OUTPUT_MODE_PRIVATE))) {
 				rc = 2;
 			} else {
 				char *rep = reproduce_line(b->opts, kname, b->kernel, b->thp, out,
 				                           o->traces[t]);
-				int bad = !rep || vm_results_write(of, f->data, f->len, release, rep);
-				free(rep);
-				if (fclose(of) || bad) {
+				if (!rep || vm_results_write(of, f->data, f->len, release, rep)) {
+					output_abort(&file);
 					fprintf(stderr, "%s: %s: the guest's results are not a JSON "
 					        "object or could not be written\n", prog, out);
+					rc = 2;
+				} else if (output_close(&file)) {
 					rc = 2;
 				} else {
 					say_written(json, out, kname, o->traces[t]);
 				}
+				free(rep);
 			}
 			free(out);
 		}

@@ -6,8 +6,11 @@
 # apt-get download and its checksum check, from a local file:// archive
 # (APT_CONFIG) holding a stand-in kernel package: no network.
 . "$(dirname "$0")/../lib.sh"
-# a make of its own (BUILD is this build: nothing is rebuilt)
-unset MAKEFLAGS MFLAGS MAKELEVEL VMREC_KERNELS
+# a make of its own (BUILD is this build: nothing is rebuilt).  The
+# "download" below comes from a file:// archive this test makes, so it
+# runs under VMREC_NO_INSTALL=1 too: nothing is installed or fetched from
+# outside (tests/build/no-install.t runs it so).
+unset MAKEFLAGS MFLAGS MAKELEVEL VMREC_KERNELS VMREC_NO_INSTALL
 P=$T/prefix
 make -s -C "$S" BUILD="$B" PREFIX="$P" install >"$T/out" 2>&1
 ok $? "make install PREFIX=$P"

@@ -7,11 +7,11 @@
 
 { base_map; echo 'ev 100 mprotect 0x20000000 0x1000 1 0 0 0 = 0'; echo 'ck 100 4 6 1'; } | mk failhere
 "$V" -q --json "$T/none/out.json" "$T/failhere.vmt" >"$T/out" 2>"$T/err"
-is "$?:$(cat "$T/out" "$T/err")" "2:vmreplay: --json $T/none/out.json: No such file or directory" \
+is "$?:$(cat "$T/out" "$T/err")" "2:vmreplay: $T/none/out.json: cannot write: No such file or directory" \
 	"a missing directory: one line, exit 2, before the replay"
 mkdir "$T/dir.json"
 "$V" -q --json "$T/dir.json" "$T/failhere.vmt" >"$T/out" 2>"$T/err"
-is "$?:$(cat "$T/out" "$T/err")" "2:vmreplay: --json $T/dir.json: is a directory" "a directory: the same"
+is "$?:$(cat "$T/out" "$T/err")" "2:vmreplay: $T/dir.json: cannot write: Is a directory" "a directory: the same"
 "$V" -q --json "$T/ok.json" "$T/failhere.vmt" 2>/dev/null
 "$PYTHON" -c 'import json, sys; json.load(open(sys.argv[1]))' "$T/ok.json"
 ok $? "a writable path gets the results"

@@ -42,7 +42,7 @@ ok $? "--real-files: the recorded path is mapped"
 is "$(cat "$T/err")" "" "--real-files: no complaint"
 rm "$T/real"
 "$V" -q --real-files "$T/real.vmt" 2>"$T/err"
-is "$(cat "$T/err")" "vmreplay: $T/real: No such file or directory (its mappings will be anonymous)" "--real-files: a missing file is named"
+is "$(cat "$T/err")" "vmreplay: $T/real: No such file or directory (a stand-in is mapped instead)" "--real-files: a missing file is named"
 
 # the same missing file mapped by two processes (one identity): named once
 { base_map; cat <<EOF2
@@ -55,7 +55,7 @@ ev 101 mmap 0 0x1000 1 0x2 3 0 = 0x21000000 file=1
 EOF2
 } | mk twice
 "$V" -q --real-files "$T/twice.vmt" 2>"$T/err"
-is "$(cat "$T/err")" "vmreplay: $T/real: No such file or directory (its mappings will be anonymous)" "--real-files: a missing file mapped twice is named once"
+is "$(cat "$T/err")" "vmreplay: $T/real: No such file or directory (a stand-in is mapped instead)" "--real-files: a missing file mapped twice is named once"
 
 # files never mapped (an execve's failed PATH lookup, the recorder's own
 # memfd in the map) need neither a stand-in nor the real path
@@ -86,6 +86,6 @@ ck 100 4 7 1
 EOF2
 } | mk fifo
 timeout 60 "$V" -q --strict --real-files "$T/fifo.vmt" 2>"$T/err"
-is "$?:$(cat "$T/err")" "0:vmreplay: $T/fifo: not a regular file, refused (its mappings will be anonymous)" \
+is "$?:$(cat "$T/err")" "0:vmreplay: $T/fifo: not a regular file, refused (a stand-in is mapped instead)" \
 	"--real-files: a FIFO is refused, not waited on (124: killed by the timeout)"
 done_testing

@@ -11,7 +11,8 @@ cd "$S" || exit 1
 R=$B/bin/vmreport D=tests/report/data
 
 python3 tests/report/split-runs.py "$D/aa-pthread-12.json" "$T" 1
-# edit FILE METRIC=OFFSET... : adds OFFSET to every run of METRIC
+# edit FILE METRIC=OFFSET... : adds OFFSET to every run of METRIC;
+# METRIC=runs:V,V... sets its runs; runs=N keeps every metric's first N
 edit() {
 	python3 - "$@" <<'PY'
 import json, sys
@@ -19,7 +20,10 @@ path = sys.argv[1]
 d = json.load(open(path))
 for arg in sys.argv[2:]:
     name, off = arg.split("=")
-    if off.startswith("runs:"):
+    if name == "runs":   # keep the first OFF runs of every metric
+        d["runs"] = int(off)
+        d["metrics"] = {m: v[:int(off)] for m, v in d["metrics"].items()}
+    elif off.startswith("runs:"):
         d["metrics"][name] = [float(x) for x in off[5:].split(",")]
     else:
         d["metrics"][name] = [v + float(off) for v in d["metrics"][name]]
@@ -60,8 +64,8 @@ esac
 
 # one run each (kernel results): nothing varies, so counts are exact
 cp "$T/a-0.json" "$T/a3.json"; cp "$T/b-0.json" "$T/b3.json"
-edit "$T/a3.json" vmreplay.merge.new=runs:20
-edit "$T/b3.json" vmreplay.merge.new=runs:21
+edit "$T/a3.json" runs=1 vmreplay.merge.new=runs:20
+edit "$T/b3.json" runs=1 vmreplay.merge.new=runs:21
 "$R" "$T/a3.json" "$T/b3.json" | grep -c 'vmreplay.merge.new  changed +1$' >"$T/n"
 is "$(cat "$T/n")" 1 "one run a side: changed +1"
 

@@ -16,12 +16,18 @@ cd "$T" || exit 1
 "$B/bin/vmtrace" synth pthread --iterations 4 -o pthread.lz4 >/dev/null &&
 	"$B/bin/vmreplay" -q --repeat 6 --json host.json pthread.lz4
 ok $? "a trace and six replays of it on this kernel"
-# edit IN OUT KEY=VALUE|KEY+=N... : metrics (every run) or top-level strings
+# edit IN OUT KEY=VALUE|KEY+=N|steady... : metrics (every run), top-level
+# strings; steady: every metric's runs its median
 edit() {
 	python3 - "$@" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for arg in sys.argv[3:]:
+    if arg == "steady":
+        for k, v in d["metrics"].items():
+            s = sorted(v)
+            d["metrics"][k] = [s[len(s) // 2]] * len(v)
+        continue
     k, v = arg.split("=")
     if k.endswith("+"):
         k = k[:-1]
@@ -33,10 +39,15 @@ for arg in sys.argv[3:]:
 json.dump(d, open(sys.argv[2], "w"))
 PY
 }
-# base.json is the clean column whatever this replay met (under load a
-# call of the live replay can come back moved or different: seen in CI-like
-# full runs, and that is not what this test is about)
-edit host.json base.json vmreplay.fidelity.checkpoints_matched=6 vmreplay.fidelity.checkpoints_total=6 \
+# base.json is the clean column whatever this replay met, which is not
+# what this test is about: under load a call of the live replay can come
+# back moved or different (seen in CI-like full runs), and the six runs'
+# timings can drift as the machine's load changes during them, which
+# vmreport rightly warns about ("its runs drift"), adding a warning line
+# of its own to every report below (seen once in a make check under load;
+# a replay whose runs sped up by half reproduces it).  So its runs are
+# made steady, each metric its median.
+edit host.json base.json steady vmreplay.fidelity.checkpoints_matched=6 vmreplay.fidelity.checkpoints_total=6 \
 	vmreplay.fidelity.result_mismatches=0 vmreplay.fidelity.moved_events=0
 edit base.json lost.json vmreplay.fidelity.checkpoints_matched=5 vmreplay.merge.split+=1 vmreplay.vma_count.final+=1
 "$R" base.json lost.json >out 2>err
@@ -111,10 +122,15 @@ is "$(sed -n '/^note/,/^[^ ]/p' out | sed '$d' | tr -s ' \n' ' ')" \
 is "$(grep -c '  vmreplay\.merge\.split  changed -1$' out)" 1 "another kernel's layout: its rows are compared"
 
 # the same for real: a threaded program recorded here, replayed in the
-# simulator's 6.1 profile (its thread stacks merge where 6.18's do not)
+# simulator's 6.1 profile (its thread stacks merge where 6.18's do not).
+# One thread at a time: eight threads started together interleave their
+# stacks and blocks as the machine schedules them, and in some recordings
+# (more often under load) nothing is left that 6.1 lays out otherwise -
+# the test failed so.  Started and joined in turn, every recording ends
+# one VMA apart (12 of 12 with two CPU hogs running).
 "$B/bin/vmrec" -o py.lz4 -- /usr/bin/python3 -c 'import threading
-ts = [threading.Thread(target=bytearray, args=(1 << 20,)) for _ in range(8)]
-[t.start() for t in ts]; [t.join() for t in ts]' &&
+for _ in range(8):
+    t = threading.Thread(target=bytearray, args=(1 << 20,)); t.start(); t.join()' &&
 	"$B/bin/vmreplay" -q --repeat 3 --json py-host.json py.lz4 &&
 	"$B/bin/vmreplay" -q --target sim --kernel 6.1 --json py-61.json py.lz4 >/dev/null
 ok $? "python3 with 8 threads: recorded, replayed here and in sim:6.1"

@@ -41,4 +41,9 @@ mkdir dir.lz4
 "$V" -o dir.lz4 -- true 2>err; is "$?" 2 "a directory as output: status 2"
 is "$(cat err)" "vmrec: dir.lz4: not a regular file" "a directory as output: named"
 ls | grep -c vmrec-store >count; is "$(cat count)" 0 "no store left behind"
+
+# an empty -o: a usage error, and nothing of the program's runs or stays
+"$V" -o '' -- sh -c 'echo ran' >out 2>err
+is "$?:$(cat out):$(cat err)" "2::vmrec: -o: empty file name" "-o '': a usage error, named; the program not run"
+is "$(ls -A | grep -c vmrec-store)" 0 "-o '': no store left behind"
 done_testing

@@ -25,9 +25,10 @@ static void keep(uint64_t key)
 {
 	if (nlines == cap) {
 		cap = cap ? cap * 2 : 4096;
-		lines = realloc(lines, cap * sizeof *lines);
-		if (!lines)
+		void *more = realloc(lines, cap * sizeof *lines);
+		if (!more)
 			exit(1);
+		lines = more;
 	}
 	lines[nlines].key = key;
 	lines[nlines].index = nlines;

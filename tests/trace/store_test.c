@@ -44,9 +44,11 @@ static int new_store(struct vmt_store *s, const char *name, char *out, size_t ca
 static int finish(struct vmt_store *s)
 {
 	char msg[256];
-	int r = vmt_store_finish(s, NULL, 0, NULL, msg, sizeof msg);
+	int r = vmt_store_finish(s, NULL, 0, NULL, 0, NULL, msg, sizeof msg);
 	if (r < 0)
 		diag("finish: %s", msg);
+	else
+		vmt_store_remove(s);
 	vmt_store_detach(s);
 	return r;
 }

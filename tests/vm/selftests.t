@@ -86,22 +86,7 @@ record() {
 	return 0
 }
 
-# compare WHAT KERNEL.json SIM.json: one test; counts into the totals
-NSELF=0 NEV=0
-compare() {
-	"$PY" "$S/tests/vm/selftests_cmp.py" "$2" "$3" >"$T/cmp"
-	r=$?
-	ok $r "$1: $(tail -n 1 "$T/cmp")"
-	sed '$d' "$T/cmp"
-	n=$(tail -n 1 "$T/cmp" | sed -n 's/^\([0-9]*\) events compared.*/\1/p')
-	NSELF=$((NSELF + 1)) NEV=$((NEV + ${n:-0}))
-}
-
-# sim PROFILE TRACE OUT.json
-sim() {
-	timeout 120 "$V" -q --target sim --kernel "$1" --per-event --json "$3" "$2" >/dev/null 2>"$T/sim.err" ||
-		sed 's/^/# /' "$T/sim.err" | head -n 5
-}
+. "$S/tests/vm/selftests-lib.sh"
 
 # ---- this kernel -------------------------------------------------------
 host=$(uname -r)
@@ -122,9 +107,7 @@ elif ! build "$src_rel"; then
 else
 	for n in $BUILT; do
 		record "$src_rel" "$n" || { skip "$n ($src_rel) not recorded faithfully here"; continue; }
-		timeout 120 "$V" -q --per-event --json "$T/k-$n.json" "$T/$src_rel-$n.lz4" >/dev/null 2>"$T/k.err"
-		grep -q 'failed when recorded\|succeeded when recorded' "$T/k.err" &&
-			diag "$n: the kernel replay differs from the recording: $(grep -c 'recorded' "$T/k.err") events (e.g. $(grep -m 1 'recorded' "$T/k.err" | sed 's/^vmreplay: [^:]*: //'))"
+		kreplay "$n" "$T/$src_rel-$n.lz4" "$T/k-$n.json"
 		sim host "$T/$src_rel-$n.lz4" "$T/s-$n.json"
 		compare "$host vs sim host: $n ($src_rel)" "$T/k-$n.json" "$T/s-$n.json"
 	done

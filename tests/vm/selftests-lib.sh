@@ -1,0 +1,36 @@
+# selftests-lib.sh - what tests/vm/selftests.t does with each replay,
+# here so that tests/vm/selftests-reasons.t can check that every failure
+# says why.  Needs V (vmreplay), PY, S and T set, and tests/lib.sh.
+
+# compare WHAT KERNEL.json SIM.json: one test; counts into the totals.
+# The comparison's last line, or its error, is the test's reason.
+NSELF=0 NEV=0
+compare() {
+	"$PY" "$S/tests/vm/selftests_cmp.py" "$2" "$3" >"$T/cmp" 2>&1
+	r=$?
+	ok $r "$1: $(tail -n 1 "$T/cmp")"
+	sed '$d' "$T/cmp"
+	n=$(tail -n 1 "$T/cmp" | sed -n 's/^\([0-9]*\) events compared.*/\1/p')
+	NSELF=$((NSELF + 1)) NEV=$((NEV + ${n:-0}))
+}
+
+# sim PROFILE TRACE OUT.json: a failure's first lines as comments
+sim() {
+	timeout 120 "$V" -q --target sim --kernel "$1" --per-event --json "$3" "$2" >/dev/null 2>"$T/sim.err" ||
+		sed 's/^/# /' "$T/sim.err" | head -n 5
+}
+
+# kreplay NAME TRACE OUT.json: on this kernel.  A replay that fails (an
+# abnormal end, a trace refused, a timeout) says how and what vmreplay
+# said; one that differs from its recording says by how much.
+kreplay() {
+	timeout 120 "$V" -q --per-event --json "$3" "$2" >/dev/null 2>"$T/k.err"
+	r=$?
+	if [ $r -ne 0 ]; then
+		diag "$1: vmreplay exited $r$([ $r -eq 124 ] && echo ' (timed out after 120 s)'); it said:"
+		grep -v '^ ' "$T/k.err" | tail -n 8 | sed 's/^/#   /'
+	fi
+	grep -q 'failed when recorded\|succeeded when recorded' "$T/k.err" &&
+		diag "$1: the kernel replay differs from the recording: $(grep -c 'recorded' "$T/k.err") events (e.g. $(grep -m 1 'recorded' "$T/k.err" | sed 's/^vmreplay: [^:]*: //'))"
+	return 0
+}
