@@ -298,7 +298,7 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 		return STEP_DONE;
 	struct rp_space *cs = NULL;
 	uint64_t t0 = lat_tick();
-	int r = e->be->fork(p->space, &cs);
+	int r = e->be->fork(p->space, rec->seq, &cs);
 	uint64_t lat = lat_tick_ns(lat_tick() - t0);
 	out->latency_ns = lat > e->cfg.clock_cost ? lat - e->cfg.clock_cost : 0;
 	if (r < 0) {

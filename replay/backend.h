@@ -69,9 +69,11 @@ struct rp_backend {
 	void (*touch)(struct rp_space *s, const struct vmt_residency *res);
 	/* VMAs in the sorted, disjoint replay ranges (kernel) or all (sim). */
 	int64_t (*count)(struct rp_space *s, const uint64_t (*ranges)[2], size_t n);
-	/* fork: kernel forks this process (returns 0 in the child, the pid in the
-	 * parent, -errno) and *child is the same space; sim copies the space. */
-	int (*fork)(struct rp_space *s, struct rp_space **child);
+	/* fork, event seq of the trace: kernel forks this process (returns 0 in
+	 * the child, the pid in the parent, -errno) and *child is the same
+	 * space; sim copies the space and counts the copy's work as event seq's
+	 * (the parent's call does it). */
+	int (*fork)(struct rp_space *s, uint64_t seq, struct rp_space **child);
 	void (*space_free)(struct rp_space *s);
 	/* The heap from start_brk to brk (replay addresses): the simulator
 	 * takes them as they are; the kernel moves this process's break there

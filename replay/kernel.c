@@ -614,8 +614,9 @@ static int64_t k_count(struct rp_space *s, const uint64_t (*ranges)[2], size_t n
 	return vq_count_in(ranges, n);
 }
 
-static int k_fork(struct rp_space *s, struct rp_space **child)
+static int k_fork(struct rp_space *s, uint64_t seq, struct rp_space **child)
 {
+	(void)seq;
 	forget(s);   /* the parent's VMAs and the child's have other anon_vmas now */
 	vq_close();
 	pid_t pid = fork();

@@ -101,7 +101,7 @@ static int64_t s_count(struct rp_space *s, const uint64_t (*ranges)[2], size_t n
 	return (int64_t)sim_vma_count(sp_of(s)->mm);
 }
 
-static int s_fork(struct rp_space *s, struct rp_space **child)
+static int s_fork(struct rp_space *s, uint64_t seq, struct rp_space **child)
 {
 	const struct sim_space *parent = sp_of(s);
 	struct sim_space *sp = malloc(sizeof(*sp));
@@ -113,6 +113,7 @@ static int s_fork(struct rp_space *s, struct rp_space **child)
 		sp->cap_rawio = parent->cap_rawio;
 		sp->calib = parent->calib;
 		sp->min_addr = parent->min_addr;
+		sim_cost_keep(sp->mm, seq);   /* per event: the fork's, not the child's first */
 	}
 	*child = (struct rp_space *)sp;
 	return sp ? 1 : -ENOMEM;

@@ -195,6 +195,10 @@ void sim_events_restart(struct sim_events *ev);
  * that reports only totals, and the table costs nothing).  A fork child
  * inherits its parent's. */
 void sim_mm_keep_events(struct sim_mm *mm, struct sim_events *ev);
+/* Keep what mm added since the last time as event seq's: the simulator
+ * does after each call it applies; a fork child's copy is kept at the
+ * fork's seq by whoever forked it. */
+void sim_cost_keep(struct sim_mm *mm, uint64_t seq);
 /* The counts kept in `ev` for event `seq` of the current replay and the
  * rules of rules.def whose work they include (1 << i, i as sim_rule_id
  * takes it); 0 when none were kept (the event was not applied). */

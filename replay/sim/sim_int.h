@@ -189,8 +189,6 @@ void sim_res_fork(struct sim_mm *child, const struct sim_mm *parent, const struc
 void sim_res_free(struct sim_mm *mm);
 /* a fresh count from here on (after building a space) */
 void sim_cost_reset(struct sim_mm *mm);
-/* keep what mm added since the last one as event seq's (sim.h, sim_event_cost) */
-void sim_cost_keep(struct sim_mm *mm, uint64_t seq);
 /* X7: the call walks its range for sealed VMAs before its own walk */
 void sim_cost_seal_precheck(struct sim_mm *mm);
 /* sim_rule_cite, and the call's work follows the rule (mm->cited) */

@@ -85,6 +85,25 @@ explain: sim:6.8 against sim:6.7 (#2, p-6.8.json): 160 of 961 events differ in o
 EOF
 is_file out want "pthread 6.7 against 6.8: only the zeroing differs, T4 c4608d1bf7c6"
 
+# fork of 1 GiB in 64 KiB folios: 6.9 copies a folio's PTEs as a batch
+# (F1); the work is the parent's fork call's, not the child's first event
+"$VT" synth fork --iterations 2 -o fork.lz4 >/dev/null
+ok $? "vmtrace synth fork"
+for k in 6.8 6.9; do
+	"$VR" -q --target sim --kernel $k --thp never --mthp 64K --per-event --json f-$k.json fork.lz4
+	ok $? "fork replayed in $k, 64K folios, with --per-event"
+done
+"$R" --no-stacks --explain=1 f-6.8.json f-6.9.json | sed -n '/^explain:/,$p' | nocost >out
+cat >want <<'EOF'
+explain: sim:6.9 against sim:6.8 (#2, f-6.9.json): 2 of 7 events differ in outcome, in the VMAs they add or remove or in modelled cost (0 end with another VMA count, 2 differ in cost); the first 1:
+  event 1: clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7ffff7dcca10) = 4243
+    sim:6.8          unchanged   vma_count 25 (+0)
+    sim:6.9          unchanged   vma_count 25 (+0)
+    modelled cost    fork_rmap 262144 -> 16384
+    cost rule        F1 f8d937761d65 (sim:6.9 only)
+EOF
+is_file out want "fork 6.8 against 6.9 in 64K folios: each fork's rmap work, F1 f8d937761d65, at the fork"
+
 # results without per-event costs (an older vmreplay, or the kernel): the
 # old sentence, no cost lines
 python3 - p-6.7.json p-6.8.json <<'PY'
