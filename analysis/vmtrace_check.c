@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include "analysis/vmtrace.h"
+#include "analysis/vmtrace_files.h"
 #include "vmt_check.h"
 
 /* How processes ended, when any did otherwise than by exiting. */

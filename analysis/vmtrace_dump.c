@@ -16,6 +16,7 @@
 #include "lib/symbolize.h"
 #include "lib/sysfmt.h"
 #include "analysis/vmtrace.h"
+#include "analysis/vmtrace_files.h"
 #include "vmt_check.h"
 
 #define STRACE_COLUMN 40  /* strace's -a default: where " = " goes */

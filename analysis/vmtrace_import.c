@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "analysis/vmtrace.h"
+#include "analysis/vmtrace_files.h"
 #include "analysis/vmtrace_strace.h"
 #include "lib/input.h"
 

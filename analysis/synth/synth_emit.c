@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include "analysis/vmtrace.h"
+#include "analysis/vmtrace_files.h"
 #include "analysis/synth/synth.h"
 
 #define MAP_FIXED     0x10u
