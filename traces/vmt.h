@@ -40,6 +40,16 @@ enum vmt_error {
 };
 const char *vmt_strerror(int err);
 
+/* ---- raw system call results --------------------------------------- */
+/* A system call's raw result (the kernel's, not libc's -1 and errno) in
+ * [-VMT_MAX_ERRNO, -1] is -errno; anything else is the call's value.  The
+ * one test of it for every tool (and the errno a record may hold). */
+#define VMT_MAX_ERRNO 4095
+static inline int vmt_raw_failed(long r)
+{
+	return (unsigned long)r >= -(unsigned long)VMT_MAX_ERRNO;
+}
+
 /* ---- system calls -------------------------------------------------- */
 /* Stable numbering: these values are stored in traces.  One row each in
  * vmt_syscalls.def, append only. */

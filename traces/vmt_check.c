@@ -144,7 +144,7 @@ static const char *check_event(struct vmt_check *c, const struct vmt_event *ev)
 		         ev->seq, vmt_sys_name(ev->sys), ev->pid);
 		return c->why;
 	}
-	if (ev->err < 0 || ev->err > 4095)
+	if (ev->err < 0 || ev->err > VMT_MAX_ERRNO)
 		return "event with an impossible errno";
 	/* the order: an event comes after every event that ended before it
 	 * began, so one that began earlier than one before it must have been

@@ -380,7 +380,7 @@ int64_t synth_call(struct synth *s, struct synth_proc *p, int32_t tid, int sys,
 		ev.flags |= VMT_EV_NORETURN;
 		break;
 	}
-	if (r < 0 && r > -4096) {
+	if (vmt_raw_failed(r)) {
 		ev.err = (int32_t)-r;
 		r = -1;
 	}
