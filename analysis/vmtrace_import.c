@@ -533,7 +533,7 @@ int vmtrace_import_strace_main(int argc, char **argv)
 	/* the log says nothing of the machine it came from */
 	snprintf(hdr.u.header.host.kernel, sizeof(hdr.u.header.host.kernel), "unknown");
 	snprintf(hdr.u.header.host.machine, sizeof(hdr.u.header.host.machine), "x86_64");
-	hdr.u.header.host.page_size = 4096;
+	hdr.u.header.host.page_size = VMT_PAGE;
 	im.exits = im.signals = 0;
 	if (write_rec(&im, &hdr) < 0 || read_log(&im, write_call) < 0) {
 		vmt_writer_discard(im.w);

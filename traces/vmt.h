@@ -50,6 +50,12 @@ static inline int vmt_raw_failed(long r)
 	return (unsigned long)r >= -(unsigned long)VMT_MAX_ERRNO;
 }
 
+/* ---- pages --------------------------------------------------------- */
+/* x86-64's base page: the page size of a trace whose header gives none,
+ * and the unit of LAYOUT records and of the encoding's address steps. */
+#define VMT_PAGE_SHIFT 12
+#define VMT_PAGE (1u << VMT_PAGE_SHIFT)
+
 /* ---- system calls -------------------------------------------------- */
 /* Stable numbering: these values are stored in traces.  One row each in
  * vmt_syscalls.def, append only. */
@@ -186,7 +192,7 @@ struct vmt_vma {
 
 /* The memory map of a process image when the recorder started in it
  * (MAP), or of a process at a checkpoint (LAYOUT, format version 4: the
- * checkpoint's seq and pid; every address a multiple of 4096, offset 0,
+ * checkpoint's seq and pid; every address a multiple of VMT_PAGE, offset 0,
  * name "" but for names in brackets, "[heap]", "[stack]", "[vdso]"...). */
 struct vmt_map {
 	uint64_t seq;

@@ -115,7 +115,7 @@ struct vmt_check *vmt_check_new(const struct vmt_header *h)
 {
 	struct vmt_check *c = calloc(1, sizeof(*c));
 	if (c)
-		c->page = h && h->host.page_size ? h->host.page_size : 4096;
+		c->page = h && h->host.page_size ? h->host.page_size : VMT_PAGE;
 	return c;
 }
 

@@ -24,7 +24,7 @@ void vmt_space_init(struct vmt_space *s, int32_t pid, uint64_t page)
 {
 	memset(s, 0, sizeof(*s));
 	s->pid = pid;
-	s->page = page ? page : 4096;
+	s->page = page ? page : VMT_PAGE;
 	s->partial = 1;   /* until a map says what was there */
 }
 

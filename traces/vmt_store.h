@@ -20,7 +20,7 @@
 
 #define VMT_STORE_ADDR   0x3e0000000000ull /* below the shim's arena */
 #define VMT_STORE_WINDOW (1ull << 40)      /* the most a store can hold */
-#define VMT_STORE_HEAD   4096u
+#define VMT_STORE_HEAD   VMT_PAGE   /* the head page */
 #define VMT_STORE_SLAB   (256u << 10)
 
 enum vmt_store_kind {
