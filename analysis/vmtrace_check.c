@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include "analysis/vmtrace.h"
 #include "analysis/vmtrace_files.h"
-#include "vmt_check.h"
+#include "vmt.h"
 
 /* How processes ended, when any did otherwise than by exiting. */
 static void print_ends(const struct vmt_check_ends *e)

@@ -17,7 +17,7 @@
 #include "lib/sysfmt.h"
 #include "analysis/vmtrace.h"
 #include "analysis/vmtrace_files.h"
-#include "vmt_check.h"
+#include "vmt.h"
 
 #define STRACE_COLUMN 40  /* strace's -a default: where " = " goes */
 

@@ -1,11 +1,12 @@
-/* vmt_check.c - see vmt_check.h: call numbers, the total seq order, that
- * events belong to a known process and name stacks and files the trace has
- * (in any order: checked at the end), sane maps, checkpoints and residency. */
+/* vmt_check.c - the rules of vmt.h's "checking a trace": call numbers,
+ * the total seq order, that events belong to a known process and name
+ * stacks and files the trace has (in any order: checked at the end), sane
+ * maps, checkpoints and residency. */
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "vmt_check.h"
+#include "vmt.h"
 
 /* A set of 64-bit keys (open addressing; the key 0 is stored as itself
  * in a separate flag). */

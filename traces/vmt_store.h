@@ -125,7 +125,7 @@ struct vmt_store_fate {
 };
 
 /* Write the finished trace to `out` (NULL: head->out, the path the store
- * was made for) by rename (vmt_output.h), with `mode` (0: head->mode):
+ * was made for) by rename (vmt_output_commit), with `mode` (0: head->mode):
  * every finished frame, a chunk for each slab's records, an END for each
  * image that did not say how it ended (from fates, else "vanished").
  * Whatever the store holds, it reads only inside the file and the
