@@ -2,7 +2,7 @@
 # vmreport; what they share with other tools is in lib/.
 
 VMTRACE_SRCS  := analysis/vmtrace.c analysis/vmtrace_check.c analysis/vmtrace_dump.c \
-                 analysis/vmtrace_import.c analysis/vmtrace_stats.c \
+                 analysis/vmtrace_files.c analysis/vmtrace_import.c analysis/vmtrace_stats.c \
                  analysis/vmtrace_strace_argv.c analysis/vmtrace_strace_call.c \
                  analysis/vmtrace_strace_line.c \
                  analysis/vmtrace_syscalls.c analysis/vmtrace_top.c \
@@ -14,7 +14,7 @@ VMTRACE_SRCS  := analysis/vmtrace.c analysis/vmtrace_check.c analysis/vmtrace_du
                  analysis/synth/synth_tasks.c analysis/synth/synth_wis.c
 VMREPORT_SRCS := analysis/vmreport.c analysis/vmreport_checks.c analysis/vmreport_compare.c \
                  analysis/vmreport_explain.c analysis/vmreport_format.c analysis/vmreport_html.c \
-                 analysis/vmreport_html_plots.c analysis/vmreport_json.c analysis/vmreport_lkp.c analysis/vmreport_md.c analysis/vmreport_names.c \
+                 analysis/vmreport_html_plots.c analysis/vmreport_html_shared.c analysis/vmreport_json.c analysis/vmreport_lkp.c analysis/vmreport_md.c analysis/vmreport_names.c \
                  analysis/vmreport_results.c analysis/vmreport_stacks.c analysis/vmreport_stats.c \
                  analysis/vmreport_text.c
 VMTRACE_OBJS  := $(call objs,$(VMTRACE_SRCS))

@@ -10,15 +10,8 @@
 
 #include "analysis/vmreport_explain.h"
 #include "analysis/vmreport_format.h"
-
-static const char *const palette[] = {
-	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-};
-
-const char *rep_html_colour(size_t input)
-{
-	return palette[input % (sizeof(palette) / sizeof(palette[0]))];
-}
+#include "analysis/vmreport_html_plots.h"
+#include "analysis/vmreport_html_shared.h"
 
 static const char css[] =
 	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:1800px;color:#222;padding:0 1em}"
@@ -37,19 +30,6 @@ static const char css[] =
 	"figure{margin:1em 0}figcaption{color:#555;font-size:.9em;max-width:720px}"
 	"svg text{font:12px system-ui,sans-serif;fill:#333}nav a{margin-right:1em}"
 	"pre{background:#f6f6f6;padding:.8em;overflow-x:auto}.wide{overflow-x:auto;max-width:100%}";
-
-void rep_html_esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
 
 /* A metric name that may break after each dot. */
 static void esc_breakable(FILE *f, const char *s)

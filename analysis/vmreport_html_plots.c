@@ -9,7 +9,8 @@
 
 #include "analysis/vmreport_explain.h"
 #include "analysis/vmreport_format.h"
-#include "analysis/vmreport_html.h"
+#include "analysis/vmreport_html_plots.h"
+#include "analysis/vmreport_html_shared.h"
 
 #define PLOT_W 720
 #define LEFT 170     /* room for labels */

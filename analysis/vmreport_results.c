@@ -98,7 +98,7 @@ static const struct field_rule event_fields[] = {
 	{ "pid", K_INT, 0, 1LL << 32 }, { "order", K_INT, 0, 1LL << 53 },
 	{ "op", K_STR, 0, 0 }, { "outcome", K_STR, 0, 0 }, { "rule", K_STR, 0, 0 },
 	{ "call", K_STR, 0, 0 }, { "vma_count", K_INT, -1, 1LL << 53 },
-	{ "errno", K_INT, 0, 4095 }, { "recorded_errno", K_INT, 0, 4095 },
+	{ "errno", K_INT, 0, VMT_MAX_ERRNO }, { "recorded_errno", K_INT, 0, VMT_MAX_ERRNO },
 	{ "result", K_INT, -(1LL << 53), 1LL << 53 }, { "recorded_result", K_INT, -(1LL << 53), 1LL << 53 },
 	{ "offset", K_INT, -(1LL << 53), 1LL << 53 }, { "latency_ns", K_INT, 0, 1LL << 53 },
 	{ "mismatch", K_BOOL, 0, 0 }, { "moved", K_BOOL, 0, 0 },
@@ -308,7 +308,7 @@ static int load_event(const json_t *e, size_t k, void *arg, char *err, size_t er
 	if (!re->outcome)
 		return bad(err, errlen, "per_event[%zu] (event %lld) has no \"outcome\"", k, re->i);
 	re->vma_count = whole(json_object_get(e, "vma_count"), 0, 1LL << 53, &num) ? num : -1;
-	re->err = whole(json_object_get(e, "errno"), 0, 4095, &num) ? (int)num : 0;
+	re->err = whole(json_object_get(e, "errno"), 0, VMT_MAX_ERRNO, &num) ? (int)num : 0;
 	re->pid = whole(json_object_get(e, "pid"), 0, 1LL << 32, &num) ? num : 0;
 	if (load_model(r, e, re, k, err, errlen))
 		return -1;

@@ -1,5 +1,4 @@
 /* vmtrace - inspect, validate, convert and synthesize vmrec traces. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "analysis/vmtrace.h"
@@ -24,25 +23,6 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  vmtrace %s\n", commands[i].usage);
 	fprintf(f, "See vmtrace(1).\n");
-}
-
-struct vmt_reader *vmtrace_open(const char *path, int order)
-{
-	struct vmt_reader_prefs prefs = { .order = order };
-	int err;
-	struct vmt_reader *r = vmt_reader_open(path, &prefs, &err);
-	if (!r)
-		fprintf(stderr, "vmtrace: %s\n", vmt_reader_open_error());
-	return r;
-}
-
-struct vmt_writer *vmtrace_create(const char *path)
-{
-	int err;
-	struct vmt_writer *w = vmt_writer_open(path, NULL, &err);
-	if (!w)
-		fprintf(stderr, "vmtrace: %s\n", vmt_writer_open_error());
-	return w;
 }
 
 int main(int argc, char **argv)

@@ -3,7 +3,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include "analysis/vmtrace.h"
-#include "vmt_check.h"
+#include "analysis/vmtrace_files.h"
+#include "vmt.h"
 
 /* How processes ended, when any did otherwise than by exiting. */
 static void print_ends(const struct vmt_check_ends *e)

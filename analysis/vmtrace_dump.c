@@ -16,7 +16,8 @@
 #include "lib/symbolize.h"
 #include "lib/sysfmt.h"
 #include "analysis/vmtrace.h"
-#include "vmt_check.h"
+#include "analysis/vmtrace_files.h"
+#include "vmt.h"
 
 #define STRACE_COLUMN 40  /* strace's -a default: where " = " goes */
 

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "analysis/vmtrace.h"
+#include "analysis/vmtrace_files.h"
 #include "analysis/vmtrace_strace.h"
 #include "lib/input.h"
 
@@ -550,7 +551,7 @@ int vmtrace_import_strace_main(int argc, char **argv)
 	/* the log says nothing of the machine it came from */
 	snprintf(hdr.u.header.host.kernel, sizeof(hdr.u.header.host.kernel), "unknown");
 	snprintf(hdr.u.header.host.machine, sizeof(hdr.u.header.host.machine), "x86_64");
-	hdr.u.header.host.page_size = 4096;
+	hdr.u.header.host.page_size = VMT_PAGE;
 	im.exits = im.signals = 0;
 	if (write_rec(&im, &hdr) < 0 || read_log(&im, write_call) < 0) {
 		vmt_writer_discard(im.w);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/vmtrace.h"
+#include "analysis/vmtrace_files.h"
 #include "lib/json_write.h"
 
 struct call_stats {

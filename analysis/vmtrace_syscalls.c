@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "analysis/vmtrace.h"
+#include "vmt.h"
 
 static const struct row {
 	int id;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "lib/symbolize.h"
 #include "analysis/vmtrace.h"
+#include "analysis/vmtrace_files.h"
 #include "analysis/vmtrace_top_live.h"
 #include "analysis/vmtrace_top_results.h"
 #include "analysis/vmtrace_top_sim.h"

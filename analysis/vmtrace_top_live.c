@@ -34,7 +34,7 @@ struct live_map *live_new(uint64_t page_size)
 	struct live_map *m = calloc(1, sizeof(*m));
 
 	if (m)
-		m->page_mask = (page_size ? page_size : 4096) - 1;
+		m->page_mask = (page_size ? page_size : VMT_PAGE) - 1;
 	return m;
 }
 

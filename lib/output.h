@@ -2,13 +2,13 @@
  * (vmreplay --json, vmreport -o, ...): a stdio stream onto a temporary
  * file beside it, renamed over it when the stream is closed whole, never
  * through a symlink, with a mode that does not depend on the umask
- * (traces/vmt_output.h does the work; docs/output.md says the rules).
+ * (vmt.h's vmt_output_* do the work; docs/output.md says the rules).
  * Traces are written the same way by vmt_writer_open. */
 #ifndef LIB_OUTPUT_H
 #define LIB_OUTPUT_H
 
 #include <stdio.h>
-#include "vmt_output.h"
+#include "vmt.h"
 
 struct output {
 	struct vmt_output o;

@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "lib/symbolize_internal.h"
-#include "vmt_output.h"
 
 /* bumped whenever the same files would now give other answers */
 #define CACHE_MAGIC "vmrec-syms 2"
@@ -309,7 +308,7 @@ static int write_cache(struct sym_session *s, FILE *f)
 	return 1;
 }
 
-/* Written as every output is (traces/vmt_output.h): a reader never sees
+/* Written as every output is (vmt.h's vmt_output_*): a reader never sees
  * half, no symlink is followed.  Quietly: the cache is only a cache. */
 static int save_to(struct sym_session *s, const char *path)
 {

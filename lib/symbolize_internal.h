@@ -1,5 +1,6 @@
-/* symbolize_internal.h - what symbolize.c, symbolize_elf.c and
- * symbolize_cache.c share.  Not for other tools: use symbolize.h. */
+/* symbolize_internal.h - what symbolize.c, symbolize_elf.c,
+ * symbolize_cache.c and symbolize_table.c share.  Not for other tools:
+ * use symbolize.h. */
 #ifndef VMREC_SYMBOLIZE_INTERNAL_H
 #define VMREC_SYMBOLIZE_INTERNAL_H
 
@@ -75,6 +76,7 @@ static inline uint64_t sym_key(uint32_t obj, uint64_t addr)
 	return ((uint64_t)(obj + 1) << 48) | (addr & 0xffffffffffffull);
 }
 
+/* symbolize_table.c */
 const char *sym_intern(struct sym_session *s, const char *str);
 struct sym_entry *sym_entry_find(struct sym_session *s, uint64_t key);
 struct sym_entry *sym_entry_add(struct sym_session *s, uint64_t key);

@@ -38,7 +38,7 @@ const char *sysfmt_errno_name(int err)
 
 int sysfmt_errno_from_name(const char *name)
 {
-	for (int err = 1; err < 4096; err++) {
+	for (int err = 1; err <= VMT_MAX_ERRNO; err++) {
 		const char *n = strerrorname_np(err);
 		if (n && strcmp(n, name) == 0)
 			return err;

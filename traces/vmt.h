@@ -14,6 +14,7 @@
 #ifndef VMT_H
 #define VMT_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -39,6 +40,22 @@ enum vmt_error {
 	VMT_ENOSPC = -9,     /* output full; the writer marked itself failed */
 };
 const char *vmt_strerror(int err);
+
+/* ---- raw system call results --------------------------------------- */
+/* A system call's raw result (the kernel's, not libc's -1 and errno) in
+ * [-VMT_MAX_ERRNO, -1] is -errno; anything else is the call's value.  The
+ * one test of it for every tool (and the errno a record may hold). */
+#define VMT_MAX_ERRNO 4095
+static inline int vmt_raw_failed(long r)
+{
+	return (unsigned long)r >= -(unsigned long)VMT_MAX_ERRNO;
+}
+
+/* ---- pages --------------------------------------------------------- */
+/* x86-64's base page: the page size of a trace whose header gives none,
+ * and the unit of LAYOUT records and of the encoding's address steps. */
+#define VMT_PAGE_SHIFT 12
+#define VMT_PAGE (1u << VMT_PAGE_SHIFT)
 
 /* ---- system calls -------------------------------------------------- */
 /* Stable numbering: these values are stored in traces.  One row each in
@@ -176,7 +193,7 @@ struct vmt_vma {
 
 /* The memory map of a process image when the recorder started in it
  * (MAP), or of a process at a checkpoint (LAYOUT, format version 4: the
- * checkpoint's seq and pid; every address a multiple of 4096, offset 0,
+ * checkpoint's seq and pid; every address a multiple of VMT_PAGE, offset 0,
  * name "" but for names in brackets, "[heap]", "[stack]", "[vdso]"...). */
 struct vmt_map {
 	uint64_t seq;
@@ -351,7 +368,7 @@ struct vmt_writer *vmt_writer_fdopen(int fd, int32_t pid, int32_t tid,
 /* Write a new trace to `path` (for tools): into a temporary file beside
  * it, mode 0600, renamed over `path` by a vmt_writer_close that met no
  * error, removed by vmt_writer_discard or a failed close; never through
- * a symlink (traces/vmt_output.h).  NULL on failure with *err set;
+ * a symlink (vmt_output_open below).  NULL on failure with *err set;
  * vmt_writer_open_error() then says "PATH: why". */
 struct vmt_writer *vmt_writer_open(const char *path,
                                    const struct vmt_writer_prefs *prefs,
@@ -449,6 +466,92 @@ struct vmt_order_stats {
 void vmt_reader_order_stats(const struct vmt_reader *r, struct vmt_order_stats *st);
 
 void vmt_reader_close(struct vmt_reader *r);
+
+/* ---- checking a trace ---------------------------------------------- */
+/* The rules a trace must follow beyond decoding, in one place
+ * (vmt_check.c): `vmtrace check` and vmreplay (before any target replays)
+ * both apply them, so a trace one accepts the other accepts.  Records are
+ * fed in seq order (VMT_ORDER_SEQ), one at a time, as they are read. */
+struct vmt_check;
+
+/* NULL when out of memory.  The header gives the page size and version. */
+struct vmt_check *vmt_check_new(const struct vmt_header *h);
+/* NULL, or the record's first problem (a phrase; valid until the next call). */
+const char *vmt_check_record(struct vmt_check *c, const struct vmt_record *rec);
+/* After the last record: references to stacks and files never defined. */
+const char *vmt_check_end(struct vmt_check *c);
+/* After the last record, the reader's order (vmt_reader_order_stats):
+ * NULL when every call could have happened where the order puts it, else
+ * the first that could not, named with what it conflicts with. */
+const char *vmt_check_order(struct vmt_check *c, const struct vmt_order_stats *st);
+size_t vmt_check_processes(const struct vmt_check *c);
+
+/* How processes ended, from their END records (format version 2; a
+ * version 1 trace has none): counts per enum vmt_end_how, the records the
+ * recorder lost, and the first VMT_CHECK_ODD ends that were not an exit. */
+#define VMT_CHECK_ODD 32
+struct vmt_check_ends {
+	uint64_t how[VMT_END_UNRECORDED + 1], lost;
+	struct vmt_end odd[VMT_CHECK_ODD];
+	size_t nodd;
+};
+const struct vmt_check_ends *vmt_check_ends(const struct vmt_check *c);
+/* 1 when the header's format version is one this library reads. */
+int vmt_check_version(const struct vmt_header *h);
+uint64_t vmt_check_records(const struct vmt_check *c);   /* fed so far */
+void vmt_check_free(struct vmt_check *c);
+
+/* The whole file: 0 when it reads to its end and follows the rules; 1 when
+ * the reader stopped at damage or truncation after records that follow
+ * them (replayable up to there); -1 when it cannot be opened or breaks a
+ * rule.  Not 0: a one-line message in msg ("PATH: bad: ... (record N)" or
+ * the reader's own message). */
+int vmt_check_file(const char *path, char *msg, size_t len);
+
+/* ---- output files ------------------------------------------------- */
+/* The one way vmrec writes an output file (a trace, a results file, a
+ * report; vmt_output.c): into a new temporary file beside it, created
+ * O_EXCL|O_NOFOLLOW with exactly the mode asked (not the umask's), then
+ * renamed over the output.  So no symlink is followed (one at the output's
+ * name is replaced, never written through), a reader never sees half a
+ * file, a failed write leaves the old file as it was, and a hard link to
+ * the old file keeps the old contents.  An existing output that is not a
+ * regular file or a symlink (a directory, a device, a FIFO) is refused.
+ * The directories leading to it are the caller's to choose, and are
+ * resolved as usual.
+ *
+ * Here, in the trace library, because both the trace store's finisher
+ * (which runs inside recorded programs: raw system calls only, no errno,
+ * no allocation) and every tool need it, and lib/ builds on traces/; the
+ * tools use it through lib/output.h.  docs/output.md says what it does. */
+
+/* The modes outputs are created with (docs/output.md). */
+#define VMT_OUTPUT_MODE_PRIVATE 0600u  /* traces, results: command lines, paths */
+#define VMT_OUTPUT_MODE_SHARED  0644u  /* reports, made to be passed around */
+
+/* Refusals of vmt_output_open beyond errno's. */
+#define VMT_OUTPUT_EEMPTY  (-5000)      /* an empty file name */
+#define VMT_OUTPUT_ENOTREG (-5001)      /* exists, and is not a regular file or a symlink */
+
+struct vmt_output {
+	const char *path;                  /* the output (the caller's string) */
+	char tmp[PATH_MAX + 32];           /* PATH.vmrec-tmp.PID */
+	int fd;                            /* the temporary file's, -1 when none */
+	int pid;                           /* whose it is: a fork child's abort leaves it */
+};
+
+/* Create the temporary file for `path` with `mode`: its descriptor (also
+ * in o->fd), or a negative errno or VMT_OUTPUT_E*. */
+int vmt_output_open(struct vmt_output *o, const char *path, unsigned mode);
+/* Close the descriptor (unless the caller did: o->fd = -1) and rename the
+ * temporary file over the output: 0, or a negative errno (the temporary
+ * file is then removed and the output left as it was). */
+int vmt_output_commit(struct vmt_output *o);
+/* Close and remove the temporary file: the output stays as it was.  In
+ * a fork child of the process that opened it, only close. */
+void vmt_output_abort(struct vmt_output *o);
+/* A phrase for a vmt_output_* failure ("empty file name", strerror's). */
+const char *vmt_output_error(int err);
 
 /* ---- host description ------------------------------------------------ */
 /* Fill *h from this machine (uname, /proc, /sys).  Never allocates. */

@@ -1,11 +1,12 @@
-/* vmt_check.c - see vmt_check.h: call numbers, the total seq order, that
- * events belong to a known process and name stacks and files the trace has
- * (in any order: checked at the end), sane maps, checkpoints and residency. */
+/* vmt_check.c - the rules of vmt.h's "checking a trace": call numbers,
+ * the total seq order, that events belong to a known process and name
+ * stacks and files the trace has (in any order: checked at the end), sane
+ * maps, checkpoints and residency. */
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "vmt_check.h"
+#include "vmt.h"
 
 /* A set of 64-bit keys (open addressing; the key 0 is stored as itself
  * in a separate flag). */
@@ -115,7 +116,7 @@ struct vmt_check *vmt_check_new(const struct vmt_header *h)
 {
 	struct vmt_check *c = calloc(1, sizeof(*c));
 	if (c)
-		c->page = h && h->host.page_size ? h->host.page_size : 4096;
+		c->page = h && h->host.page_size ? h->host.page_size : VMT_PAGE;
 	return c;
 }
 
@@ -144,7 +145,7 @@ static const char *check_event(struct vmt_check *c, const struct vmt_event *ev)
 		         ev->seq, vmt_sys_name(ev->sys), ev->pid);
 		return c->why;
 	}
-	if (ev->err < 0 || ev->err > 4095)
+	if (ev->err < 0 || ev->err > VMT_MAX_ERRNO)
 		return "event with an impossible errno";
 	/* the order: an event comes after every event that ended before it
 	 * began, so one that began earlier than one before it must have been

@@ -72,7 +72,6 @@ static inline unsigned vmt_f_arg(int i)
 }
 
 #define VMT_SLOTS 32u  /* predictor state slots, indexed by sys % 32 */
-#define VMT_PAGE  4096u
 #define VMT_BRK_CTX 4u
 
 /* Per-system-call prediction state.  The writer and the reader update it
@@ -254,12 +253,12 @@ static inline const uint8_t *vmt_get_varint(const uint8_t *p, const uint8_t *end
 
 /* A delta of an address or a length: page-aligned deltas (the common case)
  * drop their 12 zero bits.  First byte: bit 0 = aligned, bit 7 = more,
- * bits 1-6 = the low 6 bits of zigzag(aligned ? delta >> 12 : delta); the
+ * bits 1-6 = the low 6 bits of zigzag(aligned ? delta >> VMT_PAGE_SHIFT : delta); the
  * rest follows as a varint. */
 static inline uint8_t *vmt_put_delta(uint8_t *p, uint64_t d)
 {
 	int aligned = (d & (VMT_PAGE - 1)) == 0;
-	uint64_t v = vmt_zigzag(aligned ? (int64_t)d >> 12 : (int64_t)d);
+	uint64_t v = vmt_zigzag(aligned ? (int64_t)d >> VMT_PAGE_SHIFT : (int64_t)d);
 
 	*p = (uint8_t)(aligned | (v & 0x3F) << 1);
 	if (v < 0x40)

@@ -125,14 +125,14 @@ uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
 		break;
 	}
 	case VMT_REC_LAYOUT: {
-		/* pages of 4096 bytes; what each VMA is, in one varint */
+		/* in pages (VMT_PAGE); what each VMA is, in one varint */
 		const struct vmt_map *x = &rec->u.layout;
 		uint64_t prev_end = 0;
 		U(x->seq); I(x->pid); U(x->nvma);
 		for (uint32_t i = 0; i < x->nvma; i++) {
 			const struct vmt_vma *v = &x->vmas[i];
 			int named = v->name && v->name[0];
-			U((v->start - prev_end) >> 12); U((v->end - v->start) >> 12);
+			U((v->start - prev_end) >> VMT_PAGE_SHIFT); U((v->end - v->start) >> VMT_PAGE_SHIFT);
 			U((v->prot & 7) | (v->flags & VMT_VMA_SHARED ? VMT_LAYOUT_SHARED : 0) |
 			  (v->flags & VMT_VMA_RECORDER ? VMT_LAYOUT_RECORDER : 0) |
 			  (v->file_id ? VMT_LAYOUT_FILE : 0) | (named ? VMT_LAYOUT_NAME : 0));
@@ -389,12 +389,12 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 			struct vmt_vma *v = &s->vmas[i];
 			uint64_t gap = get_u(&in), len = get_u(&in), bits = get_u(&in);
 			/* non-empty, inside the 64-bit address space, known bits */
-			if (len == 0 || gap > UINT64_MAX >> 12 || len > UINT64_MAX >> 12 ||
-			    (gap << 12) > UINT64_MAX - prev_end ||
-			    (len << 12) > UINT64_MAX - prev_end - (gap << 12) || bits > VMT_LAYOUT_BITS)
+			if (len == 0 || gap > UINT64_MAX >> VMT_PAGE_SHIFT || len > UINT64_MAX >> VMT_PAGE_SHIFT ||
+			    (gap << VMT_PAGE_SHIFT) > UINT64_MAX - prev_end ||
+			    (len << VMT_PAGE_SHIFT) > UINT64_MAX - prev_end - (gap << VMT_PAGE_SHIFT) || bits > VMT_LAYOUT_BITS)
 				return VMT_ECORRUPT;
-			v->start = prev_end + (gap << 12);
-			v->end = v->start + (len << 12);
+			v->start = prev_end + (gap << VMT_PAGE_SHIFT);
+			v->end = v->start + (len << VMT_PAGE_SHIFT);
 			v->offset = 0;
 			v->prot = (uint32_t)(bits & 7);
 			v->flags = (bits & VMT_LAYOUT_SHARED ? VMT_VMA_SHARED : 0) |

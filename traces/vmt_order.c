@@ -85,7 +85,7 @@ struct vmt_order *vmt_order_new(uint64_t page)
 {
 	struct vmt_order *o = calloc(1, sizeof(*o));
 	if (o) {
-		o->page = page ? page : 4096;
+		o->page = page ? page : VMT_PAGE;
 		o->then = -1;
 	}
 	return o;

@@ -1,4 +1,4 @@
-/* vmt_output.c - write an output file by rename (vmt_output.h).  Raw
+/* vmt_output.c - write an output file by rename (vmt.h).  Raw
  * system calls only: the trace store's finisher runs this inside recorded
  * programs, whose libc wrappers the recorder patches and whose errno is
  * theirs. */
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include "vmt_output.h"
+#include "vmt.h"
 #include "vmt_raw.h"
 
 #define sc vmt_raw6

@@ -1,10 +1,12 @@
 /* vmt_raw.h - a system call issued directly, never through libc's
  * wrappers (which the recorder patches) nor through errno (which belongs
  * to the program): for the recorder (shim/raw.h) and the trace store it
- * writes into (vmt_store.c).  The result is the kernel's: -4095..-1 is
- * -errno. */
+ * writes into (vmt_store.c).  The result is the kernel's: vmt.h's
+ * vmt_raw_failed tells an error from a value. */
 #ifndef VMT_RAW_H
 #define VMT_RAW_H
+
+#include "vmt.h"
 
 static inline long vmt_raw6(long nr, long a, long b, long c, long d, long e, long f)
 {
@@ -18,7 +20,5 @@ static inline long vmt_raw6(long nr, long a, long b, long c, long d, long e, lon
 	                 : "rcx", "r11", "memory");
 	return ret;
 }
-
-static inline int vmt_raw_failed(long r) { return (unsigned long)r > -4096UL; }
 
 #endif

@@ -4,8 +4,6 @@
  * by the chunks open at once, never by the length of the trace. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,18 +21,6 @@ const char *vmt_reader_open_error(void)
 const char *vmt_reader_error(const struct vmt_reader *r)
 {
 	return r ? r->msg : open_msg;
-}
-
-int vmt_rd_set_error(char *buf, const char *path, int err, const char *fmt, ...)
-{
-	va_list ap;
-	int n = snprintf(buf, MSG_SIZE, "%s: ", path);
-	if (n < 0 || n >= MSG_SIZE)
-		n = 0;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, (size_t)(MSG_SIZE - n), fmt, ap);
-	va_end(ap);
-	return err;
 }
 
 /* ---- file order ------------------------------------------------------ */

@@ -1,6 +1,7 @@
 /* vmt_reader_int.h - the reader's state, shared by vmt_reader.c (open,
- * file order), vmt_chunks.c (finding and checking chunks) and
- * vmt_merge.c (seq order).  Internal to the trace library. */
+ * file order), vmt_chunks.c (finding and checking chunks), vmt_merge.c
+ * (seq order) and vmt_reader_msg.c (their error messages).  Internal to
+ * the trace library. */
 #ifndef VMT_READER_INT_H
 #define VMT_READER_INT_H
 
@@ -67,6 +68,8 @@ struct vmt_reader {
 	struct vmt_order *ord;     /* the order calls overlapping in time get (vmt_order.c) */
 };
 
+/* vmt_reader_msg.c: "PATH: " and the message into buf (MSG_SIZE bytes);
+ * returns err. */
 __attribute__((format(printf, 4, 5)))
 int vmt_rd_set_error(char *buf, const char *path, int err, const char *fmt, ...);
 #define FAIL(r, err, ...) ((r)->status = vmt_rd_set_error((r)->msg, (r)->path, (err), __VA_ARGS__))

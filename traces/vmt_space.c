@@ -5,9 +5,9 @@
 #include <string.h>
 #include "vmt_space.h"
 
-#ifndef MAP_FIXED
-#define MAP_FIXED 0x10
-#endif
+/* The recorded calls' flags, as x86-64's kernel takes them (a trace's
+ * arguments are the kernel's, whatever this host's headers say). */
+#define MAP_FIXED_FLAG 0x10  /* MAP_FIXED */
 #define REMAP_FIXED 2        /* MREMAP_FIXED */
 #define REMAP_DONTUNMAP 4    /* MREMAP_DONTUNMAP */
 #define SHM_REMAP_FLAG 040000
@@ -24,7 +24,7 @@ void vmt_space_init(struct vmt_space *s, int32_t pid, uint64_t page)
 {
 	memset(s, 0, sizeof(*s));
 	s->pid = pid;
-	s->page = page ? page : 4096;
+	s->page = page ? page : VMT_PAGE;
 	s->partial = 1;   /* until a map says what was there */
 }
 
@@ -267,7 +267,7 @@ int vmt_space_judge(const struct vmt_space *s, const struct vmt_event *ev, uint6
 		return VMT_SPACE_OK;
 	switch (fx) {
 	case VMT_FX_MAP:
-		return judge_new(s, res, res + page_up(s, ev->args[1]), (ev->args[3] & MAP_FIXED) != 0, why);
+		return judge_new(s, res, res + page_up(s, ev->args[1]), (ev->args[3] & MAP_FIXED_FLAG) != 0, why);
 	case VMT_FX_CHANGE:
 		return named(s, ev, &a, &b) ? judge_mapped(s, a, b, why) : VMT_SPACE_OK;
 	case VMT_FX_ATTACH:

@@ -19,7 +19,6 @@
 #include <sys/wait.h>
 #include "vmt_format.h"
 #include "vmt_meta.h"
-#include "vmt_output.h"
 #include "vmt_store.h"
 #include "vmt_raw.h"
 

@@ -20,7 +20,7 @@
 
 #define VMT_STORE_ADDR   0x3e0000000000ull /* below the shim's arena */
 #define VMT_STORE_WINDOW (1ull << 40)      /* the most a store can hold */
-#define VMT_STORE_HEAD   4096u
+#define VMT_STORE_HEAD   VMT_PAGE   /* the head page */
 #define VMT_STORE_SLAB   (256u << 10)
 
 enum vmt_store_kind {
@@ -125,7 +125,7 @@ struct vmt_store_fate {
 };
 
 /* Write the finished trace to `out` (NULL: head->out, the path the store
- * was made for) by rename (vmt_output.h), with `mode` (0: head->mode):
+ * was made for) by rename (vmt_output_commit), with `mode` (0: head->mode):
  * every finished frame, a chunk for each slab's records, an END for each
  * image that did not say how it ended (from fates, else "vanished").
  * Whatever the store holds, it reads only inside the file and the

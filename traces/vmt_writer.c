@@ -12,7 +12,6 @@
 #include "vmt_format.h"
 #include "vmt_lz4frame.h"
 #include "vmt_meta.h"
-#include "vmt_output.h"
 
 /* Events wait here as they came and are encoded QUEUE at a time: the
  * encoder (a few hundred instructions and the predictor's state) then runs

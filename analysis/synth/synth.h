@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include "vmt.h"
 
-#define SYNTH_PAGE 4096u
 #define SYNTH_PMD  (2u << 20)
 
 struct synth_opts {
@@ -102,7 +101,7 @@ struct synth_thread {
 };
 
 #define SYNTH_STACK_SIZE (8u << 20)              /* RLIMIT_STACK default */
-#define SYNTH_STACK_MAP  (SYNTH_STACK_SIZE + SYNTH_PAGE)
+#define SYNTH_STACK_MAP  (SYNTH_STACK_SIZE + VMT_PAGE)
 
 /* pthread_create: mmap of the stack, mprotect of all but the guard, clone3. */
 int synth_thread_create(struct synth *s, struct synth_proc *p, struct synth_thread *t);

@@ -37,7 +37,7 @@ static int aim9(struct synth *s, const struct synth_opts *o, int touch, uint64_t
 		cur -= 64u << 10;
 		brk_to(s, &p, cur);
 		for (int i = 0; i < 16; i++) {
-			cur += SYNTH_PAGE;
+			cur += VMT_PAGE;
 			brk_to(s, &p, cur);
 			if (touch)
 				synth_think(s, TOUCH_NS);

@@ -40,28 +40,28 @@ int synth_calibrate(struct synth *s, const struct synth_opts *o)
 		return -1;
 	for (int phase = 0; phase < 3; phase++) {
 		for (int i = 0; i < fill[phase]; i++)
-			if (call(s, &p, VMT_SYS_MMAP, 0, SYNTH_PAGE, i & 1 ? PROT_R : PROT_RW, MAP_PRIVATE_ANON) < 0)
+			if (call(s, &p, VMT_SYS_MMAP, 0, VMT_PAGE, i & 1 ? PROT_R : PROT_RW, MAP_PRIVATE_ANON) < 0)
 				return -1;
 		for (uint64_t r = 0; r < rounds; r++) {
-			int64_t a = call(s, &p, VMT_SYS_MMAP, 0, SYNTH_PAGE, PROT_RW, MAP_PRIVATE_ANON);
+			int64_t a = call(s, &p, VMT_SYS_MMAP, 0, VMT_PAGE, PROT_RW, MAP_PRIVATE_ANON);
 			if (a < 0)
 				return -1;
-			call(s, &p, VMT_SYS_MUNMAP, (uint64_t)a, SYNTH_PAGE, 0, 0);
-			a = call(s, &p, VMT_SYS_MMAP, 0, 3 * SYNTH_PAGE, PROT_RW, MAP_PRIVATE_ANON);
+			call(s, &p, VMT_SYS_MUNMAP, (uint64_t)a, VMT_PAGE, 0, 0);
+			a = call(s, &p, VMT_SYS_MMAP, 0, 3 * VMT_PAGE, PROT_RW, MAP_PRIVATE_ANON);
 			if (a < 0)
 				return -1;
-			call(s, &p, VMT_SYS_MPROTECT, (uint64_t)a + SYNTH_PAGE, SYNTH_PAGE, PROT_R, 0);
-			call(s, &p, VMT_SYS_MPROTECT, (uint64_t)a + SYNTH_PAGE, SYNTH_PAGE, PROT_RW, 0);
-			call(s, &p, VMT_SYS_MPROTECT, (uint64_t)a, 3 * SYNTH_PAGE, PROT_RW, 0);
-			call(s, &p, VMT_SYS_MADVISE, (uint64_t)a, 3 * SYNTH_PAGE, MADV_DONTNEED, 0);
-			call(s, &p, VMT_SYS_MUNMAP, (uint64_t)a, 3 * SYNTH_PAGE, 0, 0);
+			call(s, &p, VMT_SYS_MPROTECT, (uint64_t)a + VMT_PAGE, VMT_PAGE, PROT_R, 0);
+			call(s, &p, VMT_SYS_MPROTECT, (uint64_t)a + VMT_PAGE, VMT_PAGE, PROT_RW, 0);
+			call(s, &p, VMT_SYS_MPROTECT, (uint64_t)a, 3 * VMT_PAGE, PROT_RW, 0);
+			call(s, &p, VMT_SYS_MADVISE, (uint64_t)a, 3 * VMT_PAGE, MADV_DONTNEED, 0);
+			call(s, &p, VMT_SYS_MUNMAP, (uint64_t)a, 3 * VMT_PAGE, 0, 0);
 			a = call(s, &p, VMT_SYS_MMAP, 0, 1u << 20, 0, MAP_PRIVATE_ANON);
 			if (a < 0)
 				return -1;
 			call(s, &p, VMT_SYS_MUNMAP, (uint64_t)a, 1u << 20, 0, 0);
 			uint64_t b = p.space.brk;
 			for (int i = 1; i <= 16; i++)
-				call(s, &p, VMT_SYS_BRK, b + (uint64_t)i * SYNTH_PAGE, 0, 0, 0);
+				call(s, &p, VMT_SYS_BRK, b + (uint64_t)i * VMT_PAGE, 0, 0, 0);
 			call(s, &p, VMT_SYS_BRK, b, 0, 0, 0);
 		}
 	}

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include "analysis/vmtrace.h"
+#include "analysis/vmtrace_files.h"
 #include "analysis/synth/synth.h"
 
 #define MAP_FIXED     0x10u
@@ -31,7 +32,7 @@ static uint64_t rnd(struct synth *s)
 
 static uint64_t page_up(uint64_t v)
 {
-	return (v + SYNTH_PAGE - 1) & ~(uint64_t)(SYNTH_PAGE - 1);
+	return (v + VMT_PAGE - 1) & ~(uint64_t)(VMT_PAGE - 1);
 }
 
 static int put(struct synth *s, const struct vmt_record *rec)
@@ -175,10 +176,10 @@ static int build_layout(struct synth *s, struct synth_space *sp, const char *exe
 	uint64_t exe_base = 0x555555554000ull, heap_gap = 0;
 	uint64_t mmap_top = 0x7ffff7ffe000ull, stack_top = 0x7ffffffff000ull;
 	if (random) {
-		exe_base = 0x550000000000ull + (rnd(s) % (1ull << 28)) * SYNTH_PAGE;
-		heap_gap = (rnd(s) % (1ull << 21)) * SYNTH_PAGE;
-		mmap_top = 0x7f0000000000ull + (rnd(s) % (1ull << 28)) * SYNTH_PAGE;
-		stack_top = 0x7ffc00000000ull + (rnd(s) % (1ull << 20)) * SYNTH_PAGE;
+		exe_base = 0x550000000000ull + (rnd(s) % (1ull << 28)) * VMT_PAGE;
+		heap_gap = (rnd(s) % (1ull << 21)) * VMT_PAGE;
+		mmap_top = 0x7f0000000000ull + (rnd(s) % (1ull << 28)) * VMT_PAGE;
+		stack_top = 0x7ffc00000000ull + (rnd(s) % (1ull << 20)) * VMT_PAGE;
 	}
 	memset(sp, 0, sizeof(*sp));
 	uint64_t exe_end = add_object(sp, exe_base, exe_segs, exe, 1, &err);
@@ -379,7 +380,7 @@ int64_t synth_call(struct synth *s, struct synth_proc *p, int32_t tid, int sys,
 		ev.flags |= VMT_EV_NORETURN;
 		break;
 	}
-	if (r < 0 && r > -4096) {
+	if (vmt_raw_failed(r)) {
 		ev.err = (int32_t)-r;
 		r = -1;
 	}

@@ -32,7 +32,7 @@ int synth_fork_bench(struct synth *s, const struct synth_opts *o)
 	synth_think(s, POPULATE_NS);
 	for (uint64_t i = 0; i < iters; i++) {
 		struct synth_proc child;
-		if ((i == 0 && synth_residency(s, &p, (uint64_t)mem, GIB / SYNTH_PAGE) < 0) ||
+		if ((i == 0 && synth_residency(s, &p, (uint64_t)mem, GIB / VMT_PAGE) < 0) ||
 		    synth_fork(s, &p, &child, LAT_FORK) < 0)
 			return -1;
 		synth_think(s, 20000);

@@ -32,7 +32,7 @@ int synth_thread_create(struct synth *s, struct synth_proc *p, struct synth_thre
 	if (base < 0)
 		return -1;
 	synth_think(s, 150);
-	uint64_t m[6] = { (uint64_t)base + SYNTH_PAGE, SYNTH_STACK_SIZE, PROT_RW };
+	uint64_t m[6] = { (uint64_t)base + VMT_PAGE, SYNTH_STACK_SIZE, PROT_RW };
 	synth_call(s, p, p->pid, VMT_SYS_MPROTECT, m, LAT_MPROTECT);
 	synth_think(s, 900);
 	uint64_t top = (uint64_t)base + SYNTH_STACK_MAP;
@@ -61,7 +61,7 @@ void synth_thread_join(struct synth *s, struct synth_proc *p, const struct synth
 	 * recorder's scan before the munmap finds them; a replay faults them
 	 * in, and where the kernel aligned the stack for THP that is a 2 MiB
 	 * page (the stress-ng.pthread regression) */
-	synth_residency(s, p, t->stack + UNUSED_STACK, (SYNTH_STACK_MAP - UNUSED_STACK) / SYNTH_PAGE);
+	synth_residency(s, p, t->stack + UNUSED_STACK, (SYNTH_STACK_MAP - UNUSED_STACK) / VMT_PAGE);
 	uint64_t a[6] = { t->stack, SYNTH_STACK_MAP };
 	synth_call(s, p, p->pid, VMT_SYS_MUNMAP, a, LAT_MUNMAP_STACK);
 	synth_think(s, 200);

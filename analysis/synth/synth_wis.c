@@ -53,13 +53,13 @@ static void brk1_setup(struct synth *s, struct task *t)
 
 static void brk2_setup(struct synth *s, struct task *t)
 {
-	t->a = t->p->space.brk + SYNTH_PAGE;
+	t->a = t->p->space.brk + VMT_PAGE;
 	call(s, t, VMT_SYS_BRK, t->a, 0, LAT_BRK, NULL);
 }
 
 static void brk_step(struct synth *s, struct task *t, int which)
 {
-	call(s, t, VMT_SYS_BRK, which ? t->a : t->a + SYNTH_PAGE, 0, LAT_BRK, NULL);
+	call(s, t, VMT_SYS_BRK, which ? t->a : t->a + VMT_PAGE, 0, LAT_BRK, NULL);
 }
 
 static void mmap_step(struct synth *s, struct task *t, int which)

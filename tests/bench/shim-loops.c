@@ -29,10 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef PR_SET_SYSCALL_USER_DISPATCH
-#define PR_SET_SYSCALL_USER_DISPATCH 59
-#define PR_SYS_DISPATCH_ON 1
-#endif
+#include "lib/compat.h"
 
 #define PAGE 4096L
 #define BIG (128L << 20)

@@ -16,10 +16,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#ifndef PR_SET_SYSCALL_USER_DISPATCH
-#define PR_SET_SYSCALL_USER_DISPATCH 59
-#define PR_SYS_DISPATCH_ON 1
-#endif
+#include "lib/compat.h"
 
 static int floor_calls;
 static __thread volatile char selector;   /* 0: SYSCALL_DISPATCH_FILTER_ALLOW */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every tool writes its output one way (traces/vmt_output.h, lib/output.h;
+# Every tool writes its output one way (vmt.h's vmt_output_*, lib/output.h;
 # docs/output.md): a symlink at the output's name is replaced, never
 # written through; the mode is the documented one whatever the umask; an
 # existing output that is not a regular file is refused; an empty name is

@@ -12,7 +12,7 @@
  * the end of the one before plus gap (mod 8 MiB); the file is at least
  * 1 MiB.  tests/trace/fuzz/store-seed.py makes one of a real store. */
 #include "tests/fuzz/fuzz.h"
-#include "vmt_check.h"
+#include "vmt.h"
 #include "vmt_store.h"
 
 #define FZ_STORE_MIN (1u << 20)

@@ -6,7 +6,7 @@
  * tests/vmtrace/fuzz_import_corpus_test.c replays the kept corpus
  * (tests/vmtrace/fuzz/import-corpus) in make check. */
 #include "tests/fuzz/fuzz.h"
-#include "vmt_check.h"
+#include "vmt.h"
 
 int vmtrace_main(int argc, char **argv);
 

@@ -1,0 +1,15 @@
+/* compat.h - Linux constants newer than some C library headers vmrec
+ * builds with, each defined only where the system's headers lack it, and
+ * only here (the values are the kernel's uapi ones). */
+#ifndef LIB_COMPAT_H
+#define LIB_COMPAT_H
+
+#include <sys/prctl.h>
+
+/* Syscall User Dispatch (Linux 5.11) */
+#ifndef PR_SET_SYSCALL_USER_DISPATCH
+#define PR_SET_SYSCALL_USER_DISPATCH 59
+#define PR_SYS_DISPATCH_ON 1
+#endif
+
+#endif

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Small facts are said once in traces/, lib/ and analysis/: the page size
+# (VMT_PAGE in vmt.h), the test of a raw system call result for an error
+# (vmt_raw_failed and VMT_MAX_ERRNO in vmt.h), and the fallbacks for
+# constants older headers lack (lib/compat.h).  shim/ and replay/ follow
+# in their own rounds (issue 37).
+. "$(dirname "$0")/../lib.sh"
+cd "$S" || exit 1
+files=$(git ls-files 'traces/*.[ch]' 'lib/*.[ch]' 'analysis/*.[ch]' 2>/dev/null ||
+	find traces lib analysis -name '*.[ch]')
+ok "$([ -n "$files" ]; echo $?)" "the sources are found"
+# the benchmarks' own programs call sbrk(4096) as the benchmarks do, but
+# take their fallbacks from lib/compat.h too
+bench=$(git ls-files 'tests/bench/*.c' 2>/dev/null || find tests/bench -name '*.c')
+# code lines only: comments may quote a benchmark's sbrk(4096)
+code() { grep -nHE "$1" $files | grep -vE '^[^:]*:[0-9]+:[[:space:]]*(/?\*|//)' || true; }
+
+is "$(code '4096|4095' | grep -iE 'page|>> ?12|<< ?12' )" "" \
+	"no page size spelled as a number (VMT_PAGE, VMT_PAGE_SHIFT)"
+is "$(code '(-|>|<|>=|<=)[[:space:]]*409[56]\b|409[56][[:space:]]*[)]?[[:space:]]*(&&|;)' |
+	grep -iE 'err|-409' | grep -v '#define VMT_MAX_ERRNO')" "" \
+	"no raw result tested for an error by its number (vmt_raw_failed, VMT_MAX_ERRNO)"
+fallbacks() {
+	for f; do
+		awk -v f="$f" '/^[[:space:]]*#[[:space:]]*(ifndef|if[[:space:]]+!defined)/ {
+			m = $0; sub(/.*(ifndef|defined)[[:space:](]*/, "", m); sub(/[^A-Za-z0-9_].*/, "", m)
+			if (m !~ /_H$/) print f ":" m }' "$f"
+	done
+}
+is "$(fallbacks $(echo "$files" | grep -v '^lib/compat\.h$') $bench)" "" \
+	"every #ifndef fallback is in lib/compat.h"
+# the checks see what they look for
+printf 'x = page ? page : 4096;\n/* 4096-byte pages */\nif (r < 0 && r > -4096) e = 1;\n' >"$T/p.c"
+printf '#ifndef MAP_FIXED\n#define MAP_FIXED 0x10\n#endif\n#ifndef P_H\n#endif\n' >"$T/f.h"
+files="$T/p.c"
+is "$(code '4096|4095' | grep -ciE 'page')" "1" "the page check sees code, not comments"
+is "$(fallbacks "$T/f.h" | sed "s|$T/||")" "f.h:MAP_FIXED" "the fallback check sees an #ifndef, not a header guard"
+done_testing
