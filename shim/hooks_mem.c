@@ -28,10 +28,12 @@
 #include <string.h>
 
 static void **curbrk;     /* libc's __curbrk: sbrk trusts it */
+static void hooks_matches_init(void);
 
 void hooks_init(void)
 {
 	curbrk = patch_libc_symbol("__curbrk");
+	hooks_matches_init();
 }
 
 long shim_errno_ret(long r)
@@ -486,6 +488,78 @@ int hook_shmdt(const void *addr)
 {
 	return (int)shim_errno_ret(shim_vma_call(VMT_SYS_SHMDT, SYS_shmdt, (long)addr,
 	                                         0, 0, 0, 0, 0));
+}
+
+/* The calls of a number the table records only for some values of an
+ * argument (ioctl's uffd commands, prctl's options): the values, read
+ * from the table once, so every other call passes with a compare or four. */
+struct matches {
+	int arg, n;
+	uint32_t value[8];
+};
+static struct matches ioctl_cmds, prctl_options;
+
+static void matches_init(struct matches *m, long nr)
+{
+	m->n = 0;
+	for (int s = 1; s < VMT_SYS_COUNT; s++) {
+		uint32_t v;
+		if (vmt_sys_nr(s) == nr && vmt_sys_match(s, &m->arg, &v) &&
+		    m->n < (int)(sizeof m->value / sizeof m->value[0]))
+			m->value[m->n++] = v;
+	}
+}
+
+static void hooks_matches_init(void)
+{
+	matches_init(&ioctl_cmds, SYS_ioctl);
+	matches_init(&prctl_options, SYS_prctl);
+}
+
+/* The row a call is when its argument has one of the values, else NONE. */
+__attribute__((always_inline)) static inline int matched(const struct matches *m, long nr, const long *a)
+{
+	for (int i = 0; i < m->n; i++)
+		if ((uint32_t)a[m->arg] == m->value[i]) {
+			const uint64_t u[6] = { (uint64_t)a[0], (uint64_t)a[1], (uint64_t)a[2],
+			                        (uint64_t)a[3], (uint64_t)a[4], (uint64_t)a[5] };
+			return capture_sys(nr, u);
+		}
+	return VMT_SYS_NONE;
+}
+
+/* ioctl and prctl: only the table's commands are recorded; every other
+ * passes straight to the kernel (through libc's exempt syscall
+ * instruction, so dispatch never traps it) with libc's result and errno. */
+int hook_ioctl(int fd, unsigned long req, void *arg)
+{
+	const long a[6] = { fd, (long)req, (long)arg, 0, 0, 0 };
+	int sys = matched(&ioctl_cmds, SYS_ioctl, a);
+	long r = sys == VMT_SYS_NONE ? raw3_exempt(SYS_ioctl, fd, req, arg)
+	                             : shim_vma_call(sys, SYS_ioctl, fd, (long)req, (long)arg, 0, 0, 0);
+	return (int)shim_errno_ret(r);
+}
+
+int hook_prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5)
+{
+	const long a[6] = { option, (long)a2, (long)a3, (long)a4, (long)a5, 0 };
+	int sys = matched(&prctl_options, SYS_prctl, a);
+	long r = sys == VMT_SYS_NONE ? raw6_exempt(SYS_prctl, option, (long)a2, (long)a3, (long)a4, (long)a5, 0)
+	                             : shim_vma_call(sys, SYS_prctl, option, (long)a2, (long)a3, (long)a4,
+	                                             (long)a5, 0);
+	return (int)shim_errno_ret(r);
+}
+
+ssize_t hook_process_madvise(int pidfd, const void *iov, size_t n, int advice, unsigned flags)
+{
+	return shim_errno_ret(shim_vma_call(VMT_SYS_PROCESS_MADVISE, SYS_process_madvise, pidfd,
+	                                    (long)iov, (long)n, advice, flags, 0));
+}
+
+int hook_remap_file_pages(void *start, size_t size, int prot, size_t pgoff, int flags)
+{
+	return (int)shim_errno_ret(shim_vma_call(VMT_SYS_REMAP_FILE_PAGES, SYS_remap_file_pages,
+	                                         (long)start, (long)size, prot, (long)pgoff, flags, 0));
 }
 
 /* syscall(2): VMA calls are recorded, fork/exec/exit go through the process

@@ -83,6 +83,11 @@ enum vmt_ranges_kind {
 	VMT_RANGES_VMA_NAME = 4,        /* prctl(PR_SET_VMA): no range (registers), the name */
 };
 const char *vmt_sys_name(int sys);          /* "mmap"; NULL if unknown */
+/* The row's id in lower case, unique where names repeat: "mmap",
+ * "prctl_set_thp_disable", "uffdio_register"; for results and tables
+ * that name rows.  NULL if unknown. */
+const char *vmt_sys_key(int sys);
+int vmt_sys_from_key(const char *key);      /* VMT_SYS_NONE if unknown */
 /* The first row of that name (rows sharing a number share the name:
  * prctl, ioctl); VMT_SYS_NONE if unknown. */
 int vmt_sys_from_name(const char *name);

@@ -6,7 +6,7 @@
 #include "vmt.h"
 
 struct sys_info {
-	const char *name;
+	const char *name, *ident;
 	long nr;
 	int8_t nargs;
 	int8_t effect;
@@ -24,7 +24,7 @@ static const struct sys_info sys_table[VMT_SYS_COUNT] = {
 	[VMT_SYS_NONE] = { .nr = -1, .effect = VMT_FX_NONE, .addr = NONE, .len = NONE, .match_arg = -1 },
 #define SYSCALL(id, name_, nr_, nargs_, predict, args, result, custom, effect_, addr_, len_, \
                 match_, residency_, ranges_) \
-	[VMT_SYS_##id] = { .name = #name_, .nr = nr_, .nargs = nargs_, .effect = VMT_FX_##effect_, \
+	[VMT_SYS_##id] = { .name = #name_, .ident = #id, .nr = nr_, .nargs = nargs_, .effect = VMT_FX_##effect_, \
 	                   .addr = addr_, .len = len_, MATCH_##match_, \
 	                   .residency = VMT_RESID_##residency_, .ranges = VMT_RANGES_##ranges_ },
 #include "vmt_syscalls.def"
@@ -43,6 +43,32 @@ static int known(int sys)
 const char *vmt_sys_name(int sys)
 {
 	return known(sys) ? sys_table[sys].name : NULL;
+}
+
+/* The rows' ids in lower case ("mmap", "prctl_set_mdwe"), made once at
+ * load: names repeat where rows share a number, ids never do. */
+static char keys[VMT_SYS_COUNT][32];
+
+__attribute__((constructor)) static void make_keys(void)
+{
+	for (int s = 1; s < VMT_SYS_COUNT; s++)
+		for (size_t i = 0; i + 1 < sizeof keys[s] && sys_table[s].ident[i]; i++) {
+			char c = sys_table[s].ident[i];
+			keys[s][i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+		}
+}
+
+const char *vmt_sys_key(int sys)
+{
+	return known(sys) ? keys[sys] : NULL;
+}
+
+int vmt_sys_from_key(const char *key)
+{
+	for (int s = 1; key && s < VMT_SYS_COUNT; s++)
+		if (strcmp(keys[s], key) == 0)
+			return s;
+	return VMT_SYS_NONE;
 }
 
 int vmt_sys_from_name(const char *name)
