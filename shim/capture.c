@@ -10,15 +10,6 @@
 
 static int failed(long r) { return (unsigned long)r > -4096UL; }
 
-void capture_event(struct vmt_event *ev, int sys, const uint64_t a[6], long ret, uint16_t flags)
-{
-	ev->sys = (uint16_t)sys;
-	ev->flags = flags;
-	ev->err = failed(ret) ? (int32_t)-ret : 0;
-	ev->result = failed(ret) ? -1 : ret;
-	memcpy(ev->args, a, sizeof ev->args);
-}
-
 int capture_file(int sys, const uint64_t a[6], struct capture_file *f)
 {
 	memset(f, 0, sizeof *f);

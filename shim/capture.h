@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "vmt.h"
 
 /* The caller's memory.  read: up to n bytes at addr into dst, the bytes
@@ -39,8 +40,17 @@ static inline int capture_sys(long nr, const uint64_t a[6])
 
 /* The event's call: sys, registers, flags and the kernel's raw result
  * (-errno on failure); the recorder adds seq, times, pid, tid, stack and
- * file. */
-void capture_event(struct vmt_event *ev, int sys, const uint64_t a[6], long ret, uint16_t flags);
+ * file.  Inline: every recorded call runs it. */
+static inline void capture_event(struct vmt_event *ev, int sys, const uint64_t a[6], long ret,
+                                 uint16_t flags)
+{
+	int failed = (unsigned long)ret > -4096UL;
+	ev->sys = (uint16_t)sys;
+	ev->flags = flags;
+	ev->err = failed ? (int32_t)-ret : 0;
+	ev->result = failed ? -1 : ret;
+	memcpy(ev->args, a, sizeof ev->args);
+}
 
 /* Which file a call's FILE record names. */
 enum capture_file_kind {
@@ -55,7 +65,8 @@ struct capture_file {
 	uint64_t path;        /* PATH: the string's address */
 	int flags;            /* PATH: execveat's AT_* flags */
 };
-/* 1 and *f set when the call names a file, else 0. */
+/* 1 and *f set when the call names a file, else 0.  A row whose calls
+ * may name one: capture_file with fd 0 and no flags names one. */
 int capture_file(int sys, const uint64_t a[6], struct capture_file *f);
 
 /* A string at addr into dst (at most cap - 1 bytes and its NUL): its

@@ -30,9 +30,28 @@
 static void **curbrk;     /* libc's __curbrk: sbrk trusts it */
 static void hooks_matches_init(void);
 
+/* What the table says of each row, read once (hooks_init) and packed for
+ * the path every recorded call takes: loads, not calls into the table. */
+static struct {
+	uint8_t fx, resid, ranges, file;
+} row[VMT_SYS_COUNT];
+
+static void rows_init(void)
+{
+	for (int s = 1; s < VMT_SYS_COUNT; s++) {
+		const uint64_t a[6] = { 0 };
+		struct capture_file f;
+		row[s].fx = (uint8_t)vmt_sys_effect(s);
+		row[s].resid = (uint8_t)vmt_sys_residency(s);
+		row[s].ranges = (uint8_t)vmt_sys_ranges(s);
+		row[s].file = (uint8_t)capture_file(s, a, &f);   /* its calls may name a file */
+	}
+}
+
 void hooks_init(void)
 {
 	curbrk = patch_libc_symbol("__curbrk");
+	rows_init();
 	hooks_matches_init();
 }
 
@@ -118,7 +137,7 @@ __attribute__((hot)) static void residency_before(int sys, uint64_t seq, const l
                                                   const struct vmt_ranges *ranges)
 {
 	uint64_t a0 = (uint64_t)a[0], a1 = (uint64_t)a[1];
-	int fx = vmt_sys_effect(sys), resid = vmt_sys_residency(sys);
+	int fx = row[sys].fx, resid = row[sys].resid;
 	rel->dontneed = 0;
 	rel->fresh = 0;
 	rel->old_brk = fx == VMT_FX_BRK && curbrk && *curbrk ? (uint64_t)*curbrk : 0;
@@ -170,7 +189,7 @@ __attribute__((hot)) static void neighbours_after(int sys, uint64_t seq, const l
 	uint64_t a0 = (uint64_t)a[0], len = shim_page_up((uint64_t)a[1]);
 	if (raw_failed(r))
 		return;
-	switch (vmt_sys_effect(sys)) {
+	switch (row[sys].fx) {
 	case VMT_FX_MAP:
 		if (sys == VMT_SYS_MMAP && (a[3] & MAP_ANONYMOUS) && (a[3] & MAP_TYPE) == MAP_PRIVATE)
 			neighbours_mapped(seq, (uint64_t)r, (uint64_t)r + len);
@@ -192,7 +211,7 @@ __attribute__((hot)) static void neighbours_after(int sys, uint64_t seq, const l
 static void own_internal(int sys, long a0, long a1, long r)
 {
 	uint64_t len = shim_page_up((uint64_t)a1);
-	int fx = vmt_sys_effect(sys);
+	int fx = row[sys].fx;
 	if (fx == VMT_FX_MAP && !raw_failed(r))
 		maps_own((uint64_t)r, (uint64_t)r + len);
 	else if (fx == VMT_FX_UNMAP && !raw_failed(r))
@@ -341,9 +360,7 @@ __attribute__((hot)) long shim_vma_call(int sys, long nr, long a0, long a1, long
 	/* the table says what else the call's records need: what its
 	 * arguments point to, which file it names */
 	struct ranges_read rr;
-	rr.have = 0;
-	rr.heap = NULL;
-	int reads = vmt_sys_ranges(sys) != VMT_RANGES_NONE;
+	int reads = row[sys].ranges != VMT_RANGES_NONE;
 	const struct vmt_ranges *own = NULL;
 	if (__builtin_expect(reads, 0)) {
 		ranges_before(&rr, sys, c.args);
@@ -355,7 +372,7 @@ __attribute__((hot)) long shim_vma_call(int sys, long nr, long a0, long a1, long
 	struct release rel;
 	residency_before(sys, c.seq, a, &rel, own);
 	struct capture_file f;
-	if (capture_file(sys, c.args, &f))
+	if (row[sys].file && capture_file(sys, c.args, &f))
 		c.file_id = f.kind == CAPTURE_FILE_FD ? image_file_fd(f.fd) : sysv_file(f.fd);
 	call_clock(&c);
 	r = raw6_exempt(nr, a0, a1, a2, a3, a4, a5);
