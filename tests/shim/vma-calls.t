@@ -39,6 +39,8 @@ is "$("$B/bin/vmtrace" dump "$T/v.lz4" | grep -c -E 'TCGETS|UFFDIO_API|FIONREAD|
 	"other ioctls and prctls are not recorded"
 is "$("$TC" -a "$T/v.lz4" | grep -c '^ranges ')" 4 \
 	"RANGES records: the name, the iovec, the registration, the unregistration"
+"$TC" -a "$T/v.lz4" | grep -B3 ' process_madvise ' | grep -c '^residency ' >"$T/res"
+is "$(cat "$T/res")" 2 "process_madvise's two ranges (its pidfd is the process's own) have their residency asked"
 like "$("$B/bin/vmtrace" dump "$T/v.lz4" | grep 'madvise(.*MADV_COLLAPSE')" "EINVAL" \
 	"PR_SET_THP_DISABLE's effect is in the trace: MADV_COLLAPSE fails after it"
 
