@@ -59,7 +59,7 @@ static int range_safe(const struct rp_engine *e, const struct rp_pstate *p, uint
 static void result_mismatch(struct rp_engine *e, size_t i, const struct vmt_event *rec,
                             struct rp_evres *r, int64_t want)
 {
-	const char *name = vmt_sys_name(rec->sys);
+	const char *name = vmt_sys_key(rec->sys);
 	if (!rec->err && r->err) {
 		r->mismatch = 1;
 		rp_say(e, "event %zu (%s): failed here (%s), succeeded when recorded", i, name, strerror(r->err));
