@@ -87,7 +87,7 @@ static int scan(struct rep_stacks *s, const char *trace, struct sym_session *sym
 			;	/* a negative index from a hand-made results file */
 		if (k < s->n && s->ev[k].i == idx) {
 			const struct rep_stack *want = &s->ev[k];
-			const char *name = vmt_sys_name(ev->sys);
+			const char *name = vmt_sys_key(ev->sys);   /* as the results name it */
 			if (!name)
 				name = "?";
 			if ((want->op && strcmp(want->op, name)) || (want->pid && want->pid != ev->pid)) {

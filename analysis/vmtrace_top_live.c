@@ -161,20 +161,23 @@ int live_event(struct live_map *m, const struct vmt_event *ev, uint32_t owner)
 		return 0;
 	if (!(p = proc_of(m, ev->pid)))
 		return -1;
-	switch (ev->sys) {
-	case VMT_SYS_MMAP:
+	switch (vmt_sys_effect(ev->sys)) {
+	case VMT_FX_MAP:
 		r.start = ret;
 		r.end = ret + ((ev->args[1] + mask) & ~mask);
-		r.prot = (uint32_t)ev->args[2];
-		r.anon = !!(ev->args[3] & MAP_ANON_FLAG);
+		if (ev->sys == VMT_SYS_MMAP) {   /* else a shadow stack: anonymous */
+			r.prot = (uint32_t)ev->args[2];
+			r.anon = !!(ev->args[3] & MAP_ANON_FLAG);
+		}
 		return map(p, &r);
-	case VMT_SYS_MUNMAP:
+	case VMT_FX_UNMAP:
 		return unmap(p, a0, a0 + ((ev->args[1] + mask) & ~mask));
-	case VMT_SYS_MPROTECT:
-	case VMT_SYS_PKEY_MPROTECT:
+	case VMT_FX_CHANGE:   /* of the changes, only protection is kept here */
+		if (ev->sys != VMT_SYS_MPROTECT && ev->sys != VMT_SYS_PKEY_MPROTECT)
+			return 0;
 		return protect(p, a0, a0 + ((ev->args[1] + mask) & ~mask),
 			       (uint32_t)ev->args[2]);
-	case VMT_SYS_MREMAP: {
+	case VMT_FX_REMAP: {
 		uint64_t old_len = (ev->args[1] + mask) & ~mask;
 		uint64_t new_len = (ev->args[2] + mask) & ~mask;
 		uint32_t i = first_after(p, a0);
@@ -191,7 +194,7 @@ int live_event(struct live_map *m, const struct vmt_event *ev, uint32_t owner)
 			return -1;
 		return map(p, &r);
 	}
-	case VMT_SYS_BRK:
+	case VMT_FX_BRK:
 		/* the first brk (usually brk(0)) tells where the heap starts */
 		if (p->brk && ret > p->brk) {
 			r.start = p->brk;

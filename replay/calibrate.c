@@ -466,7 +466,7 @@ int rp_calibrate(const char *out)
 				err[n++] = 100 * (p - (rows[r].y + call_ns)) / (rows[r].y + call_ns);
 			}
 			if (n)
-				fprintf(f, "fit %s/%s %zu %+.1f (mean measured %.0f ns, modelled %.0f ns)\n", vmt_sys_name(s),
+				fprintf(f, "fit %s/%s %zu %+.1f (mean measured %.0f ns, modelled %.0f ns)\n", vmt_sys_key(s),
 				        vr_outcome_name(oc), n, median(err, n), meas / (double)n, pred / (double)n);
 			free(err);
 		}

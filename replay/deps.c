@@ -178,13 +178,25 @@ static void classify(const struct build *b, struct proc *P, size_t s, struct cls
 		return;
 	const struct vmt_event *ev = &b->t->events[st->idx];
 	const uint64_t *a = ev->args;
-	switch (ev->sys) {
-	case VMT_SYS_MUNMAP: case VMT_SYS_MPROTECT: case VMT_SYS_PKEY_MPROTECT: case VMT_SYS_MADVISE:
-	case VMT_SYS_MLOCK: case VMT_SYS_MLOCK2: case VMT_SYS_MUNLOCK: case VMT_SYS_MSEAL:
-		if (add(b, c, a[0], a[1]))
+	int ai, li;
+	switch (vmt_sys_effect(ev->sys)) {
+	case VMT_FX_UNMAP: case VMT_FX_CHANGE: {
+		vmt_sys_range_args(ev->sys, &ai, &li);
+		if (ai >= 0) {
+			if (add(b, c, a[ai], a[li]))
+				c->kind = C_RANGE;
+			return;
+		}
+		/* its ranges are in its RANGES record; without one, all */
+		const struct vmt_ranges *r = rp_trace_ranges(b->t, ev);
+		for (uint32_t i = 0; r && i < r->n; i++)
+			if (!add(b, c, r->ranges[i].start, r->ranges[i].len))
+				return;
+		if (r && r->n)
 			c->kind = C_RANGE;
 		return;
-	case VMT_SYS_MMAP: {
+	}
+	case VMT_FX_MAP: {
 		/* placed by the kernel: where depends on everything before */
 		int fixed = (a[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE)) != 0;
 		if (!ev->err && (fixed || !b->kplace) && add(b, c, (uint64_t)ev->result, a[1]))
@@ -193,7 +205,7 @@ static void classify(const struct build *b, struct proc *P, size_t s, struct cls
 			c->kind = C_RANGE;
 		return;
 	}
-	case VMT_SYS_MREMAP: {
+	case VMT_FX_REMAP: {
 		int moved = !ev->err && (uint64_t)ev->result != a[0];
 		if (!add(b, c, a[0], a[2] > a[1] ? a[2] : a[1]))
 			return;
@@ -209,22 +221,23 @@ static void classify(const struct build *b, struct proc *P, size_t s, struct cls
 		c->kind = C_RANGE;
 		return;
 	}
-	case VMT_SYS_BRK:
+	case VMT_FX_BRK:
 		classify_brk(b, P, ev, c);
 		return;
-	case VMT_SYS_CLONE: case VMT_SYS_CLONE3:
+	case VMT_FX_TASK:
 		if (ev->flags & VMT_EV_THREAD)
-			c->kind = C_NONE;
+			c->kind = C_NONE;   /* a thread (clone, clone3) */
 		return;
-	case VMT_SYS_EXIT:
-		c->kind = C_NONE;   /* a thread's end changes no mapping */
+	case VMT_FX_EXIT:
+		if (ev->sys == VMT_SYS_EXIT)
+			c->kind = C_NONE;   /* a thread's end changes no mapping */
 		return;
-	case VMT_SYS_EXECVE: case VMT_SYS_EXECVEAT:
+	case VMT_FX_EXEC:
 		if (!ev->err)
 			P->rec_brk = 0;
 		return;
 	default:
-		return;   /* fork, exit_group, shmat/shmdt, mlockall, unknown: process-wide */
+		return;   /* shmat/shmdt, mlockall, prctl's options, unknown: process-wide */
 	}
 }
 

@@ -303,21 +303,27 @@ static void apply_event(struct model *m, const struct rp_engine *e, uint32_t slo
 	uint64_t pg = e->page, a0 = ev->args[0], len = (ev->args[1] + pg - 1) & ~(pg - 1);
 	if (ev->err)
 		return;
-	switch (ev->sys) {
-	case VMT_SYS_MMAP: {
-		const struct vmt_file *f = ev->file_id ? rp_file_of(e, slot, ev->file_id) : NULL;
+	/* what the table says the call does; only a protection change
+	 * (mprotect, pkey_mprotect) changes what the model keeps of a range */
+	int prot_change = ev->sys == VMT_SYS_MPROTECT || ev->sys == VMT_SYS_PKEY_MPROTECT;
+	switch (vmt_sys_effect(ev->sys)) {
+	case VMT_FX_MAP: {
+		int is_mmap = ev->sys == VMT_SYS_MMAP;   /* else a shadow stack: anonymous, read-only to stores */
+		const struct vmt_file *f = is_mmap && ev->file_id ? rp_file_of(e, slot, ev->file_id) : NULL;
 		struct mv v = { .start = (uint64_t)ev->result, .end = (uint64_t)ev->result + len,
-		                .prot = (uint32_t)ev->args[2] & 7, .shared = (ev->args[3] & 3) != MAP_PRIVATE,
-		                .file_id = ev->file_id, .off = ev->file_id ? ev->args[5] : 0,
+		                .prot = is_mmap ? (uint32_t)ev->args[2] & 7 : VMT_PROT_READ,
+		                .shared = is_mmap && (ev->args[3] & 3) != MAP_PRIVATE,
+		                .file_id = is_mmap ? ev->file_id : 0, .off = is_mmap && ev->file_id ? ev->args[5] : 0,
 		                .name = f ? f->path : "" };
 		insert(m, &v);
 		break;
 	}
-	case VMT_SYS_MUNMAP:
+	case VMT_FX_UNMAP:
 		remove_range(m, a0, a0 + len);
 		break;
-	case VMT_SYS_MPROTECT:
-	case VMT_SYS_PKEY_MPROTECT:
+	case VMT_FX_CHANGE:
+		if (!prot_change)
+			break;
 		split_at(m, a0);
 		split_at(m, a0 + len);
 		for (size_t i = 0; i < m->n; i++)
@@ -327,7 +333,7 @@ static void apply_event(struct model *m, const struct rp_engine *e, uint32_t slo
 			}
 		merge_all(m);
 		break;
-	case VMT_SYS_MREMAP: {
+	case VMT_FX_REMAP: {
 		uint64_t nlen = (ev->args[2] + pg - 1) & ~(pg - 1), to = (uint64_t)ev->result;
 		const struct mv *src = covering(m, a0);
 		if (!src)
@@ -345,7 +351,7 @@ static void apply_event(struct model *m, const struct rp_engine *e, uint32_t slo
 		insert(m, &v);
 		break;
 	}
-	case VMT_SYS_BRK: {
+	case VMT_FX_BRK: {
 		uint64_t now = ((uint64_t)ev->result + pg - 1) & ~(pg - 1);
 		if (!m->start_brk) {
 			m->start_brk = m->brk = now;

@@ -340,14 +340,16 @@ int rp_ipc_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, size_t
                  struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx,
                  int *skipped, int64_t *want)
 {
-	switch (ev->sys) {
-	case VMT_SYS_SHMAT:
+	switch (vmt_sys_effect(ev->sys)) {
+	case VMT_FX_ATTACH:
 		replay_shmat(e, slot, p, i, ev, out, fx, skipped, want);
 		return 1;
-	case VMT_SYS_SHMDT:
+	case VMT_FX_DETACH:
 		replay_shmdt(e, p, i, ev, out, fx, skipped);
 		return 1;
-	case VMT_SYS_MLOCKALL: case VMT_SYS_MUNLOCKALL:
+	case VMT_FX_PROCESS:
+		if (ev->sys != VMT_SYS_MLOCKALL && ev->sys != VMT_SYS_MUNLOCKALL)
+			return 0;   /* prctl's options: apply_mem.c */
 		replay_lockall(e, p, i, ev, out, fx);
 		return 1;
 	}

@@ -1,7 +1,7 @@
 # replay/: vmreplay and its kernel back end; links the simulator
 # (replay/sim/) and the QEMU back end (replay/vm/).
 
-VMREPLAY_SRCS := replay/addrmap.c replay/apply.c replay/blame.c replay/calibrate.c replay/deps.c replay/engine.c \
+VMREPLAY_SRCS := replay/addrmap.c replay/apply.c replay/apply_mem.c replay/blame.c replay/calibrate.c replay/deps.c replay/engine.c \
                  replay/fidelity.c replay/image.c replay/ipc.c replay/jemalloc_conf.c \
                  replay/kernel.c replay/latency.c replay/membudget.c replay/options.c replay/placement.c \
                  replay/results.c replay/set_break.c replay/sim.c replay/standin.c \
@@ -22,8 +22,8 @@ $(BUILD)/tests/replay/progs/brk_loop: $(LIBVMT)
 # Compiled tests of replay/ link the parts they test.
 TEST_LIBS_replay := $(call objs,replay/addrmap.c replay/latency.c) -lm
 $(BUILD)/tests/replay/addrmap.t $(BUILD)/tests/replay/latency.t: $(call objs,replay/addrmap.c replay/latency.c)
-$(BUILD)/tests/replay/threads_deps.t: $(call objs,replay/deps.c)
-$(BUILD)/tests/replay/threads_deps.t: TEST_LIBS_replay += $(call objs,replay/deps.c)
+$(BUILD)/tests/replay/threads_deps.t: $(call objs,replay/deps.c replay/trace.c)
+$(BUILD)/tests/replay/threads_deps.t: TEST_LIBS_replay += $(call objs,replay/deps.c replay/trace.c) $(LIBVMT) $(LIBVMT_LIBS)
 
 BENCH_SCRIPTS += tests/bench/replay-brk.sh
 BENCH_BINS    += $(BUILD)/bin/vmreplay $(BUILD)/tests/replay/progs/brk_loop

@@ -349,34 +349,30 @@ int64_t synth_call(struct synth *s, struct synth_proc *p, int32_t tid, int sys,
 	ev.sys = (uint16_t)sys;
 	memcpy(ev.args, args, sizeof(ev.args));
 	int64_t r = 0;
-	switch (sys) {
-	case VMT_SYS_BRK:
+	/* the calls the workloads make (mmap, munmap, mprotect, madvise, brk,
+	 * clone, exit), by what the table says they do */
+	switch (vmt_sys_effect(sys)) {
+	case VMT_FX_BRK:
 		r = do_brk(p, args[0]);
 		break;
-	case VMT_SYS_MMAP:
+	case VMT_FX_MAP:
 		r = do_mmap(p, args);
 		if (args[4] != (uint64_t)-1 && !(args[3] & MAP_ANONYMOUS) && args[4] < 64)
 			ev.file_id = p->fd_file[args[4]];
 		break;
-	case VMT_SYS_MUNMAP:
+	case VMT_FX_UNMAP:
 		synth_space_unmap(&p->space, args[0], args[0] + page_up(args[1]));
 		break;
-	case VMT_SYS_MPROTECT:
-		synth_space_protect(&p->space, args[0], args[0] + page_up(args[1]), (uint32_t)args[2]);
+	case VMT_FX_CHANGE:   /* the advice the workloads give changes no VMA */
+		if (sys == VMT_SYS_MPROTECT)
+			synth_space_protect(&p->space, args[0], args[0] + page_up(args[1]), (uint32_t)args[2]);
 		break;
-	case VMT_SYS_MADVISE:   /* the advice the workloads give changes no VMA */
-		break;
-	case VMT_SYS_CLONE:
-	case VMT_SYS_CLONE3:
-		if (args[0] & CLONE_THREAD) {
+	case VMT_FX_TASK:
+		if (args[0] & CLONE_THREAD)
 			ev.flags |= VMT_EV_THREAD;
-			r = s->next_pid++;   /* threads and processes share one id space */
-		} else {
-			r = s->next_pid++;
-		}
+		r = s->next_pid++;   /* threads and processes share one id space */
 		break;
-	case VMT_SYS_EXIT:
-	case VMT_SYS_EXIT_GROUP:
+	case VMT_FX_EXIT:
 		ev.flags |= VMT_EV_NORETURN;
 		break;
 	}

@@ -56,6 +56,12 @@ static void read_all(int order)
 		case VMT_REC_MODULE:
 			n += strlen(rec.u.module.path);
 			break;
+		case VMT_REC_RANGES:
+			for (uint32_t i = 0; i < rec.u.ranges.n; i++)
+				n += rec.u.ranges.ranges[i].len & 1;
+			if (rec.u.ranges.name)
+				n += strlen(rec.u.ranges.name);
+			break;
 		}
 	}
 	if (ret < 0 && !vmt_reader_error(r)[0])
