@@ -595,6 +595,49 @@ static void test_profiles(void)
 	ok(sim_mm_new(NULL, NULL, NULL) == NULL, "no address space without a profile");
 }
 
+/* X5 d23cb648e365 (6.17): a length-keeping MREMAP_FIXED move spans VMAs
+ * (mremap_test's multi-VMA moves); before it, EFAULT */
+static void test_mremap_moves_several_vmas(void)
+{
+	static const struct { const char *v; int multi; } cases[] = { { "6.16", 0 }, { "6.18", 1 } };
+	uint64_t a = BASE - 64 * MB, d = BASE - 32 * MB;
+	const uint64_t fx = MREMAP_MAYMOVE | MREMAP_FIXED;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct sim_mm *mm = mk(cases[i].v);
+		struct sim_vma_view v;
+		int64_t r;
+
+		/* A rw 4 pages, a 2-page gap, B r 2 pages, C rw 3 pages, then a gap */
+		map(mm, a, 4 * PG, RW, ANON | MAP_FIXED);
+		map(mm, a + 6 * PG, 2 * PG, PROT_READ, ANON | MAP_FIXED);
+		map(mm, a + 8 * PG, 3 * PG, RW, ANON | MAP_FIXED);
+		touch(mm, a + 8 * PG);
+		r = call(mm, VMT_SYS_MREMAP, a + PG, 12 * PG, 12 * PG, fx, d);
+		if (!cases[i].multi) {
+			is_int(r, -EFAULT, "%s: a move spanning three VMAs is EFAULT", cases[i].v);
+			is_int(sim_vma_count(mm), 3, "%s: and changes nothing", cases[i].v);
+			sim_mm_free(mm);
+			continue;
+		}
+		is_int(r, (int64_t)d, "%s: a move spanning three VMAs and a gap after them succeeds", cases[i].v);
+		ok(has_rule("X5"), "%s: the rule names X5: %s", cases[i].v, res.rule);
+		is_int(sim_vma_count(mm), 4, "%s: A's first page stays, A B C moved", cases[i].v);
+		ok(!sim_vma_at(mm, 1, &v) && v.start == d && v.end == d + 3 * PG, "%s: A's rest at the destination", cases[i].v);
+		ok(!sim_vma_at(mm, 2, &v) && v.start == d + 5 * PG && v.end == d + 7 * PG, "%s: B after the same gap", cases[i].v);
+		ok(!sim_vma_at(mm, 3, &v) && v.start == d + 7 * PG && v.end == d + 10 * PG, "%s: C next to B", cases[i].v);
+		/* a gap at the start of the range */
+		r = call(mm, VMT_SYS_MREMAP, d - 2 * PG, 4 * PG, 4 * PG, fx, a + 16 * PG);
+		is_int(r, -EFAULT, "%s: a gap before the first VMA is EFAULT", cases[i].v);
+		/* a sealed VMA after the first: the parts before it moved */
+		call(mm, VMT_SYS_MSEAL, d + 7 * PG, 3 * PG, 0, 0, 0);
+		r = call(mm, VMT_SYS_MREMAP, d, 10 * PG, 10 * PG, fx, a + 32 * PG);
+		is_int(r, -EPERM, "%s: a sealed third VMA is EPERM", cases[i].v);
+		is_int((int64_t)flags_at(mm, a + 32 * PG) != 0 && flags_at(mm, a + 37 * PG) != 0, 1,
+		       "%s: after the first two moved", cases[i].v);
+		sim_mm_free(mm);
+	}
+}
+
 int main(void)
 {
 	test_thp_alignment_of_anonymous_maps();
@@ -612,6 +655,7 @@ int main(void)
 	test_read_only_populate_zero_page();
 	test_dontunmap_keeps_source_apart();
 	test_dontunmap_account();
+	test_mremap_moves_several_vmas();
 	test_mmap_min_addr_and_cap_sys_rawio();
 	test_map_droppable();
 	test_populate_needs_the_protection();

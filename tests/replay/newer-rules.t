@@ -1,0 +1,32 @@
+#!/bin/sh
+# The rules of 6.13 to 6.18 that the host profile follows, each as one
+# case of tests/replay/progs/newer_rules.c: recorded, replayed on this
+# kernel and in the simulator's host profile, and every event compared
+# (outcome, VMA count, errno, result: tests/vm/selftests_cmp.py).  On a
+# kernel older than a rule both sides answer as that older release.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/replay-lib.sh"
+REC=$B/bin/vmrec P=$B/tests/replay/progs/newer_rules
+need_built "$REC" "$P"
+(cd "$T" && "$REC" -o "$T/n.vmt" -- "$P" >"$T/rec.out" 2>&1)
+ok $? "newer_rules recorded"
+"$V" -q --per-event --json "$T/k.json" "$T/n.vmt" >/dev/null 2>"$T/k.err"
+ok $? "replayed on this kernel"
+"$V" -q --target sim --kernel host --per-event --json "$T/s.json" "$T/n.vmt" >/dev/null 2>"$T/s.err"
+ok $? "replayed in the simulator's host profile"
+"$PYTHON" "$S/tests/vm/selftests_cmp.py" "$T/k.json" "$T/s.json" >"$T/cmp" 2>&1
+ok $? "kernel and host profile agree: $(tail -n 1 "$T/cmp")"
+sed '$d' "$T/cmp"
+# the cases did what they are there for: the multi-VMA move was made
+"$PYTHON" - "$T/k.json" >"$T/moves" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["per_event"]
+print(sum(1 for e in ev if e["op"] == "mremap" and e["errno"] == 0))
+PY
+uname_rel=$(uname -r | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+if [ "$(printf '%s\n6.17\n' "$uname_rel" | sort -V | head -n 1)" = 6.17 ]; then
+	is "$(cat "$T/moves")" 1 "the move across three VMAs succeeded on this kernel (6.17 on)"
+else
+	skip "this kernel ($uname_rel) is older than 6.17: multi-VMA moves fail on both sides"
+fi
+done_testing
