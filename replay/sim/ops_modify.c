@@ -224,6 +224,24 @@ static uint64_t advice_flags(const struct advice *a, const struct sim_vma *v)
 	return (v->flags & ~a->clear) | a->set;
 }
 
+/* MADV_POPULATE_READ/WRITE of [start, e) of v: faults the pages in up to
+ * the first guard marker, where GUP stops with EFAULT (X3) */
+static int populate_advised(struct sim_mm *mm, const struct advice *a, struct sim_vma *v, uint64_t start,
+                            uint64_t e)
+{
+	uint64_t g = sim_res_guarded(mm, start, e);
+	char c[64];
+
+	if (a->adv == MADV_POPULATE_WRITE && (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE && g > start) {
+		sim_fault(mm, v);
+		sim_res_populate(mm, v, start, g);
+	}
+	if (g == e)
+		return 0;
+	sim_rule(mm, "populate stops at a guard marker: EFAULT (%s)", sim_cite(mm, R_X3_GUARD_REGIONS, c, sizeof c));
+	return -EFAULT;
+}
+
 int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 {
 	uint64_t start = c->a[0], len = c->a[1], end;
@@ -264,12 +282,20 @@ int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *change
 		e = v->end < end ? v->end : end;
 		if (a->flags && !(v = apply(mm, v, start, e, advice_flags(a, v), &err, changed)))
 			return err;
-		if (a->adv == MADV_POPULATE_WRITE && (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE) {
-			sim_fault(mm, v);
-			sim_res_populate(mm, v, start, e);
-		}
+		if ((a->adv == MADV_POPULATE_READ || a->adv == MADV_POPULATE_WRITE) &&
+		    (err = populate_advised(mm, a, v, start, e)))
+			return err;
 		if (a->adv == MADV_DONTNEED || a->adv == MADV_DONTNEED_LOCKED)
-			sim_res_drop(mm, start, e);   /* zap_page_range */
+			sim_res_zap(mm, start, e);   /* zap_page_range: guard markers stay */
+		if (a->adv == MADV_GUARD_INSTALL) {
+			/* page tables without pages: an anonymous VMA gets the
+			 * anon_vma they need (anon_vma_prepare), so fork copies them */
+			if (vma_is_anon(v))
+				sim_fault(mm, v);
+			sim_res_guard(mm, start, e);
+		}
+		if (a->adv == MADV_GUARD_REMOVE)
+			sim_res_unguard(mm, start, e);
 		start = e;
 		v = sim_tree_find(&mm->tree, start);
 	}

@@ -120,7 +120,10 @@ uint64_t sim_tree_gap_topdown(const struct sim_tree *t, uint64_t len, uint64_t l
 void sim_tree_free(struct sim_tree *t);
 
 /* ---- resident pages as folios (resident.c) ---- */
-enum sim_run_kind { SIM_RUN_ANON, SIM_RUN_ZERO, SIM_RUN_FILE };
+/* SIM_RUN_GUARD: guard markers (MADV_GUARD_INSTALL, X3), page-table
+ * entries without a page: they move with mremap, go with munmap, survive
+ * MADV_DONTNEED and are copied by fork like the pages beside them */
+enum sim_run_kind { SIM_RUN_ANON, SIM_RUN_ZERO, SIM_RUN_FILE, SIM_RUN_GUARD };
 /* [start, end): pages in folios of 4 KiB << order, aligned to their size
  * where they were faulted (a partial unmap may leave part of one) */
 struct sim_run {
@@ -179,8 +182,16 @@ void sim_res_touch(struct sim_mm *mm, const struct sim_vma *v, uint64_t lo, uint
 /* every page of [lo, hi) of v (MAP_POPULATE, mlock, MADV_POPULATE_WRITE) */
 void sim_res_populate(struct sim_mm *mm, const struct sim_vma *v, uint64_t lo, uint64_t hi);
 bool sim_res_any(const struct sim_mm *mm, uint64_t lo, uint64_t hi);
-/* the pages of [lo, hi) are gone (unmapped, MADV_DONTNEED) */
+/* the pages and guard markers of [lo, hi) are gone (unmapped) */
 void sim_res_drop(struct sim_mm *mm, uint64_t lo, uint64_t hi);
+/* the pages of [lo, hi) are gone, its guard markers stay (MADV_DONTNEED) */
+void sim_res_zap(struct sim_mm *mm, uint64_t lo, uint64_t hi);
+/* guard markers on [lo, hi), its pages zapped (MADV_GUARD_INSTALL) */
+void sim_res_guard(struct sim_mm *mm, uint64_t lo, uint64_t hi);
+/* the guard markers of [lo, hi) removed (MADV_GUARD_REMOVE) */
+void sim_res_unguard(struct sim_mm *mm, uint64_t lo, uint64_t hi);
+/* the first guard marker in [lo, hi), or hi if none */
+uint64_t sim_res_guarded(const struct sim_mm *mm, uint64_t lo, uint64_t hi);
 /* the pages of [lo, hi) now at dst (mremap; what was at dst is gone) */
 void sim_res_move(struct sim_mm *mm, uint64_t lo, uint64_t hi, uint64_t dst);
 /* fork copies v's page tables (v has an anon_vma): its pages go to the

@@ -638,6 +638,34 @@ static void test_mremap_moves_several_vmas(void)
 	}
 }
 
+/* X3 662df3e5c376 (6.13): guard markers are page-table entries: populate
+ * stops at one with EFAULT (guard-regions' populate); they survive
+ * MADV_DONTNEED, move with mremap, go with munmap and MADV_GUARD_REMOVE */
+static void test_populate_stops_at_guard_markers(void)
+{
+	struct sim_mm *mm = mk("6.18");
+	uint64_t a = BASE - 64 * MB, d = BASE - 32 * MB;
+	const int gi = 102, gr = 103;   /* MADV_GUARD_INSTALL, _REMOVE */
+
+	map(mm, a, 10 * PG, RW, ANON | MAP_FIXED);
+	is_int(call(mm, VMT_SYS_MADVISE, a + 4 * PG, 2 * PG, gi, 0, 0), 0, "guard pages 4 and 5");
+	is_int(call(mm, VMT_SYS_MADVISE, a, 4 * PG, MADV_POPULATE_WRITE, 0, 0), 0, "populating before them works");
+	is_int(call(mm, VMT_SYS_MADVISE, a, 10 * PG, MADV_POPULATE_READ, 0, 0), -EFAULT, "POPULATE_READ over them: EFAULT");
+	ok(has_rule("X3"), "the rule names X3: %s", res.rule);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 10 * PG, MADV_POPULATE_WRITE, 0, 0), -EFAULT, "POPULATE_WRITE over them: EFAULT");
+	call(mm, VMT_SYS_MADVISE, a, 10 * PG, MADV_DONTNEED, 0, 0);
+	is_int(call(mm, VMT_SYS_MADVISE, a + 4 * PG, PG, MADV_POPULATE_WRITE, 0, 0), -EFAULT, "MADV_DONTNEED keeps them");
+	call(mm, VMT_SYS_MREMAP, a, 10 * PG, 10 * PG, MREMAP_MAYMOVE | MREMAP_FIXED, d);
+	is_int(call(mm, VMT_SYS_MADVISE, d + 5 * PG, PG, MADV_POPULATE_WRITE, 0, 0), -EFAULT, "mremap moves them");
+	is_int(call(mm, VMT_SYS_MADVISE, d + 4 * PG, 2 * PG, gr, 0, 0), 0, "MADV_GUARD_REMOVE");
+	is_int(call(mm, VMT_SYS_MADVISE, d, 10 * PG, MADV_POPULATE_WRITE, 0, 0), 0, "then populating works");
+	call(mm, VMT_SYS_MADVISE, d + PG, PG, gi, 0, 0);
+	call(mm, VMT_SYS_MUNMAP, d, 10 * PG, 0, 0, 0);
+	map(mm, d, 10 * PG, RW, ANON | MAP_FIXED);
+	is_int(call(mm, VMT_SYS_MADVISE, d, 10 * PG, MADV_POPULATE_WRITE, 0, 0), 0, "munmap takes them");
+	sim_mm_free(mm);
+}
+
 int main(void)
 {
 	test_thp_alignment_of_anonymous_maps();
@@ -659,6 +687,7 @@ int main(void)
 	test_mmap_min_addr_and_cap_sys_rawio();
 	test_map_droppable();
 	test_populate_needs_the_protection();
+	test_populate_stops_at_guard_markers();
 	test_every_failure_has_rule_text();
 	test_new_mapping_between_two_anon_vmas();
 	test_profiles();

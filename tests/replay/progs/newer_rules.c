@@ -13,6 +13,10 @@
 #ifndef MREMAP_DONTUNMAP
 #define MREMAP_DONTUNMAP 4
 #endif
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
+#define MADV_GUARD_REMOVE 103
+#endif
 
 static long pg;
 
@@ -34,6 +38,23 @@ static void multi_vma_move(char *r)
 	munmap(r, 256 * pg);
 }
 
+/* X3: populating over guard markers fails with EFAULT, also after
+ * MADV_DONTNEED and a move; without them it works */
+static void populate_guarded(char *r)
+{
+	fixed(r, 10, PROT_READ | PROT_WRITE);
+	madvise(r + 4 * pg, 2 * pg, MADV_GUARD_INSTALL);
+	madvise(r, 10 * pg, MADV_POPULATE_READ);
+	madvise(r, 10 * pg, MADV_POPULATE_WRITE);
+	madvise(r, 10 * pg, MADV_DONTNEED);
+	madvise(r + 4 * pg, pg, MADV_POPULATE_WRITE);
+	mremap(r, 10 * pg, 10 * pg, MREMAP_MAYMOVE | MREMAP_FIXED, r + 64 * pg);
+	madvise(r + 64 * pg, 10 * pg, MADV_POPULATE_WRITE);
+	madvise(r + 64 * pg, 10 * pg, MADV_GUARD_REMOVE);
+	madvise(r + 64 * pg, 10 * pg, MADV_POPULATE_WRITE);
+	munmap(r, 256 * pg);
+}
+
 int main(void)
 {
 	char *r;
@@ -44,5 +65,6 @@ int main(void)
 		return perror("mmap"), 1;
 	munmap(r, 1024 * pg);   /* a free range of our own: the cases map into it */
 	multi_vma_move(r);
+	populate_guarded(r);
 	return 0;
 }
