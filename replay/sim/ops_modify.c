@@ -242,6 +242,29 @@ static int populate_advised(struct sim_mm *mm, const struct advice *a, struct si
 	return -EFAULT;
 }
 
+/* MADV_COLLAPSE of [start, e) of v (madvise_collapse): EINVAL where no
+ * huge page may be (VM_NOHUGEPAGE, special and hugetlb VMAs; the sysfs
+ * setting does not count); each whole 2 MiB block of the range is then
+ * collapsed, and one holding a guard marker (a non-present entry) fails
+ * with EINVAL (X3).  Otherwise the model takes success: what else stops a
+ * collapse (memory, pinned pages) is not in a trace. */
+static int collapse(struct sim_mm *mm, const struct sim_vma *v, uint64_t start, uint64_t e)
+{
+	uint64_t b0 = (start + SIM_PMD - 1) & ~(SIM_PMD - 1), b1 = e & ~(SIM_PMD - 1);
+	char c[64];
+
+	if (v->special || (v->flags & (VM_NOHUGEPAGE | VM_SPECIAL | VM_HUGETLB))) {
+		sim_rule(mm, "MADV_COLLAPSE: no huge page may be here (VM_NOHUGEPAGE or special): EINVAL");
+		return -EINVAL;
+	}
+	if (b0 < b1 && sim_res_guarded(mm, b0, b1) < b1) {
+		sim_rule(mm, "MADV_COLLAPSE: a guard marker in a 2 MiB block: EINVAL (%s)",
+		         sim_cite(mm, R_X3_GUARD_REGIONS, c, sizeof c));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 {
 	uint64_t start = c->a[0], len = c->a[1], end;
@@ -284,6 +307,8 @@ int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *change
 			return err;
 		if ((a->adv == MADV_POPULATE_READ || a->adv == MADV_POPULATE_WRITE) &&
 		    (err = populate_advised(mm, a, v, start, e)))
+			return err;
+		if (a->adv == MADV_COLLAPSE && (err = collapse(mm, v, start, e)))
 			return err;
 		if (a->adv == MADV_DONTNEED || a->adv == MADV_DONTNEED_LOCKED)
 			sim_res_zap(mm, start, e);   /* zap_page_range: guard markers stay */

@@ -22,16 +22,18 @@ sed '$d' "$T/cmp"
 import json, sys
 ev = json.load(open(sys.argv[1]))["per_event"]
 print(sum(1 for e in ev if e["op"] == "mremap" and e["errno"] == 0),
-      sum(1 for e in ev if e["op"] == "madvise" and e["errno"] == 14))
+      sum(1 for e in ev if e["op"] == "madvise" and e["errno"] == 14),
+      sum(1 for e in ev if e["op"] == "madvise" and e["errno"] == 22))
 PY
 uname_rel=$(uname -r | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
 if [ "$(printf '%s\n6.17\n' "$uname_rel" | sort -V | head -n 1)" = 6.17 ]; then
-	is "$(cut -d' ' -f1 "$T/moves")" 2 "the move across three VMAs succeeded on this kernel (6.17 on)"
+	is "$(cut -d' ' -f1 "$T/moves")" 2 "the moves succeeded on this kernel, the one across three VMAs too (6.17 on)"
 else
 	skip "this kernel ($uname_rel) is older than 6.17: multi-VMA moves fail on both sides"
 fi
 if [ "$(printf '%s\n6.13\n' "$uname_rel" | sort -V | head -n 1)" = 6.13 ]; then
 	is "$(cut -d' ' -f2 "$T/moves")" 4 "four populates over guard markers failed with EFAULT on this kernel (6.13 on)"
+	is "$(cut -d' ' -f3 "$T/moves")" 2 "two collapses failed with EINVAL (a guard marker, VM_NOHUGEPAGE)"
 else
 	skip "this kernel ($uname_rel) is older than 6.13: no guard regions"
 fi

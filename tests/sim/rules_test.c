@@ -666,6 +666,26 @@ static void test_populate_stops_at_guard_markers(void)
 	sim_mm_free(mm);
 }
 
+/* madvise_collapse: EINVAL on VM_NOHUGEPAGE, and (X3) where a 2 MiB block
+ * of the range holds a guard marker (guard-regions' collapse) */
+static void test_collapse(void)
+{
+	struct sim_mm *mm = mk("6.18");
+	uint64_t a = BASE - 64 * MB;
+
+	map(mm, a, 2 * MB, RW, ANON | MAP_FIXED);
+	call(mm, VMT_SYS_MADVISE, a, 2 * MB, MADV_HUGEPAGE, 0, 0);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), 0, "MADV_COLLAPSE of a VM_HUGEPAGE block");
+	call(mm, VMT_SYS_MADVISE, a + 8 * PG, PG, 102, 0, 0);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), -EINVAL, "a guard marker in the block: EINVAL");
+	ok(has_rule("X3"), "the rule names X3: %s", res.rule);
+	call(mm, VMT_SYS_MADVISE, a + 8 * PG, PG, 103, 0, 0);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), 0, "the marker removed: collapses");
+	call(mm, VMT_SYS_MADVISE, a, 2 * MB, MADV_NOHUGEPAGE, 0, 0);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), -EINVAL, "VM_NOHUGEPAGE: EINVAL");
+	sim_mm_free(mm);
+}
+
 int main(void)
 {
 	test_thp_alignment_of_anonymous_maps();
@@ -688,6 +708,7 @@ int main(void)
 	test_map_droppable();
 	test_populate_needs_the_protection();
 	test_populate_stops_at_guard_markers();
+	test_collapse();
 	test_every_failure_has_rule_text();
 	test_new_mapping_between_two_anon_vmas();
 	test_profiles();

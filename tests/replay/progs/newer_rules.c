@@ -17,6 +17,9 @@
 #define MADV_GUARD_INSTALL 102
 #define MADV_GUARD_REMOVE 103
 #endif
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
 
 static long pg;
 
@@ -55,16 +58,33 @@ static void populate_guarded(char *r)
 	munmap(r, 256 * pg);
 }
 
+/* X3: MADV_COLLAPSE of a 2 MiB block holding a guard marker fails with
+ * EINVAL, as it does on a VM_NOHUGEPAGE VMA (r is 2 MiB-aligned) */
+static void collapse_guarded(char *r)
+{
+	long n = (2 << 20) / pg;
+
+	fixed(r, n, PROT_READ | PROT_WRITE);
+	madvise(r, n * pg, MADV_HUGEPAGE);
+	madvise(r + 8 * pg, pg, MADV_GUARD_INSTALL);
+	madvise(r, n * pg, MADV_COLLAPSE);
+	madvise(r, n * pg, MADV_NOHUGEPAGE);
+	madvise(r, n * pg, MADV_COLLAPSE);
+	munmap(r, n * pg);
+}
+
 int main(void)
 {
 	char *r;
 
 	pg = sysconf(_SC_PAGESIZE);
-	r = mmap(NULL, 1024 * pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	r = mmap(NULL, 8 << 20, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (r == MAP_FAILED)
 		return perror("mmap"), 1;
-	munmap(r, 1024 * pg);   /* a free range of our own: the cases map into it */
+	munmap(r, 8 << 20);   /* a free range of our own: the cases map into it */
+	r = (char *)(((uintptr_t)r + (2 << 20) - 1) & ~(uintptr_t)((2 << 20) - 1));
 	multi_vma_move(r);
 	populate_guarded(r);
+	collapse_guarded(r);
 	return 0;
 }
