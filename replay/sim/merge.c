@@ -10,7 +10,7 @@
 struct src {
 	uint64_t flags;
 	uint32_t file_id, anon_vma;
-	bool fork_child;   /* only for an existing VMA (vma_modify) */
+	bool fork_child;   /* an existing VMA (vma_modify), or mremap's copy of one (M5) */
 	bool special;
 };
 
@@ -61,7 +61,10 @@ static const char *why_not(const struct sim_mm *mm, const struct sim_vma *tgt, c
 		return "pgoff not contiguous";
 	if (!anon_ok(mm, tgt, s)) {
 		bool m4 = sim_has(mm->prof, R_M4_ANON_MERGE);
-		if (m4)
+		if (m4 && !tgt->anon_vma && s->fork_child)
+			snprintf(buf, n, "anon_vma incompatible (a copied fork child; %s)",
+			         sim_rule_cite(R_M5_COPIED_FORK_CHILD, c, sizeof c));
+		else if (m4)
 			snprintf(buf, n, "anon_vma incompatible (fork child; %s)",
 			         sim_rule_cite(R_M4_ANON_MERGE, c, sizeof c));
 		else if (!tgt->anon_vma || !s->anon_vma)
@@ -102,12 +105,14 @@ static struct sim_vma *adjacent_next(struct sim_mm *mm, uint64_t end)
 struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, int *how)
 {
 	struct sim_vma *prev = adjacent_prev(mm, nr->start), *next = adjacent_next(mm, nr->end), *v;
-	struct src s = { nr->flags, nr->file_id, nr->anon_vma, false, nr->special };
+	/* a new range has no source VMA whose fork-child state counts, but
+	 * mremap's copy does from M5 on (vmg->copied_from) */
+	struct src s = { nr->flags, nr->file_id, nr->anon_vma,
+	                 nr->copied && nr->fork_child && sim_has(mm->prof, R_M5_COPIED_FORK_CHILD), nr->special };
 	uint64_t pages = (nr->end - nr->start) / SIM_PAGE;
 	const char *wp = NULL, *wn = NULL;
 	char bp[120], bn[120], c[64];
 
-	(void)nr->fork_child;
 	if (prev)
 		wp = prev == nr->apart || nr->alone ? nr->apart_why
 		   : why_not(mm, prev, &s, prev->pgoff + vma_pages(prev) == nr->pgoff, bp, sizeof bp);

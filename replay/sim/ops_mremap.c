@@ -90,6 +90,7 @@ static int64_t move(struct sim_mm *mm, struct sim_vma *v, const struct remap *r,
 	nr.anon_vma = v->anon_vma;
 	nr.fork_child = v->fork_child;
 	nr.special = v->special;
+	nr.copied = true;
 	if (keep && unfaulted && d1) {
 		/* the source stays: it must not become part of its copy.  The
 		 * 6.1 backport skips the merge altogether next to it; from the

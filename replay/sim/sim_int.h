@@ -261,6 +261,7 @@ struct sim_newrange {
 	const struct sim_vma *apart;   /* never merge with this neighbour (NULL: any) */
 	bool alone;                    /* merge with nothing */
 	bool next_first;               /* mmap_region before M1: next is tried first */
+	bool copied;                   /* mremap's copy of an existing VMA (copy_vma) */
 	const char *apart_why;         /* the rule text for either */
 };
 /* Insert a new range into a hole, merging as the profile allows.  Returns

@@ -686,6 +686,37 @@ static void test_collapse(void)
 	sim_mm_free(mm);
 }
 
+/* M5 61f67c230a5e (6.19, in 6.18.44): merge.c's merge_with_fork
+ * mremap_faulted_to_unfaulted_prev: a faulted VMA, fork, in the child moved
+ * away, an unfaulted one mapped where it was, then moved back beside it
+ * with MREMAP_DONTUNMAP: 6.16 merges (6 pages), 6.18.44 not (3) */
+static void test_copied_fork_child_stays_apart(void)
+{
+	static const struct { const char *v; int merged; } cases[] = { { "6.16", 1 }, { "6.18", 0 } };
+	uint64_t c = BASE - 64 * MB;
+	const uint64_t fx = MREMAP_MAYMOVE | MREMAP_FIXED;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct sim_mm *mm = mk(cases[i].v), *child;
+		struct sim_vma_view v;
+		size_t k;
+
+		map(mm, c + 4 * PG, 3 * PG, RW, ANON | MAP_FIXED);
+		touch(mm, c + 4 * PG);
+		child = sim_mm_fork(mm);
+		call(child, VMT_SYS_MREMAP, c + 4 * PG, 3 * PG, 3 * PG, fx, c + 20 * PG);
+		map(child, c + PG, 3 * PG, RW, ANON | MAP_FIXED);
+		call(child, VMT_SYS_MREMAP, c + 20 * PG, 3 * PG, 3 * PG, fx | MREMAP_DONTUNMAP, c + 4 * PG);
+		for (k = 0; !sim_vma_at(child, k, &v) && v.start != c + PG; k++)
+			;
+		is_int(v.end == c + 7 * PG, cases[i].merged, "%s: the copy of a forked faulted VMA %s the unfaulted one before it",
+		       cases[i].v, cases[i].merged ? "merges with" : "stays apart from");
+		if (!cases[i].merged)
+			ok(has_rule("M5"), "%s: the rule names M5: %s", cases[i].v, res.rule);
+		sim_mm_free(child);
+		sim_mm_free(mm);
+	}
+}
+
 int main(void)
 {
 	test_thp_alignment_of_anonymous_maps();
@@ -704,6 +735,7 @@ int main(void)
 	test_dontunmap_keeps_source_apart();
 	test_dontunmap_account();
 	test_mremap_moves_several_vmas();
+	test_copied_fork_child_stays_apart();
 	test_mmap_min_addr_and_cap_sys_rawio();
 	test_map_droppable();
 	test_populate_needs_the_protection();

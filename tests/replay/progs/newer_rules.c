@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef MREMAP_DONTUNMAP
@@ -73,6 +74,27 @@ static void collapse_guarded(char *r)
 	munmap(r, n * pg);
 }
 
+/* M5: in a fork child, a faulted VMA moved back with MREMAP_DONTUNMAP
+ * next to an unfaulted one stays apart from it (merge.c's
+ * merge_with_fork mremap_faulted_to_unfaulted_prev) */
+static void copied_fork_child(char *r)
+{
+	pid_t pid;
+
+	fixed(r + 4 * pg, 3, PROT_READ | PROT_WRITE);
+	r[4 * pg] = 1;
+	pid = fork();
+	if (pid == 0) {
+		mremap(r + 4 * pg, 3 * pg, 3 * pg, MREMAP_MAYMOVE | MREMAP_FIXED, r + 20 * pg);
+		fixed(r + pg, 3, PROT_READ | PROT_WRITE);
+		mremap(r + 20 * pg, 3 * pg, 3 * pg, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, r + 4 * pg);
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	munmap(r, 256 * pg);
+}
+
 int main(void)
 {
 	char *r;
@@ -86,5 +108,6 @@ int main(void)
 	multi_vma_move(r);
 	populate_guarded(r);
 	collapse_guarded(r);
+	copied_fork_child(r);
 	return 0;
 }
