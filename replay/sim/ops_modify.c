@@ -246,8 +246,9 @@ static int populate_advised(struct sim_mm *mm, const struct advice *a, struct si
  * huge page may be (VM_NOHUGEPAGE, special and hugetlb VMAs; the sysfs
  * setting does not count); each whole 2 MiB block of the range is then
  * collapsed, and one holding a guard marker (a non-present entry) fails
- * with EINVAL (X3).  Otherwise the model takes success: what else stops a
- * collapse (memory, pinned pages) is not in a trace. */
+ * with EINVAL (X3), as does one without a page (no page table to
+ * collapse, SCAN_PMD_NULL).  Otherwise the model takes success: what
+ * else stops a collapse (memory, pinned pages) is not in a trace. */
 static int collapse(struct sim_mm *mm, const struct sim_vma *v, uint64_t start, uint64_t e)
 {
 	uint64_t b0 = (start + SIM_PMD - 1) & ~(SIM_PMD - 1), b1 = e & ~(SIM_PMD - 1);
@@ -262,6 +263,11 @@ static int collapse(struct sim_mm *mm, const struct sim_vma *v, uint64_t start, 
 		         sim_cite(mm, R_X3_GUARD_REGIONS, c, sizeof c));
 		return -EINVAL;
 	}
+	for (uint64_t b = b0; b < b1; b += SIM_PMD)
+		if (!sim_res_pages(mm, b, b + SIM_PMD)) {
+			sim_rule(mm, "MADV_COLLAPSE: a 2 MiB block without pages (no page table): EINVAL");
+			return -EINVAL;
+		}
 	return 0;
 }
 

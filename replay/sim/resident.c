@@ -140,6 +140,14 @@ void sim_res_guard(struct sim_mm *mm, uint64_t lo, uint64_t hi)
 	insert(mm, &r);
 }
 
+bool sim_res_pages(const struct sim_mm *mm, uint64_t lo, uint64_t hi)
+{
+	for (size_t i = first_after(mm, lo); i < mm->nruns && mm->runs[i].start < hi; i++)
+		if (mm->runs[i].kind == SIM_RUN_ANON || mm->runs[i].kind == SIM_RUN_FILE)
+			return true;
+	return false;
+}
+
 uint64_t sim_res_guarded(const struct sim_mm *mm, uint64_t lo, uint64_t hi)
 {
 	for (size_t i = first_after(mm, lo); i < mm->nruns && mm->runs[i].start < hi; i++)

@@ -190,6 +190,8 @@ void sim_res_zap(struct sim_mm *mm, uint64_t lo, uint64_t hi);
 void sim_res_guard(struct sim_mm *mm, uint64_t lo, uint64_t hi);
 /* the guard markers of [lo, hi) removed (MADV_GUARD_REMOVE) */
 void sim_res_unguard(struct sim_mm *mm, uint64_t lo, uint64_t hi);
+/* [lo, hi) holds a page other than the zero page */
+bool sim_res_pages(const struct sim_mm *mm, uint64_t lo, uint64_t hi);
 /* the first guard marker in [lo, hi), or hi if none */
 uint64_t sim_res_guarded(const struct sim_mm *mm, uint64_t lo, uint64_t hi);
 /* the pages of [lo, hi) now at dst (mremap; what was at dst is gone) */

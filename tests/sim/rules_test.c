@@ -666,8 +666,8 @@ static void test_populate_stops_at_guard_markers(void)
 	sim_mm_free(mm);
 }
 
-/* madvise_collapse: EINVAL on VM_NOHUGEPAGE, and (X3) where a 2 MiB block
- * of the range holds a guard marker (guard-regions' collapse) */
+/* madvise_collapse: EINVAL on VM_NOHUGEPAGE, where a 2 MiB block has no
+ * page, and (X3) where one holds a guard marker (guard-regions' collapse) */
 static void test_collapse(void)
 {
 	struct sim_mm *mm = mk("6.18");
@@ -675,7 +675,9 @@ static void test_collapse(void)
 
 	map(mm, a, 2 * MB, RW, ANON | MAP_FIXED);
 	call(mm, VMT_SYS_MADVISE, a, 2 * MB, MADV_HUGEPAGE, 0, 0);
-	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), 0, "MADV_COLLAPSE of a VM_HUGEPAGE block");
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), -EINVAL, "MADV_COLLAPSE of a block without pages: EINVAL");
+	touch(mm, a + 16 * PG);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), 0, "MADV_COLLAPSE of a VM_HUGEPAGE block with a page");
 	call(mm, VMT_SYS_MADVISE, a + 8 * PG, PG, 102, 0, 0);
 	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), -EINVAL, "a guard marker in the block: EINVAL");
 	ok(has_rule("X3"), "the rule names X3: %s", res.rule);
