@@ -3,7 +3,7 @@
 
 VMTRACE_SRCS  := analysis/vmtrace.c analysis/vmtrace_check.c analysis/vmtrace_dump.c \
                  analysis/vmtrace_import.c analysis/vmtrace_stats.c \
-                 analysis/vmtrace_strace_argv.c analysis/vmtrace_strace_call.c \
+                 analysis/vmtrace_strace_argv.c analysis/vmtrace_strace_call.c analysis/vmtrace_strace_mem.c \
                  analysis/vmtrace_strace_line.c \
                  analysis/vmtrace_syscalls.c analysis/vmtrace_top.c \
                  analysis/vmtrace_top_live.c analysis/vmtrace_top_results.c \

@@ -105,6 +105,36 @@ static const struct vmt_argv *argv_get(const struct pid_id_map *m, const struct 
 	return k && k->a.seq == ev->seq ? &k->a : NULL;
 }
 
+/* A RANGES record, kept until its event (right after it in its writer's
+ * order; a few other records may come between in seq order). */
+struct kept_ranges {
+	struct vmt_ranges r;
+	struct vmt_range ranges[];
+};
+
+#define RANGES_SLOTS 64
+
+static struct kept_ranges *ranges_copy(const struct vmt_ranges *r)
+{
+	size_t name = r->name ? strlen(r->name) + 1 : 0;
+	struct kept_ranges *k = malloc(sizeof(*k) + r->n * sizeof(k->ranges[0]) + name);
+	if (!k)
+		return NULL;
+	k->r = *r;
+	if (r->n)
+		memcpy(k->ranges, r->ranges, r->n * sizeof(k->ranges[0]));
+	k->r.ranges = k->ranges;
+	if (r->name)
+		k->r.name = memcpy((char *)(k->ranges + r->n), r->name, name);
+	return k;
+}
+
+static const struct vmt_ranges *ranges_get(const struct pid_id_map *m, const struct vmt_event *ev)
+{
+	const struct kept_ranges *k = pid_id_map_get(m, ev->pid, (uint32_t)(ev->seq % RANGES_SLOTS) + 1);
+	return k && k->r.seq == ev->seq ? &k->r : NULL;
+}
+
 static void dump_usage(void)
 {
 	fprintf(stderr, "usage: vmtrace dump [-T] [-t|-tt|-ttt] [-k] TRACE\n");
@@ -146,6 +176,7 @@ int vmtrace_dump_main(int argc, char **argv)
 	struct stack_map stacks = { 0 };
 	struct pid_id_map files = { 0 };   /* FILE paths, for execve's */
 	struct pid_id_map argvs = { 0 };   /* ARGV records, for the same */
+	struct pid_id_map ranges = { 0 };  /* RANGES records, for their events */
 	struct vmt_record rec;
 	/* the trace rules, as check applies them: the first broken one is
 	 * said after everything that decodes is printed */
@@ -192,13 +223,25 @@ int vmtrace_dump_main(int argc, char **argv)
 				break;
 			}
 		}
+		if (rec.type == VMT_REC_RANGES) {
+			struct kept_ranges *k = ranges_copy(&rec.u.ranges);
+			if (!k || pid_id_map_put(&ranges, rec.u.ranges.pid,
+			                         (uint32_t)(rec.u.ranges.seq % RANGES_SLOTS) + 1, k, free) < 0) {
+				free(k);
+				fprintf(stderr, "vmtrace: %s: out of memory\n", path);
+				status = 1;
+				break;
+			}
+		}
 		if (rec.type != VMT_REC_EVENT)
 			continue;
 		const struct vmt_event *ev = &rec.u.event;
 		struct sysfmt_strings str = { 0 };
 		if (ev->sys == VMT_SYS_EXECVE || ev->sys == VMT_SYS_EXECVEAT)
 			str = (struct sysfmt_strings){ pid_id_map_get(&files, ev->pid, ev->file_id),
-			                               argv_get(&argvs, ev) };
+			                               argv_get(&argvs, ev), NULL };
+		else if (vmt_sys_ranges(ev->sys))
+			str.ranges = ranges_get(&ranges, ev);
 		print_event(stdout, &o, ev, start + (ev->time_ns - t0), &str);
 		if (o.stacks && ev->stack_id) {
 			const struct stack_slot *s = stack_map_get(&stacks, ev->pid, ev->stack_id);
@@ -228,6 +271,7 @@ int vmtrace_dump_main(int argc, char **argv)
 	stack_map_free(&stacks);
 	pid_id_map_free(&files, free);
 	pid_id_map_free(&argvs, free);
+	pid_id_map_free(&ranges, free);
 	if (sym)
 		sym_close(sym);
 	vmt_reader_close(r);

@@ -440,6 +440,14 @@ static int write_decoded(struct import *im, const struct call *c, struct vmt_eve
 		if (write_rec(im, &rec) < 0)
 			return -1;
 	}
+	if (exec->has_ranges) {   /* what its memory held, right before it */
+		rec = (struct vmt_record){ .type = VMT_REC_RANGES };
+		rec.u.ranges = exec->ranges;
+		rec.u.ranges.seq = ev.seq;
+		rec.u.ranges.pid = ev.pid;
+		if (write_rec(im, &rec) < 0)
+			return -1;
+	}
 	rec = (struct vmt_record){ .type = VMT_REC_EVENT };
 	rec.u.event = ev;
 	if (write_rec(im, &rec) < 0)

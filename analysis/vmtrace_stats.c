@@ -220,7 +220,7 @@ static const char *ended(const struct proc_stats *p, char *buf, size_t cap)
 
 static const char *call_name(int sys)
 {
-	const char *n = sys ? vmt_sys_name(sys) : NULL;
+	const char *n = sys ? vmt_sys_key(sys) : NULL;   /* unique: names repeat (prctl) */
 	return n ? n : "unknown";
 }
 

@@ -43,6 +43,10 @@ struct strace_strings {
 	struct vmt_argv argv; /* its strings point into the call's args text */
 	struct vmt_arg *args; /* argv's elements (grown as needed) */
 	size_t args_cap;
+	int has_ranges;      /* what the call's memory held: its RANGES record */
+	struct vmt_ranges ranges;   /* its name points into the call's args text */
+	struct vmt_range *rv;       /* its ranges (grown as needed) */
+	size_t rv_cap;
 };
 void strace_strings_free(struct strace_strings *s);
 
@@ -52,6 +56,18 @@ void strace_strings_free(struct strace_strings *s);
  * unescaped) in place. */
 int strace_decode_call(const char *name, char *args, const char *result,
                        struct vmt_event *ev, struct strace_strings *exec);
+/* The calls printed by code of their own whose arguments strace read from
+ * memory (vmtrace_strace_mem.c): prctl, ioctl and process_madvise.  Their
+ * registers into ev->args (pointers the log does not show: 0), the row
+ * into ev->sys, what the memory held into str's RANGES record.  0, -1
+ * for a call the table has no row for (another ioctl), or -2. */
+int strace_decode_prctl(char **argv, int argc, struct vmt_event *ev, struct strace_strings *str);
+int strace_decode_ioctl(char **argv, int argc, struct vmt_event *ev, struct strace_strings *str);
+int strace_decode_process_madvise(char **argv, int argc, struct vmt_event *ev,
+                                  struct strace_strings *str);
+/* A quoted string at s ('"') unescaped in place: the byte after its
+ * closing quote, or NULL. */
+char *strace_unquote(char *s);
 /* execve's (or execveat's from its path on) file name, argv and envp
  * (vmtrace_strace_argv.c): regs[0..2] their registers as far as the log
  * shows them, the rest in str.  0, or -2. */

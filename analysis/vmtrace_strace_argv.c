@@ -32,7 +32,7 @@ static const char escapes[] = "t\tn\nv\vf\fr\r\\\\\"\"";
 /* The quoted string at s ('"'), unescaped in place from s on (strace's C
  * escapes, octal, and -x's \xHH); returns the byte after its closing
  * quote, or NULL. */
-static char *unquote(char *s)
+char *strace_unquote(char *s)
 {
 	char *w = s, *r = s + 1;
 	while (*r && *r != '"') {
@@ -132,7 +132,7 @@ static int array(char *s, int keep, struct strace_strings *str, uint32_t *n, uin
 		}
 		if (*s == '"') {
 			a.str = s;
-			if (!(s = unquote(s)))
+			if (!(s = strace_unquote(s)))
 				return -2;
 			if (!strncmp(s, "...", 3)) {
 				a.kind = VMT_ARG_CUT;
@@ -237,7 +237,7 @@ int strace_decode_exec(char *path, char *argv, char *envp, uint64_t *regs,
 	memset(&str->argv, 0, sizeof(str->argv));
 	str->exe_given = path[0] == '"';
 	if (str->exe_given) {
-		char *end = unquote(path);
+		char *end = strace_unquote(path);
 		if (end && !strcmp(end, "..."))   /* longer than strace's PATH_MAX */
 			end += 3;
 		if (!end || *end)
@@ -260,4 +260,7 @@ void strace_strings_free(struct strace_strings *s)
 	free(s->args);
 	s->args = NULL;
 	s->args_cap = 0;
+	free(s->rv);
+	s->rv = NULL;
+	s->rv_cap = 0;
 }

@@ -8,12 +8,14 @@
 
 static const struct row {
 	int id;
-	const char *name, *predict, *args, *result, *custom, *effect, *addr, *len;
+	const char *name, *predict, *args, *result, *custom, *effect, *addr, *len, *residency, *ranges;
 	long nr;
 	int nargs;
 } rows[] = {
-#define SYSCALL(id, name, nr, nargs, predict, args, result, custom, effect, addr, len) \
-	{ VMT_SYS_##id, #name, #predict, #args, #result, #custom, #effect, #addr, #len, nr, nargs },
+#define SYSCALL(id, name, nr, nargs, predict, args, result, custom, effect, addr, len, match, \
+                residency, ranges) \
+	{ VMT_SYS_##id, #name, #predict, #args, #result, #custom, #effect, #addr, #len, #residency, \
+	  #ranges, nr, nargs },
 #include "vmt_syscalls.def"
 #undef SYSCALL
 };
@@ -43,7 +45,7 @@ int vmtrace_syscalls_main(int argc, char **argv)
 		fprintf(stderr, "usage: vmtrace syscalls\n");
 		return 2;
 	}
-	printf("# id name nr nargs predict result format effect range args\n");
+	printf("# id name nr nargs predict result format effect range match residency ranges args\n");
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		const struct row *r = &rows[i];
 		printf("%d %s %ld %d %s %s %s ", r->id, r->name, r->nr, r->nargs, r->predict,
@@ -51,6 +53,14 @@ int vmtrace_syscalls_main(int argc, char **argv)
 		/* the range: its address and length arguments, "-" for none */
 		printf("%s %s%s%s ", r->effect, strcmp(r->addr, "NONE") ? r->addr : "-",
 		       strcmp(r->len, "NONE") ? "," : "", strcmp(r->len, "NONE") ? r->len : "");
+		/* which calls of the number: "arg0=0x29", "-" for all */
+		int arg;
+		uint32_t value;
+		if (vmt_sys_match(r->id, &arg, &value))
+			printf("arg%d=%#x ", arg, value);
+		else
+			printf("- ");
+		printf("%s %s ", r->residency, r->ranges);
 		put_kinds(r->args);
 		putchar('\n');
 	}

@@ -29,7 +29,7 @@ static void put(struct out *o, const char *fmt, ...)
 enum result_kind { R_DEC, R_HEX };
 
 struct call_fmt;
-typedef void custom_fn(struct out *o, const struct vmt_event *ev);
+typedef void custom_fn(struct out *o, const struct vmt_event *ev, const struct sysfmt_strings *str);
 
 struct call_fmt {
 	uint8_t args[6];
@@ -102,6 +102,8 @@ static void put_map_flags(struct out *o, uint64_t v)
 		put(o, "|%u<<MAP_HUGE_SHIFT", (unsigned)((v & MAP_HUGE_MASK) >> MAP_HUGE_SHIFT));
 }
 
+#define MPOL_MODE_FLAGS 0xe000u   /* MPOL_F_STATIC_NODES | RELATIVE_NODES | NUMA_BALANCING */
+
 static void put_arg(struct out *o, enum sysfmt_arg k, uint64_t v)
 {
 	switch (k) {
@@ -122,6 +124,16 @@ static void put_arg(struct out *o, enum sysfmt_arg k, uint64_t v)
 			put(o, "%d", (int)v);
 		break;
 	case SYSFMT_ATFLAGS: put_flags(o, &sysfmt_at_flags, v, 1); break;
+	case SYSFMT_MPOL:
+		put_enum(o, &sysfmt_mpol_mode, v & ~MPOL_MODE_FLAGS);
+		if (v & MPOL_MODE_FLAGS) {
+			put(o, "|");
+			put_flags(o, &sysfmt_mpol_flags, v & MPOL_MODE_FLAGS, 0);
+		}
+		break;
+	case SYSFMT_MPOLF: put_flags(o, &sysfmt_mbind_flags, v, 1); break;
+	case SYSFMT_RFPFLAGS: put_flags(o, &sysfmt_remap_flags, v, 1); break;
+	case SYSFMT_SHSTK: put_flags(o, &sysfmt_shstk, v, 1); break;
 	case SYSFMT_END: break;
 	}
 }
@@ -135,8 +147,9 @@ static void put_signal(struct out *o, int sig)
 #define MREMAP_MAYMOVE 0x1u
 #define MREMAP_FIXED   0x2u
 
-static void fmt_mremap(struct out *o, const struct vmt_event *ev)
+static void fmt_mremap(struct out *o, const struct vmt_event *ev, const struct sysfmt_strings *str)
 {
+	(void)str;
 	put_addr(o, ev->args[0]);
 	put(o, ", %" PRIu64 ", %" PRIu64 ", ", ev->args[1], ev->args[2]);
 	put_flags(o, &sysfmt_mremap, ev->args[3], 1);
@@ -164,8 +177,9 @@ static void put_parent_tid(struct out *o, const struct vmt_event *ev, uint64_t a
 }
 
 /* x86-64 clone(flags, stack, parent_tid, child_tid, tls). */
-static void fmt_clone(struct out *o, const struct vmt_event *ev)
+static void fmt_clone(struct out *o, const struct vmt_event *ev, const struct sysfmt_strings *str)
 {
+	(void)str;
 	uint64_t flags = ev->args[0] & ~CSIGNAL;
 	int sig = (int)(ev->args[0] & CSIGNAL);
 	put(o, "child_stack=");
@@ -197,8 +211,9 @@ static void fmt_clone(struct out *o, const struct vmt_event *ev)
 /* clone3 as the trace keeps it: args[0] flags, [1] stack, [2] stack_size,
  * [3] child_tid, [4] parent_tid, [5] tls.  The exit signal is not kept:
  * threads have 0, everything else glibc starts has SIGCHLD. */
-static void fmt_clone3(struct out *o, const struct vmt_event *ev)
+static void fmt_clone3(struct out *o, const struct vmt_event *ev, const struct sysfmt_strings *str)
 {
+	(void)str;
 	uint64_t flags = ev->args[0];
 	put(o, "{flags=");
 	put_flags(o, &sysfmt_clone, flags, 1);
@@ -224,6 +239,103 @@ static void fmt_clone3(struct out *o, const struct vmt_event *ev)
 	    !(ev->flags & VMT_EV_NORETURN))
 		put(o, " => {parent_tid=[%" PRId64 "]}", ev->result);
 	put(o, ", %d", SYSFMT_CLONE3_SIZE);
+}
+
+static void put_quoted(struct out *o, const char *s);
+
+/* The event's RANGES record of the kind its row reads, if the caller has it. */
+static const struct vmt_ranges *ranges_of(const struct vmt_event *ev, const struct sysfmt_strings *str)
+{
+	const struct vmt_ranges *r = str ? str->ranges : NULL;
+	return r && r->kind == (uint32_t)vmt_sys_ranges(ev->sys) ? r : NULL;
+}
+
+#define PR_SET_VMA 0x53564d41u
+#define PR_SET_THP_DISABLE 41u
+
+/* prctl as strace 6.1 prints the options the table records:
+ * "prctl(PR_SET_VMA, PR_SET_VMA_ANON_NAME, 0x7f.., 4096, "name")",
+ * "prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0)", "prctl(0x41 /- PR_??? -/, 0x1, 0, 0, 0)" */
+static void fmt_prctl(struct out *o, const struct vmt_event *ev, const struct sysfmt_strings *str)
+{
+	uint32_t option = (uint32_t)ev->args[0];
+	put_enum(o, &sysfmt_prctl, option);
+	if (option == PR_SET_VMA) {
+		const struct vmt_ranges *r = ranges_of(ev, str);
+		if (ev->args[1] == 0)
+			put(o, ", PR_SET_VMA_ANON_NAME, ");
+		else
+			put(o, ", %#" PRIx64 " /* PR_SET_VMA_??? */, ", ev->args[1]);
+		put_addr(o, ev->args[2]);
+		put(o, ", %" PRIu64 ", ", ev->args[3]);
+		if (r && r->name_how == VMT_NAME_STR)
+			put_quoted(o, r->name ? r->name : "");
+		else
+			put_addr(o, ev->args[4]);
+		return;
+	}
+	if (option == PR_SET_THP_DISABLE)
+		put(o, ", %" PRIu64, ev->args[1]);
+	else
+		put(o, ", %#" PRIx64, ev->args[1]);
+	for (int i = 2; i < 5; i++)
+		put(o, ", %#" PRIx64, ev->args[i]);
+}
+
+/* strace's array limit (-s 32): the elements it prints before "..." */
+#define ARRAY_MAX 32
+
+/* process_madvise(3, [{iov_base=0x7f.., iov_len=4096}, ...], 2, MADV_COLD, 0) */
+static void fmt_process_madvise(struct out *o, const struct vmt_event *ev,
+                                const struct sysfmt_strings *str)
+{
+	const struct vmt_ranges *r = ranges_of(ev, str);
+	put(o, "%d, ", (int)ev->args[0]);
+	if (r) {
+		put(o, "[");
+		for (uint32_t i = 0; i < r->n && i < ARRAY_MAX; i++) {
+			put(o, "%s{iov_base=", i ? ", " : "");
+			put_addr(o, r->ranges[i].start);
+			put(o, ", iov_len=%" PRIu64 "}", r->ranges[i].len);
+		}
+		if (r->n > ARRAY_MAX)
+			put(o, ", ...");
+		put(o, "]");
+	} else {
+		put_addr(o, ev->args[1]);
+	}
+	put(o, ", %" PRIu64 ", ", ev->args[2]);
+	put_enum(o, &sysfmt_madvise, ev->args[3]);
+	put(o, ", %" PRIu64, ev->args[4]);
+}
+
+/* ioctl(4, UFFDIO_REGISTER, {range={start=0x7f.., len=0x2000},
+ * mode=UFFDIO_REGISTER_MODE_MISSING, ioctls=1<<_UFFDIO_WAKE|...}) and
+ * ioctl(4, UFFDIO_UNREGISTER, {start=0x7f.., len=0x1000}) */
+static void fmt_uffdio(struct out *o, const struct vmt_event *ev, const struct sysfmt_strings *str)
+{
+	const struct vmt_ranges *r = ranges_of(ev, str);
+	put(o, "%d, ", (int)ev->args[0]);
+	put_enum(o, &sysfmt_uffd_cmd, (uint32_t)ev->args[1]);
+	put(o, ", ");
+	if (!r) {
+		put_addr(o, ev->args[2]);
+		return;
+	}
+	int reg = r->kind == VMT_RANGES_UFFDIO_REGISTER;
+	put(o, reg ? "{range={start=" : "{start=");
+	put_hex(o, r->ranges[0].start);
+	put(o, ", len=");
+	put_hex(o, r->ranges[0].len);
+	if (reg) {
+		put(o, "}, mode=");
+		put_flags(o, &sysfmt_uffd_mode, r->mode, 1);
+		if (!ev->err) {
+			put(o, ", ioctls=");
+			put_flags(o, &sysfmt_uffd_ioctls, r->ioctls, 0);
+		}
+	}
+	put(o, "}");
 }
 
 #define fmt_NONE NULL
@@ -336,7 +448,7 @@ static void fmt_args(struct out *o, const struct vmt_event *ev, const struct sys
 	const struct call_fmt *c = &calls[ev->sys];
 	put(o, "%s(", name);
 	if (c->custom) {
-		c->custom(o, ev);
+		c->custom(o, ev, str);
 	} else {
 		int at = file_arg(ev->sys);
 		const char *file = str && at >= 0 ? str->file : NULL;

@@ -21,6 +21,7 @@ size_t sysfmt_result(char *buf, size_t size, const struct vmt_event *ev);
 struct sysfmt_strings {
 	const char *file;              /* its FILE record's path; NULL: the address */
 	const struct vmt_argv *argv;   /* its ARGV record; NULL: the addresses */
+	const struct vmt_ranges *ranges; /* its RANGES record; NULL: the address */
 };
 /* sysfmt_args, with execve's or execveat's file name, argv and envp count
  * as strace prints them: "execve("/bin/ls", ["ls", "-l"], 0x7ffd... /- 9 vars -/)". */
@@ -43,6 +44,10 @@ enum sysfmt_arg {
 	SYSFMT_SHMFLG,
 	SYSFMT_DIRFD,     /* AT_FDCWD or an int */
 	SYSFMT_ATFLAGS,   /* execveat's AT_* flags */
+	SYSFMT_MPOL,      /* mbind's mode: MPOL_* and its MPOL_F_* flags */
+	SYSFMT_MPOLF,     /* mbind's MPOL_MF_* flags */
+	SYSFMT_RFPFLAGS,  /* remap_file_pages' flags (MAP_FILE for 0) */
+	SYSFMT_SHSTK,     /* map_shadow_stack's SHADOW_STACK_* flags */
 };
 
 #define SYSFMT_AT_FDCWD (-100)
@@ -65,7 +70,9 @@ struct sysfmt_table {
 
 extern const struct sysfmt_table sysfmt_prot, sysfmt_map_type, sysfmt_map_flags,
 	sysfmt_madvise, sysfmt_mremap, sysfmt_mlock, sysfmt_mcl, sysfmt_clone,
-	sysfmt_shmat, sysfmt_at_flags;
+	sysfmt_shmat, sysfmt_at_flags, sysfmt_mpol_mode, sysfmt_mpol_flags, sysfmt_mbind_flags,
+	sysfmt_remap_flags, sysfmt_shstk, sysfmt_prctl, sysfmt_uffd_cmd, sysfmt_uffd_mode,
+	sysfmt_uffd_ioctls;
 
 /* Parse what the formatter prints for a flags or enum argument:
  * "PROT_READ|PROT_WRITE", "0", "0x3039" followed by its MADV_??? comment, "SIGCHLD",

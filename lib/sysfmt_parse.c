@@ -60,10 +60,11 @@ static int parse_term(const struct sysfmt_table *t, const char *s, size_t len,
 		uint64_t v = strtoull(term, &end, 0);
 		if (strcmp(end, "<<MAP_HUGE_SHIFT") == 0)
 			v <<= 26;
-		else if (*end)
-			return -1;
-		*out = v;
-		return 0;
+		if (!*end || strcmp(end, "<<MAP_HUGE_SHIFT") == 0) {
+			*out = v;
+			return 0;
+		}
+		/* else a name that starts with a digit: "1<<_UFFDIO_WAKE" */
 	}
 	for (size_t i = 0; i < t->count; i++)
 		if (strcmp(t->names[i].name, term) == 0) {

@@ -123,3 +123,60 @@ TABLE(sysfmt_clone, "CLONE_???",
 	{ 0x80000000, "CLONE_IO" },
 	{ 0x100000000ULL, "CLONE_CLEAR_SIGHAND" },
 	{ 0x200000000ULL, "CLONE_INTO_CGROUP" });
+
+/* mbind's mode: an enumeration in the low bits, MPOL_F_* flags above. */
+TABLE(sysfmt_mpol_mode, "MPOL_???",
+	{ 0, "MPOL_DEFAULT" },
+	{ 1, "MPOL_PREFERRED" },
+	{ 2, "MPOL_BIND" },
+	{ 3, "MPOL_INTERLEAVE" },
+	{ 4, "MPOL_LOCAL" },
+	{ 5, "MPOL_PREFERRED_MANY" },
+	/* newer than strace 6.1, named as later strace releases do */
+	{ 6, "MPOL_WEIGHTED_INTERLEAVE" });
+
+TABLE(sysfmt_mpol_flags, "MPOL_???",
+	{ 0x2000, "MPOL_F_NUMA_BALANCING" },
+	{ 0x4000, "MPOL_F_RELATIVE_NODES" },
+	{ 0x8000, "MPOL_F_STATIC_NODES" });
+
+TABLE(sysfmt_mbind_flags, "MPOL_???",
+	{ 0x1, "MPOL_MF_STRICT" },
+	{ 0x2, "MPOL_MF_MOVE" },
+	{ 0x4, "MPOL_MF_MOVE_ALL" });
+
+/* remap_file_pages' flags, as strace prints them with mmap's flag names */
+TABLE(sysfmt_remap_flags, "MAP_???",
+	{ 0x0, "MAP_FILE" },
+	{ 0x10000, "MAP_NONBLOCK" });
+
+/* newer than strace 6.1, named as later strace releases do */
+TABLE(sysfmt_shstk, "SHADOW_STACK_???",
+	{ 0x1, "SHADOW_STACK_SET_TOKEN" },
+	{ 0x2, "SHADOW_STACK_SET_MARKER" });
+
+/* the prctl options the table records, as strace 6.1 names them (it has
+ * no names for PR_SET_MDWE and PR_SET_MEMORY_MERGE: "0x41 /- PR_??? -/") */
+TABLE(sysfmt_prctl, "PR_???",
+	{ 41, "PR_SET_THP_DISABLE" },
+	{ 0x53564d41, "PR_SET_VMA" });
+
+TABLE(sysfmt_uffd_cmd, "UFFDIO_???",
+	{ 0xc020aa00, "UFFDIO_REGISTER" },
+	{ 0x8010aa01, "UFFDIO_UNREGISTER" });
+
+TABLE(sysfmt_uffd_mode, "UFFDIO_REGISTER_MODE_???",
+	{ 0x1, "UFFDIO_REGISTER_MODE_MISSING" },
+	{ 0x2, "UFFDIO_REGISTER_MODE_WP" },
+	{ 0x4, "UFFDIO_REGISTER_MODE_MINOR" });
+
+/* the ioctls a registration allows, as bits 1<<_UFFDIO_* (strace 6.1's) */
+TABLE(sysfmt_uffd_ioctls, "",
+	{ 1ull << 0, "1<<_UFFDIO_REGISTER" },
+	{ 1ull << 1, "1<<_UFFDIO_UNREGISTER" },
+	{ 1ull << 2, "1<<_UFFDIO_WAKE" },
+	{ 1ull << 3, "1<<_UFFDIO_COPY" },
+	{ 1ull << 4, "1<<_UFFDIO_ZEROPAGE" },
+	{ 1ull << 6, "1<<_UFFDIO_WRITEPROTECT" },
+	{ 1ull << 7, "1<<_UFFDIO_CONTINUE" },
+	{ 1ull << 63, "1<<_UFFDIO_API" });

@@ -14,7 +14,7 @@
 
 /* ---- translation ----------------------------------------------------- */
 
-__attribute__((hot)) static uint64_t xlate(const struct rp_engine *e, const struct rp_pstate *p, uint64_t a)
+__attribute__((hot)) uint64_t rp_xlate(const struct rp_engine *e, const struct rp_pstate *p, uint64_t a)
 {
 	const struct am_range *r = am_find(&p->am, a);
 	(void)e;
@@ -80,14 +80,17 @@ static inline void result_check(struct rp_engine *e, size_t i, const struct vmt_
 		result_mismatch(e, i, rec, r, want);
 }
 
-/* Calls on a recorded range [rs, re) that keep or cut mappings.  The range
- * translates as a whole when its mapped pieces share one delta (always, in
- * recorded placement); otherwise each mapped piece is issued alone. */
-__attribute__((hot)) static void ranged(struct rp_engine *e, struct rp_pstate *p, struct vmt_event *ev, int kind,
-                   struct vr_result *out, struct rp_effect *fx, int *skipped)
+/* Calls on a recorded range [rs, re) that keep or cut mappings (the
+ * table's address and length arguments).  The range translates as a whole
+ * when its mapped pieces share one delta (always, in recorded placement);
+ * otherwise each mapped piece is issued alone. */
+__attribute__((hot)) void rp_ranged(struct rp_engine *e, struct rp_pstate *p, struct vmt_event *ev, int kind,
+                                    struct vr_result *out, struct rp_effect *fx, int *skipped)
 {
-	uint64_t rs = ev->args[0] & ~(e->page - 1);
-	uint64_t re = rp_page_up(e, ev->args[0] + ev->args[1]);
+	int ai, li;
+	vmt_sys_range_args(ev->sys, &ai, &li);
+	uint64_t rs = ev->args[ai] & ~(e->page - 1);
+	uint64_t re = rp_page_up(e, ev->args[ai] + ev->args[li]);
 	uint64_t cur = rs;
 	struct am_piece pc;
 	int64_t delta = rp_unit_delta(p->unit, rs);
@@ -109,7 +112,7 @@ __attribute__((hot)) static void ranged(struct rp_engine *e, struct rp_pstate *p
 			out->err = ev->err;
 			return;
 		}
-		ev->args[0] += (uint64_t)delta;
+		ev->args[ai] += (uint64_t)delta;
 		*fx = (struct rp_effect){ .lo = rs + (uint64_t)delta, .hi = re + (uint64_t)delta, .kind = kind };
 		e->be->apply(p->space, ev, NULL, fx, out);
 		return;
@@ -125,9 +128,9 @@ __attribute__((hot)) static void ranged(struct rp_engine *e, struct rp_pstate *p
 	while (am_next_piece(&p->am, &cur, re, &pc)) {
 		if (!pc.mapped)
 			continue;
-		ev->args[0] = pc.start + (uint64_t)pc.delta;
-		ev->args[1] = pc.end - pc.start;
-		struct rp_effect f = { .lo = ev->args[0], .hi = ev->args[0] + ev->args[1], .kind = kind };
+		ev->args[ai] = pc.start + (uint64_t)pc.delta;
+		ev->args[li] = pc.end - pc.start;
+		struct rp_effect f = { .lo = ev->args[ai], .hi = ev->args[ai] + ev->args[li], .kind = kind };
 		e->be->apply(p->space, ev, NULL, &f, &one);
 		lat += one.latency_ns;
 		if (first || one.err)
@@ -139,7 +142,7 @@ __attribute__((hot)) static void ranged(struct rp_engine *e, struct rp_pstate *p
 		fx->have_delta &= f.have_delta;
 	}
 	out->latency_ns = lat;
-	ev->args[0] = rs + (uint64_t)first_delta;   /* the event's offset: its first piece's */
+	ev->args[ai] = rs + (uint64_t)first_delta;   /* the event's offset: its first piece's */
 }
 
 __attribute__((hot)) static void apply_mmap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
@@ -161,7 +164,7 @@ __attribute__((hot)) static void apply_mmap(struct rp_engine *e, uint32_t slot, 
 	int fixed = (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) != 0;
 	uint64_t target = 0;
 	if (!rec->err && (e->o->placement == RP_PLACE_RECORDED || fixed)) {
-		target = xlate(e, p, (uint64_t)rec->result);
+		target = rp_xlate(e, p, (uint64_t)rec->result);
 		if ((flags & MAP_FIXED) && !range_safe(e, p, (uint64_t)rec->result, (uint64_t)rec->result + len, NULL)) {
 			*skipped = 1;
 			atomic_fetch_add(&e->sh->skipped_unsafe, 1);
@@ -174,7 +177,7 @@ __attribute__((hot)) static void apply_mmap(struct rp_engine *e, uint32_t slot, 
 			flags |= MAP_FIXED_NOREPLACE;
 		*want = (int64_t)target;
 	} else if (rec->args[0]) {
-		target = xlate(e, p, rec->args[0]);
+		target = rp_xlate(e, p, rec->args[0]);
 	}
 	ev->args[0] = target;
 	ev->args[3] = flags;
@@ -206,7 +209,7 @@ static void apply_mremap(struct rp_engine *e, struct rp_pstate *p, const struct 
 {
 	uint64_t old = rec->args[0], oldlen = rp_page_up(e, rec->args[1]), newlen = rp_page_up(e, rec->args[2]);
 	uint64_t flags = rec->args[3];
-	uint64_t old_r = xlate(e, p, old);
+	uint64_t old_r = rp_xlate(e, p, old);
 	int64_t d_old = (int64_t)(old_r - old);
 	ev->args[0] = old_r;
 	int moved = !rec->err && (uint64_t)rec->result != old;
@@ -217,7 +220,7 @@ static void apply_mremap(struct rp_engine *e, struct rp_pstate *p, const struct 
 			*out = (struct vr_result){ .ret = -1, .err = EEXIST, .outcome = VR_FAILED };
 			return;
 		}
-		ev->args[4] = xlate(e, p, rec->args[4]);
+		ev->args[4] = rp_xlate(e, p, rec->args[4]);
 	} else if (moved && e->o->placement == RP_PLACE_RECORDED) {
 		uint64_t dest = (uint64_t)rec->result + (uint64_t)rp_unit_delta(p->unit, (uint64_t)rec->result);
 		if (range_safe(e, p, (uint64_t)rec->result, (uint64_t)rec->result + newlen, NULL)) {
@@ -354,10 +357,10 @@ static int64_t event_offset(const struct rp_engine *e, const struct rp_pstate *p
 	*moved = 0;
 	if (!e->be->per_process)
 		return 0;
-	switch (rec->sys) {
-	case VMT_SYS_BRK:
+	switch (vmt_sys_effect(rec->sys)) {
+	case VMT_FX_BRK:
 		return p->brk_delta;
-	case VMT_SYS_MMAP: {
+	case VMT_FX_MAP: {
 		int fixed = (rec->args[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE)) != 0;
 		if (!rec->err)
 			at = (uint64_t)rec->result;
@@ -366,7 +369,7 @@ static int64_t event_offset(const struct rp_engine *e, const struct rp_pstate *p
 		*moved = off && fixed && at < RP_LOW_TOP;
 		return off;
 	}
-	case VMT_SYS_MREMAP: {
+	case VMT_FX_REMAP: {
 		off = (int64_t)(ev->args[0] - rec->args[0]);
 		if (rec->args[3] & MREMAP_FIXED) {
 			int64_t d = (int64_t)(ev->args[4] - rec->args[4]);
@@ -379,9 +382,13 @@ static int64_t event_offset(const struct rp_engine *e, const struct rp_pstate *p
 		}
 		return off;
 	}
-	case VMT_SYS_MUNMAP: case VMT_SYS_MPROTECT: case VMT_SYS_PKEY_MPROTECT: case VMT_SYS_MADVISE:
-	case VMT_SYS_MLOCK: case VMT_SYS_MLOCK2: case VMT_SYS_MUNLOCK: case VMT_SYS_MSEAL:
-		return (int64_t)((ev->args[0] & ~(e->page - 1)) - (rec->args[0] & ~(e->page - 1)));
+	case VMT_FX_UNMAP: case VMT_FX_CHANGE: {
+		int ai, li;
+		vmt_sys_range_args(rec->sys, &ai, &li);
+		if (ai < 0)
+			return rp_ranges_offset(e, p, rec);   /* its range is in its RANGES record */
+		return (int64_t)((ev->args[ai] & ~(e->page - 1)) - (rec->args[ai] & ~(e->page - 1)));
+	}
 	default:
 		return 0;
 	}
@@ -465,28 +472,40 @@ __attribute__((hot)) int rp_replay_event(struct rp_engine *e, uint32_t slot, str
 	struct rp_effect fx = { .kind = RP_FX_NONE };
 	int skipped = 0, ret = STEP_DONE;
 	int64_t want = INT64_MIN;
-	switch (rec->sys) {
-	case VMT_SYS_MMAP:
-		apply_mmap(e, slot, p, rec, &ev, &out, &fx, &skipped, &want);
+	/* what the table says the call does */
+	switch (vmt_sys_effect(rec->sys)) {
+	case VMT_FX_MAP:
+		if (rec->sys == VMT_SYS_MMAP)
+			apply_mmap(e, slot, p, rec, &ev, &out, &fx, &skipped, &want);
+		else
+			rp_apply_map_call(e, p, rec, &ev, &out, &fx, &want);
 		break;
-	case VMT_SYS_MUNMAP:
-		ranged(e, p, &ev, RP_FX_REMOVE, &out, &fx, &skipped);
+	case VMT_FX_UNMAP:
+		rp_ranged(e, p, &ev, RP_FX_REMOVE, &out, &fx, &skipped);
 		if (!out.err && !skipped)
 			am_remove(&p->am, rec->args[0] & ~(e->page - 1), rp_page_up(e, rec->args[0] + rec->args[1]));
 		break;
-	case VMT_SYS_MPROTECT: case VMT_SYS_PKEY_MPROTECT: case VMT_SYS_MADVISE:
-	case VMT_SYS_MLOCK: case VMT_SYS_MLOCK2: case VMT_SYS_MUNLOCK: case VMT_SYS_MSEAL:
-		ranged(e, p, &ev, RP_FX_MODIFY, &out, &fx, &skipped);
+	case VMT_FX_CHANGE:
+		if (vmt_sys_ranges(rec->sys) != VMT_RANGES_NONE && vmt_sys_ranges(rec->sys) != VMT_RANGES_VMA_NAME) {
+			rp_apply_ranges_call(e, p, rec, &ev, &out, &fx, &want);
+			break;
+		}
+		rp_call_pointers(e, p, rec, &ev);
+		rp_ranged(e, p, &ev, RP_FX_MODIFY, &out, &fx, &skipped);
 		break;
-	case VMT_SYS_MREMAP:
+	case VMT_FX_REMAP:
 		apply_mremap(e, p, rec, &ev, &out, &fx, &skipped, &want);
 		break;
-	case VMT_SYS_BRK:
+	case VMT_FX_BRK:
 		apply_brk(e, p, rec, &ev, &out, &fx, &want);
 		break;
 	default:
 		if (rp_ipc_event(e, slot, p, i, &ev, &out, &fx, &skipped, &want))
 			break;   /* shmat, shmdt, mlockall, munlockall */
+		if (vmt_sys_effect(rec->sys) == VMT_FX_PROCESS) {
+			rp_apply_process_call(e, p, rec, &ev, &out, &want);   /* prctl's options */
+			break;
+		}
 		if (rp_is_fork(rec)) {
 			ret = apply_fork(e, slot, p, rec, &out);
 			if (ret == STEP_FORK_CHILD)

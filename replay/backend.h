@@ -20,6 +20,9 @@ struct rp_effect {
 	int fresh;           /* CREATE over a range known to be free (NOREPLACE, brk) */
 	int64_t vma_delta;   /* out: VMAs added by the call (kernel, when measured) */
 	int have_delta;      /* out */
+	/* the call's RANGES record, NULL: none (its ranges and name as
+	 * recorded; the kernel back end gets them in the event's registers) */
+	const struct vmt_ranges *ranges;
 };
 enum rp_effect_kind { RP_FX_NONE, RP_FX_CREATE, RP_FX_REMOVE, RP_FX_MODIFY, RP_FX_BRK, RP_FX_MREMAP };
 

@@ -68,6 +68,24 @@ int rp_fd_of(const struct rp_engine *e, const struct vmt_file *f);
 /* apply.c: replay event i of `slot`; STEP_FORK_CHILD in a new fork child. */
 int rp_replay_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, size_t i);
 
+/* apply.c: the address map's translation of a recorded address, and a
+ * call on the range of the table's address and length arguments. */
+uint64_t rp_xlate(const struct rp_engine *e, const struct rp_pstate *p, uint64_t a);
+void rp_ranged(struct rp_engine *e, struct rp_pstate *p, struct vmt_event *ev, int kind,
+               struct vr_result *out, struct rp_effect *fx, int *skipped);
+/* apply_mem.c: the calls whose arguments point into the program's memory
+ * (their RANGES record, a nodemask, a name), the process-wide ones, and a
+ * mapping call other than mmap. */
+void rp_call_pointers(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
+                      struct vmt_event *ev);
+void rp_apply_ranges_call(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
+                          struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want);
+void rp_apply_process_call(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
+                           struct vmt_event *ev, struct vr_result *out, int64_t *want);
+void rp_apply_map_call(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
+                       struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want);
+int64_t rp_ranges_offset(const struct rp_engine *e, const struct rp_pstate *p, const struct vmt_event *rec);
+
 /* A new process (not a thread): fork, vfork, or clone/clone3 without CLONE_THREAD. */
 static inline int rp_is_fork(const struct vmt_event *ev)
 {

@@ -1,7 +1,7 @@
 # replay/: vmreplay and its kernel back end; links the simulator
 # (replay/sim/) and the QEMU back end (replay/vm/).
 
-VMREPLAY_SRCS := replay/addrmap.c replay/apply.c replay/blame.c replay/calibrate.c replay/deps.c replay/engine.c \
+VMREPLAY_SRCS := replay/addrmap.c replay/apply.c replay/apply_mem.c replay/blame.c replay/calibrate.c replay/deps.c replay/engine.c \
                  replay/fidelity.c replay/image.c replay/ipc.c replay/jemalloc_conf.c \
                  replay/kernel.c replay/latency.c replay/membudget.c replay/options.c replay/placement.c \
                  replay/results.c replay/set_break.c replay/sim.c replay/standin.c \

@@ -250,7 +250,7 @@ static void json_metrics(FILE *f, const struct rp_report *rep)
 		if (!sys_used(rep, s))
 			continue;
 		for (size_t m = 0; m < sizeof(sys_metrics) / sizeof(*sys_metrics); m++) {
-			snprintf(name, sizeof(name), "vmreplay.%s.%s", vmt_sys_name(s), sys_metrics[m].suffix);
+			snprintf(name, sizeof(name), "vmreplay.%s.%s", vmt_sys_key(s), sys_metrics[m].suffix);
 			json_metric(f, &first, name, rep, sys_metrics[m].fn, s);
 		}
 	}
@@ -311,7 +311,7 @@ static void json_per_event(FILE *f, const struct rp_report *rep)
 		sysfmt_call(call, sizeof(call), ev);
 		fprintf(f, "%s\n    {\"i\": %zu, \"pid\": %d, \"order\": %llu, \"op\": ", i ? "," : "", i, ev->pid,
 		        (unsigned long long)v->order);
-		json_write_escaped(f, vmt_sys_name(ev->sys));
+		json_write_escaped(f, vmt_sys_key(ev->sys));
 		fputs(", \"outcome\": ", f);
 		json_write_escaped(f, !v->done ? "not_reached" : v->skipped ? "skipped" : vr_outcome_name(v->outcome));
 		fprintf(f, ", \"vma_count\": %lld, ", (long long)v->vma_count);
@@ -428,7 +428,7 @@ void rp_print_summary(FILE *f, const struct rp_report *rep)
 		if (!l->count)
 			continue;
 		fprintf(f, "%-14s %10llu %12.0f %9.0f %9.0f %8llu %8llu %8llu %8llu %9llu\n",
-		        vmt_sys_name(s), (unsigned long long)l->count, m_ops(r, s), lat_mean(l),
+		        vmt_sys_key(s), (unsigned long long)l->count, m_ops(r, s), lat_mean(l),
 		        lat_stddev(l), (unsigned long long)l->min,
 		        (unsigned long long)lat_percentile(l, 50), (unsigned long long)lat_percentile(l, 90),
 		        (unsigned long long)lat_percentile(l, 99), (unsigned long long)l->max);

@@ -48,7 +48,37 @@ static int big_grow(void **arr, size_t *bytes, size_t need)
 
 static char *dupstr(const char *s) { return strdup(s ? s : ""); }
 
-struct caps { size_t maps, cks, res, images, files, procs, layouts; };
+struct caps { size_t maps, cks, res, images, files, procs, layouts, ranges; };
+
+/* A RANGES record kept: its ranges and name copied. */
+static int copy_ranges(struct vmt_ranges *to, const struct vmt_ranges *from)
+{
+	*to = *from;
+	struct vmt_range *r = malloc((from->n ? from->n : 1) * sizeof(*r));
+	if (!r)
+		return -1;
+	if (from->n)
+		memcpy(r, from->ranges, from->n * sizeof(*r));
+	to->ranges = r;
+	to->name = from->name ? strdup(from->name) : NULL;
+	return from->name && !to->name ? -1 : 0;
+}
+
+static int cmp_ranges(const void *a, const void *b)
+{
+	const struct vmt_ranges *x = a, *y = b;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+const struct vmt_ranges *rp_trace_ranges(const struct rp_trace *t, const struct vmt_event *ev)
+{
+	struct vmt_ranges key = { .seq = ev->seq, .pid = ev->pid };
+	const struct vmt_ranges *r = t->nranges ? bsearch(&key, t->ranges, t->nranges, sizeof(key), cmp_ranges)
+	                                        : NULL;
+	return r && r->kind == (uint32_t)vmt_sys_ranges(ev->sys) ? r : NULL;
+}
 
 /* A deep copy of a MAP's or LAYOUT's VMA table into *m. */
 static int copy_vmas(struct vmt_map *m, const struct vmt_map *from)
@@ -179,6 +209,12 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 			t->files[t->nfiles++].path = dupstr(rec.u.file.path);
 			continue;
 		}
+		if (rec.type == VMT_REC_RANGES) {
+			GROW(t->ranges, t->nranges, c.ranges);
+			if (copy_ranges(&t->ranges[t->nranges++], &rec.u.ranges) < 0)
+				goto nomem;
+			continue;
+		}
 		if (rec.type == VMT_REC_LAYOUT) {
 			GROW(t->layouts, t->nlayouts, c.layouts);
 			if (copy_vmas(&t->layouts[t->nlayouts++], &rec.u.layout) < 0)
@@ -275,6 +311,8 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 
 	if (t->nfiles)
 		qsort(t->files, t->nfiles, sizeof(*t->files), cmp_file);
+	if (t->nranges)
+		qsort(t->ranges, t->nranges, sizeof(*t->ranges), cmp_ranges);
 	t->file_need = calloc(t->nfiles + 1, sizeof(*t->file_need));
 	t->file_use = calloc(t->nfiles + 1, sizeof(*t->file_use));
 	t->step_of_event = malloc((t->nevents + 1) * sizeof(*t->step_of_event));
@@ -349,6 +387,11 @@ void rp_trace_free(struct rp_trace *t)
 	}
 	for (size_t i = 0; i < t->nfiles; i++)
 		free((char *)t->files[i].path);
+	for (size_t i = 0; i < t->nranges; i++) {
+		free((void *)t->ranges[i].ranges);
+		free((char *)t->ranges[i].name);
+	}
+	free(t->ranges);
 	free((char *)t->header.cmdline);
 	if (t->steps)
 		munmap(t->steps, t->steps_bytes);

@@ -39,6 +39,7 @@ struct rp_trace {
 	struct vmt_residency *res;   size_t nres;
 	struct vmt_process *images;  size_t nimages;
 	struct vmt_file *files;      size_t nfiles;   /* sorted by (pid, id) */
+	struct vmt_ranges *ranges;   size_t nranges;  /* RANGES records, sorted by (seq, pid) */
 	uint64_t *file_need;         /* bytes a stand-in must have, per file */
 	uint8_t *file_use;           /* per file: RP_FILE_* */
 	struct rp_proc_info *procs;  size_t nprocs;
@@ -55,6 +56,8 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 void rp_trace_free(struct rp_trace *t);
 
 const struct vmt_file *rp_trace_file(const struct rp_trace *t, int32_t pid, uint32_t id);
+/* The RANGES record of an event, or NULL (its memory could not be read). */
+const struct vmt_ranges *rp_trace_ranges(const struct rp_trace *t, const struct vmt_event *ev);
 size_t rp_trace_file_index(const struct rp_trace *t, const struct vmt_file *f);
 
 int rp_is_special_vma(const struct vmt_vma *v);   /* [vdso] [vvar] ... */

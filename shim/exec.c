@@ -13,6 +13,7 @@
 #include "raw.h"
 #include "record.h"
 #include "sud.h"
+#include "capture.h"
 #include "umem.h"
 
 #include <elf.h>
@@ -114,10 +115,11 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	int32_t self = shim_vfork_child ? (int32_t)raw0(SYS_getpid) : shim.pid;
 	umem_self(self);
 	char *name = arena_alloc(PATH_MAX);
-	const char *copy = name && umem_str(name, path, PATH_MAX) >= 0 ? name : NULL;
+	const char *copy = name && capture_str(name, PATH_MAX, (uint64_t)(uintptr_t)path, &umem_capture) >= 0
+	                   ? name : NULL;
 	c.file_id = exec_file(dirfd, copy, flags);
 	uint32_t envp_end;
-	uint64_t envc = exec_env_count(envp, &envp_end);
+	uint64_t envc = capture_envc((uint64_t)(uintptr_t)envp, &envp_end, &umem_capture);
 	exec_args_record(c.seq, self, argv, envc, envp_end);
 	int is_static = copy && is_static_elf(dirfd, copy, flags);
 	call_clock(&c);

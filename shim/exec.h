@@ -18,9 +18,7 @@ int exec_peek_ids(int32_t *pid, int32_t *ppid);
 int exec_take_event(struct vmt_event *ev, uint32_t *image, uint32_t *next_file_id);
 
 /* Within exec_call (after umem_self), on the program's arrays:
- * envp's elements before its end (enum vmt_argv_end in *end) */
-uint64_t exec_env_count(char *const envp[], uint32_t *end);
-/* the environment the new image gets (arena memory, *bytes of it), or
+ * the environment the new image gets (arena memory, *bytes of it), or
  * NULL to pass envp as it is (the kernel would refuse it: let it) */
 char **exec_env_build(char *const envp[], uint64_t count, uint32_t end, const char *exec_var,
                       size_t *bytes);

@@ -17,25 +17,6 @@
 #define STRING_MAX 131072    /* the kernel's MAX_ARG_STRLEN */
 #define ENV_MAX (1u << 20)   /* more pointers than any exec takes (E2BIG) */
 
-uint64_t exec_env_count(char *const envp[], uint32_t *end)
-{
-	uint64_t buf[128], n = 0;
-	*end = VMT_ARGV_FAULT;
-	if (!envp)
-		return 0;
-	for (;;) {
-		size_t got = umem_copy(buf, envp + n, sizeof buf, 8) / 8;
-		for (size_t i = 0; i < got; i++)
-			if (!buf[i]) {
-				*end = VMT_ARGV_NULL;
-				return n + i;
-			}
-		n += got;
-		if (got < sizeof buf / sizeof buf[0])
-			return n;
-	}
-}
-
 static int starts(const char *s, size_t len, const char *prefix)
 {
 	size_t n = strlen(prefix);

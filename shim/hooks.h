@@ -17,7 +17,8 @@ extern const size_t shim_nsites;
 HOOK(hook_mmap); HOOK(hook_munmap); HOOK(hook_mprotect); HOOK(hook_pkey_mprotect);
 HOOK(hook_madvise); HOOK(hook_posix_madvise); HOOK(hook_mremap); HOOK(hook_brk);
 HOOK(hook_mlock); HOOK(hook_mlock2); HOOK(hook_munlock); HOOK(hook_mlockall);
-HOOK(hook_munlockall); HOOK(hook_shmat); HOOK(hook_shmdt);
+HOOK(hook_munlockall); HOOK(hook_shmat); HOOK(hook_shmdt); HOOK(hook_ioctl); HOOK(hook_prctl);
+HOOK(hook_process_madvise); HOOK(hook_remap_file_pages);
 HOOK(hook_Fork); HOOK(shim_hook_vfork); HOOK(shim_hook_clone); HOOK(shim_hook_clone3);
 HOOK(hook_execve); HOOK(hook_execveat); HOOK(hook_fexecve); HOOK(hook__exit); HOOK(shim_hook_syscall);
 #undef HOOK

@@ -2,6 +2,8 @@
  * behaves exactly like the wrapper it replaces (same argument checks done
  * in user space, same result and errno), and records the call. */
 #include "hooks.h"
+#include "arena.h"
+#include "capture.h"
 #include "empty_ranges.h"
 #include "image.h"
 #include "maps.h"
@@ -12,6 +14,7 @@
 #include "stacks.h"
 #include "stackset.h"
 #include "sud.h"
+#include "umem.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -21,12 +24,16 @@
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <fcntl.h>
+#include <string.h>
 
 static void **curbrk;     /* libc's __curbrk: sbrk trusts it */
+static void hooks_matches_init(void);
 
 void hooks_init(void)
 {
 	curbrk = patch_libc_symbol("__curbrk");
+	hooks_matches_init();
 }
 
 long shim_errno_ret(long r)
@@ -56,28 +63,30 @@ struct release {
 
 /* Ranges a call unmaps or may move pages into stop being known empty
  * before it runs (empty_ranges.c): new pages elsewhere come by faults. */
-__attribute__((hot)) static void forget_before(int sys, const long *a, uint64_t old_brk)
+__attribute__((hot)) static void forget_before(int sys, int fx, const long *a, uint64_t old_brk)
 {
 	uint64_t a0 = (uint64_t)a[0], a1 = (uint64_t)a[1];
-	switch (sys) {
-	case VMT_SYS_MUNMAP:
+	switch (fx) {
+	case VMT_FX_UNMAP:
 		empty_forget(a0, a0 + shim_page_up(a1));
 		break;
-	case VMT_SYS_MREMAP:
+	case VMT_FX_REMAP:
 		empty_forget(a0, a0 + shim_page_up(a1));
 		if (a[3] & MREMAP_FIXED)
 			empty_forget((uint64_t)a[4], (uint64_t)a[4] + shim_page_up((uint64_t)a[2]));
 		break;
-	case VMT_SYS_BRK:
+	case VMT_FX_BRK:
 		if (old_brk && a0 && a0 < old_brk)
 			empty_forget(a0, shim_page_up(old_brk));
 		break;
-	case VMT_SYS_SHMAT:
+	case VMT_FX_ATTACH:
 		empty_forget_all();   /* where it lands and its size are the segment's */
 		break;
-	case VMT_SYS_MADVISE:
-		if (a[2] == MADV_HUGEPAGE || a[2] == MADV_COLLAPSE)
+	case VMT_FX_CHANGE:
+		if (sys == VMT_SYS_MADVISE && (a[2] == MADV_HUGEPAGE || a[2] == MADV_COLLAPSE))
 			empty_distrust();   /* khugepaged may fill huge pages there */
+		else if (sys == VMT_SYS_PROCESS_MADVISE && a[3] == MADV_COLLAPSE)
+			empty_distrust();
 		break;
 	}
 }
@@ -91,48 +100,53 @@ static int known_empty(uint64_t lo, uint64_t hi)
 	       empty_lookup_fresh(lo, shim_page_up(hi), &faults) == EMPTY_NONE;
 }
 
-/* Which calls change or remove pages that may be resident. */
-__attribute__((hot)) static void residency_before(int sys, uint64_t seq, const long *a, struct release *rel)
+/* A range madvise empties (empty_ranges.c): 1 when it is known empty
+ * already, so its residency question can go. */
+static int note_dontneed(const long *a, struct release *rel)
+{
+	if ((a[2] != MADV_DONTNEED && a[2] != MADV_DONTNEED_LOCKED) || !shim.residency || shim_vfork_child)
+		return 0;
+	rel->dontneed = 1;
+	rel->lo = (uint64_t)a[0];
+	rel->hi = shim_page_up((uint64_t)a[0] + (uint64_t)a[1]);
+	return empty_lookup(rel->lo, rel->hi, &rel->faults) == EMPTY_NONE;
+}
+
+/* The pages a call may change or remove, asked as the table's residency
+ * column says (docs/shim.md, "Residency"). */
+__attribute__((hot)) static void residency_before(int sys, uint64_t seq, const long *a, struct release *rel,
+                                                  const struct vmt_ranges *ranges)
 {
 	uint64_t a0 = (uint64_t)a[0], a1 = (uint64_t)a[1];
+	int fx = vmt_sys_effect(sys), resid = vmt_sys_residency(sys);
 	rel->dontneed = 0;
 	rel->fresh = 0;
-	rel->old_brk = sys == VMT_SYS_BRK && curbrk && *curbrk ? (uint64_t)*curbrk : 0;
-	/* asked before forget_before drops the range it would answer for */
-	int empty = (sys == VMT_SYS_MUNMAP || sys == VMT_SYS_MPROTECT ||
-	             sys == VMT_SYS_PKEY_MPROTECT) && known_empty(a0, a0 + a1);
-	forget_before(sys, a, rel->old_brk);
-	switch (sys) {
-	case VMT_SYS_MMAP:
-		/* a fresh range holds no page: a count from before the call
-		 * stands for it (empty_ranges.c) */
-		if ((a[3] & MAP_ANONYMOUS) && (a[3] & MAP_TYPE) == MAP_PRIVATE &&
-		    shim.residency && !shim_vfork_child)
-			rel->fresh = empty_fresh_count();
-		break;
-	case VMT_SYS_MADVISE:
-		if ((a[2] == MADV_DONTNEED || a[2] == MADV_DONTNEED_LOCKED) && shim.residency &&
-		    !shim_vfork_child) {
-			rel->dontneed = 1;
-			rel->lo = a0;
-			rel->hi = shim_page_up(a0 + a1);
-			if (empty_lookup(rel->lo, rel->hi, &rel->faults) == EMPTY_NONE)
-				break;
-		}
-		residency_range(seq, a0, a1);
-		break;
-	case VMT_SYS_MUNMAP:
-	case VMT_SYS_MPROTECT:
-	case VMT_SYS_PKEY_MPROTECT:
+	rel->old_brk = fx == VMT_FX_BRK && curbrk && *curbrk ? (uint64_t)*curbrk : 0;
+	/* asked before forget_before drops the range it would answer for:
+	 * a range known empty has no page to change or remove (but madvise's
+	 * own question is whether it empties one) */
+	int empty = resid == VMT_RESID_RANGE && (fx == VMT_FX_UNMAP || sys == VMT_SYS_MPROTECT ||
+	                                        sys == VMT_SYS_PKEY_MPROTECT) && known_empty(a0, a0 + a1);
+	forget_before(sys, fx, a, rel->old_brk);
+	/* a fresh range holds no page: a count from before the call stands
+	 * for it (empty_ranges.c) */
+	if (sys == VMT_SYS_MMAP && (a[3] & MAP_ANONYMOUS) && (a[3] & MAP_TYPE) == MAP_PRIVATE &&
+	    shim.residency && !shim_vfork_child)
+		rel->fresh = empty_fresh_count();
+	switch (resid) {
+	case VMT_RESID_RANGE:
+		if (sys == VMT_SYS_MADVISE && note_dontneed(a, rel))
+			break;
 		if (!empty)
 			residency_range(seq, a0, a1);
 		break;
-	case VMT_SYS_MREMAP:
-		residency_range(seq, a0, a1);
-		break;
-	case VMT_SYS_BRK:
+	case VMT_RESID_BRK:
 		if (rel->old_brk && a0 && a0 < rel->old_brk)
 			residency_range(seq, shim_page_up(a0), rel->old_brk - shim_page_up(a0));
+		break;
+	case VMT_RESID_RANGES:
+		for (uint32_t i = 0; ranges && i < ranges->n; i++)
+			residency_range(seq, ranges->ranges[i].start, ranges->ranges[i].len);
 		break;
 	}
 }
@@ -156,17 +170,17 @@ __attribute__((hot)) static void neighbours_after(int sys, uint64_t seq, const l
 	uint64_t a0 = (uint64_t)a[0], len = shim_page_up((uint64_t)a[1]);
 	if (raw_failed(r))
 		return;
-	switch (sys) {
-	case VMT_SYS_MMAP:
-		if ((a[3] & MAP_ANONYMOUS) && (a[3] & MAP_TYPE) == MAP_PRIVATE)
+	switch (vmt_sys_effect(sys)) {
+	case VMT_FX_MAP:
+		if (sys == VMT_SYS_MMAP && (a[3] & MAP_ANONYMOUS) && (a[3] & MAP_TYPE) == MAP_PRIVATE)
 			neighbours_mapped(seq, (uint64_t)r, (uint64_t)r + len);
 		else
 			neighbours_moved((uint64_t)r, (uint64_t)r + len);
 		break;
-	case VMT_SYS_MUNMAP:
+	case VMT_FX_UNMAP:
 		neighbours_unmapped(a0, a0 + len);
 		break;
-	case VMT_SYS_MREMAP:
+	case VMT_FX_REMAP:
 		if (!(a[3] & MREMAP_DONTUNMAP))
 			neighbours_unmapped(a0, a0 + len);
 		neighbours_moved((uint64_t)r, (uint64_t)r + shim_page_up((uint64_t)a[2]));
@@ -178,9 +192,10 @@ __attribute__((hot)) static void neighbours_after(int sys, uint64_t seq, const l
 static void own_internal(int sys, long a0, long a1, long r)
 {
 	uint64_t len = shim_page_up((uint64_t)a1);
-	if (sys == VMT_SYS_MMAP && !raw_failed(r))
+	int fx = vmt_sys_effect(sys);
+	if (fx == VMT_FX_MAP && !raw_failed(r))
 		maps_own((uint64_t)r, (uint64_t)r + len);
-	else if (sys == VMT_SYS_MUNMAP && !raw_failed(r))
+	else if (fx == VMT_FX_UNMAP && !raw_failed(r))
 		maps_disown((uint64_t)a0, (uint64_t)a0 + len);
 }
 
@@ -210,6 +225,77 @@ static uint32_t sysv_file(int id)
 		path[4 + i] = "0123456789abcdef"[(key >> (28 - 4 * i)) & 15];
 	path[12] = 0;
 	return image_file_new(shm_dev, (uint64_t)(uint32_t)id, (uint64_t)ds.shm_segsz, path);
+}
+
+/* Whether a pidfd names this process (its fdinfo's "Pid:" line). */
+static int pidfd_self(int fd)
+{
+	char path[40] = "/proc/self/fdinfo/", num[16], buf[512];
+	int i = sizeof num;
+	unsigned v = (unsigned)fd;
+	num[--i] = 0;
+	do num[--i] = (char)('0' + v % 10); while ((v /= 10) && i > 0);
+	strcat(path, num + i);
+	long f = raw3(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	if (raw_failed(f))
+		return 0;
+	long n = raw3(SYS_read, f, buf, sizeof buf - 1);
+	raw1(SYS_close, f);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	const char *p = strstr(buf, "\nPid:");
+	if (!p)
+		return 0;
+	p += 6;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	long pid = 0;
+	for (; *p >= '0' && *p <= '9'; p++)
+		pid = pid * 10 + (*p - '0');
+	return pid == (shim_vfork_child ? raw0(SYS_getpid) : shim.pid);
+}
+
+/* What a call's arguments point to (capture.c), read before it: a few
+ * ranges on the stack, more from the recorder's arena. */
+#define RANGES_ON_STACK 16
+struct ranges_read {
+	struct capture_ranges c;
+	struct vmt_range stack[RANGES_ON_STACK];
+	struct vmt_range *heap;
+	size_t heap_bytes;
+	int have;
+};
+
+static void ranges_before(struct ranges_read *rr, int sys, const uint64_t *a)
+{
+	rr->heap = NULL;
+	umem_self(shim_vfork_child ? (int32_t)raw0(SYS_getpid) : shim.pid);
+	rr->have = capture_ranges(&rr->c, sys, a, rr->stack, RANGES_ON_STACK, &umem_capture);
+	if (!rr->have && rr->c.need) {
+		rr->heap_bytes = rr->c.need * sizeof(struct vmt_range);
+		rr->heap = arena_alloc(rr->heap_bytes);
+		if (rr->heap)
+			rr->have = capture_ranges(&rr->c, sys, a, rr->heap, rr->c.need, &umem_capture);
+	}
+}
+
+/* The RANGES record, right before its event. */
+static void ranges_write(struct ranges_read *rr, uint64_t seq, const uint64_t *a, long r)
+{
+	if (rr->have) {
+		capture_ranges_after(&rr->c, a, r, &umem_capture);
+		struct vmt_record rec = { .type = VMT_REC_RANGES };
+		rec.u.ranges = rr->c.r;
+		rec.u.ranges.seq = seq;
+		rec.u.ranges.pid = shim_vfork_child ? (int32_t)raw0(SYS_getpid) : shim.pid;
+		if (shim_vfork_child)
+			shim_vfork_write(&rec);
+		else
+			shim_write(&rec);
+	}
+	if (rr->heap)
+		arena_free(rr->heap, rr->heap_bytes);
 }
 
 /* Asynchronous cancellation (SIGCANCEL at any instruction) would end the
@@ -252,18 +338,33 @@ __attribute__((hot)) long shim_vma_call(int sys, long nr, long a0, long a1, long
 	uint8_t sud = sud_enter();
 	call_begin(&c, sys, a0, a1, a2, a3, a4, a5);
 	const long a[6] = { a0, a1, a2, a3, a4, a5 };
+	/* the table says what else the call's records need: what its
+	 * arguments point to, which file it names */
+	struct ranges_read rr;
+	rr.have = 0;
+	rr.heap = NULL;
+	int reads = vmt_sys_ranges(sys) != VMT_RANGES_NONE;
+	const struct vmt_ranges *own = NULL;
+	if (__builtin_expect(reads, 0)) {
+		ranges_before(&rr, sys, c.args);
+		/* another process's pages (process_madvise of a pidfd not
+		 * our own) would be answered from ours: only ours are asked */
+		if (rr.have && (sys != VMT_SYS_PROCESS_MADVISE || pidfd_self((int)a0)))
+			own = &rr.c.r;
+	}
 	struct release rel;
-	residency_before(sys, c.seq, a, &rel);
-	if (sys == VMT_SYS_MMAP && !(a3 & MAP_ANONYMOUS) && a4 >= 0)
-		c.file_id = image_file_fd((int)a4);
-	else if (sys == VMT_SYS_SHMAT)
-		c.file_id = sysv_file((int)a0);
+	residency_before(sys, c.seq, a, &rel, own);
+	struct capture_file f;
+	if (capture_file(sys, c.args, &f))
+		c.file_id = f.kind == CAPTURE_FILE_FD ? image_file_fd(f.fd) : sysv_file(f.fd);
 	call_clock(&c);
 	r = raw6_exempt(nr, a0, a1, a2, a3, a4, a5);
 	if (sys == VMT_SYS_MMAP && (a2 & PROT_EXEC) && c.file_id)
 		stacks_modules_changed();
 	residency_after(sys, r, a, &rel);
 	neighbours_after(sys, c.seq, a, r);
+	if (__builtin_expect(reads, 0))
+		ranges_write(&rr, c.seq, c.args, r);
 	call_end(&c, r);
 	sud_leave(sud);
 	cancel_restore(async);
@@ -389,12 +490,86 @@ int hook_shmdt(const void *addr)
 	                                         0, 0, 0, 0, 0));
 }
 
+/* The calls of a number the table records only for some values of an
+ * argument (ioctl's uffd commands, prctl's options): the values, read
+ * from the table once, so every other call passes with a compare or four. */
+struct matches {
+	int arg, n;
+	uint32_t value[8];
+};
+static struct matches ioctl_cmds, prctl_options;
+
+static void matches_init(struct matches *m, long nr)
+{
+	m->n = 0;
+	for (int s = 1; s < VMT_SYS_COUNT; s++) {
+		uint32_t v;
+		if (vmt_sys_nr(s) == nr && vmt_sys_match(s, &m->arg, &v) &&
+		    m->n < (int)(sizeof m->value / sizeof m->value[0]))
+			m->value[m->n++] = v;
+	}
+}
+
+static void hooks_matches_init(void)
+{
+	matches_init(&ioctl_cmds, SYS_ioctl);
+	matches_init(&prctl_options, SYS_prctl);
+}
+
+/* The row a call is when its argument has one of the values, else NONE. */
+__attribute__((always_inline)) static inline int matched(const struct matches *m, long nr, const long *a)
+{
+	for (int i = 0; i < m->n; i++)
+		if ((uint32_t)a[m->arg] == m->value[i]) {
+			const uint64_t u[6] = { (uint64_t)a[0], (uint64_t)a[1], (uint64_t)a[2],
+			                        (uint64_t)a[3], (uint64_t)a[4], (uint64_t)a[5] };
+			return capture_sys(nr, u);
+		}
+	return VMT_SYS_NONE;
+}
+
+/* ioctl and prctl: only the table's commands are recorded; every other
+ * passes straight to the kernel (through libc's exempt syscall
+ * instruction, so dispatch never traps it) with libc's result and errno. */
+int hook_ioctl(int fd, unsigned long req, void *arg)
+{
+	const long a[6] = { fd, (long)req, (long)arg, 0, 0, 0 };
+	int sys = matched(&ioctl_cmds, SYS_ioctl, a);
+	long r = sys == VMT_SYS_NONE ? raw3_exempt(SYS_ioctl, fd, req, arg)
+	                             : shim_vma_call(sys, SYS_ioctl, fd, (long)req, (long)arg, 0, 0, 0);
+	return (int)shim_errno_ret(r);
+}
+
+int hook_prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5)
+{
+	const long a[6] = { option, (long)a2, (long)a3, (long)a4, (long)a5, 0 };
+	int sys = matched(&prctl_options, SYS_prctl, a);
+	long r = sys == VMT_SYS_NONE ? raw6_exempt(SYS_prctl, option, (long)a2, (long)a3, (long)a4, (long)a5, 0)
+	                             : shim_vma_call(sys, SYS_prctl, option, (long)a2, (long)a3, (long)a4,
+	                                             (long)a5, 0);
+	return (int)shim_errno_ret(r);
+}
+
+ssize_t hook_process_madvise(int pidfd, const void *iov, size_t n, int advice, unsigned flags)
+{
+	return shim_errno_ret(shim_vma_call(VMT_SYS_PROCESS_MADVISE, SYS_process_madvise, pidfd,
+	                                    (long)iov, (long)n, advice, flags, 0));
+}
+
+int hook_remap_file_pages(void *start, size_t size, int prot, size_t pgoff, int flags)
+{
+	return (int)shim_errno_ret(shim_vma_call(VMT_SYS_REMAP_FILE_PAGES, SYS_remap_file_pages,
+	                                         (long)start, (long)size, prot, (long)pgoff, flags, 0));
+}
+
 /* syscall(2): VMA calls are recorded, fork/exec/exit go through the process
  * hooks; everything else is issued unchanged.  clone, clone3 and vfork never
  * reach here (see hooks_proc.c: they cannot return through a C frame). */
 long shim_syscall_c(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 {
-	int sys = vmt_sys_from_nr(nr), handled = 0;
+	const uint64_t args[6] = { (uint64_t)a0, (uint64_t)a1, (uint64_t)a2, (uint64_t)a3, (uint64_t)a4,
+	                           (uint64_t)a5 };
+	int sys = capture_sys(nr, args), handled = 0;
 	uint8_t sud = sud_enter();
 	long r;
 	empty_passing_call(nr);

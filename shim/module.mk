@@ -2,7 +2,9 @@
 # Only what the program may call is exported (vmrec_checkpoint); the hooks
 # and the recorder's state are hidden so nothing in the program binds to them.
 
-SHIM_LIB_SRCS := shim/arena.c shim/empty_ranges.c shim/exec.c \
+# capture.c is shared with the launcher (both recorders build records with it)
+SHIM_CAPTURE_SRCS := shim/capture.c
+SHIM_LIB_SRCS := shim/arena.c $(SHIM_CAPTURE_SRCS) shim/empty_ranges.c shim/exec.c \
 	shim/exec_args.c shim/exec_env.c shim/forkgate.c shim/hooks_mem.c shim/hooks_proc.c \
 	shim/image.c shim/init.c shim/maps.c shim/neighbours.c shim/patch.c shim/record.c \
 	shim/residency.c shim/signals.c shim/sites.c shim/stacks.c \
@@ -30,9 +32,13 @@ $(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT)
 	$(CC) -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
 	  $(SHIM_VMT) $(LIBVMT_LIBS) $(LDFLAGS)
 
-$(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c) $(LIBVMT)
+$(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c $(SHIM_CAPTURE_SRCS)) $(LIBVMT)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
+
+# capture.c's own test links it.
+$(BUILD)/tests/shim/capture.t: $(call objs,$(SHIM_CAPTURE_SRCS))
+$(BUILD)/tests/shim/capture.t: TEST_LIBS_shim += $(call objs,$(SHIM_CAPTURE_SRCS))
 
 # The shim tests read traces back with this small dumper (tests/shim/).
 TEST_BINS += $(BUILD)/tests/shim/tracecalls

@@ -9,6 +9,7 @@
  * it.  A record the recorder cannot keep is counted in shim.lost, which
  * the process's END says. */
 #include "record.h"
+#include "capture.h"
 #include "forkgate.h"
 #include "stackset.h"
 #include "arena.h"
@@ -644,10 +645,9 @@ __attribute__((hot)) void call_end(struct shim_call *c, long ret)
 		.seq = c->seq, .seq_end = shim_seq_now(), .latency_ns = latency(c),
 		.time_ns = c->t0 ? c->t0 : shim_now(),
 		.pid = shim.pid, .tid = t->tid && t->pid == shim.pid ? t->tid : (int32_t)raw0(SYS_gettid),
-		.sys = (uint16_t)c->sys, .flags = c->flags, .err = raw_failed(ret) ? (int32_t)-ret : 0,
-		.result = raw_failed(ret) ? -1 : ret, .file_id = c->file_id,
+		.file_id = c->file_id,
 	};
-	memcpy(ev->args, c->args, sizeof ev->args);
+	capture_event(ev, c->sys, c->args, ret, c->flags);
 	if (shim.stacks && t->depth == 1)
 		ev->stack_id = stacks_capture(shim.stacks);
 

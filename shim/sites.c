@@ -22,6 +22,14 @@ struct patch_site shim_sites[] = {
 	{ "munlockall", hook_munlockall, WRAPPER("98"), 0, 0, 0, 0 },
 	{ "shmat", hook_shmat, "b8 1e 00 00 00 0f 05 48 3d 00 f0 ff ff", 0, 0, 0, 0 },
 	{ "shmdt", hook_shmdt, "b8 43 00 00 00 0f 05 48 3d 00 f0 ff ff", 0, 0, 0, 0 },
+	/* ioctl and prctl are variadic C functions; their hooks pass every
+	 * call but the table's commands straight on */
+	{ "ioctl", hook_ioctl, "48 83 ec 58 48 89 54 24 30 64 48 8b 04 25 28 00 00 00 48 89 44 24 18",
+	  0, 0, 0, 0 },
+	{ "prctl", hook_prctl, "48 83 ec 58 49 89 ca 48 89 74 24 28 48 89 54 24 30 48 89 4c 24 38",
+	  0, 0, 0, 0 },
+	{ "process_madvise", hook_process_madvise, "49 89 ca b8 b8 01 00 00 0f 05 48 3d 01 f0 ff ff", 0, 0, 0, 0 },
+	{ "remap_file_pages", hook_remap_file_pages, "49 89 ca " WRAPPER("d8"), 0, 0, 0, 0 },
 	{ "_Fork", hook_Fork,
 	  "64 48 8b 04 25 10 00 00 00 45 31 c0 31 d2 31 f6 bf 11 00 20 01 4c 8d 90 d0 02 00 00"
 	  " b8 38 00 00 00 0f 05 48 3d 00 f0 ff ff 77 ?? 89 c2 85 c0 75 ?? 64 48 8b 04 25 10 00 00 00"

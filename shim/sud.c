@@ -13,6 +13,7 @@
  * The program may install its own SIGSYS handler (signals.c keeps it), and
  * SIGSYS not raised by dispatch goes to it (or to its default action). */
 #include "sud.h"
+#include "capture.h"
 #include "empty_ranges.h"
 #include "exec.h"
 #include "hooks.h"
@@ -89,7 +90,9 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	uint8_t prev = sud_enter();
 	long nr = si->si_syscall;
 	long a[6] = { g[REG_RDI], g[REG_RSI], g[REG_RDX], g[REG_R10], g[REG_R8], g[REG_R9] };
-	int sys = vmt_sys_from_nr(nr), handled = 0;
+	const uint64_t args[6] = { (uint64_t)a[0], (uint64_t)a[1], (uint64_t)a[2], (uint64_t)a[3],
+	                           (uint64_t)a[4], (uint64_t)a[5] };
+	int sys = capture_sys(nr, args), handled = 0;
 	long r;
 	__atomic_add_fetch(&shim.trapped, 1, __ATOMIC_RELAXED);
 	if (reissue_in_place(nr, g)) {

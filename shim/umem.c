@@ -1,5 +1,6 @@
 /* umem.c - see umem.h. */
 #include "umem.h"
+#include "capture.h"
 #include "raw.h"
 
 #include <errno.h>
@@ -59,8 +60,23 @@ size_t umem_copy(void *dst, const void *src, size_t n, size_t unit)
 	if (!n)
 		return 0;
 	long r = readv_self(dst, n, &remote, 1);
-	return r >= 0 ? (size_t)r : copy_plain(dst, src, n, unit);
+	return r >= 0 ? (size_t)r : unit ? copy_plain(dst, src, n, unit) : 0;
 }
+
+static size_t capture_read(void *opaque, void *dst, uint64_t addr, size_t n, size_t unit)
+{
+	(void)opaque;
+	return umem_copy(dst, (const void *)(uintptr_t)addr, n, unit);
+}
+
+static void capture_heads(void *opaque, char *dst, size_t each, const uint64_t *ptrs, size_t n,
+                          uint32_t *got)
+{
+	(void)opaque;
+	umem_heads(dst, each, ptrs, n, got);
+}
+
+const struct capture_mem umem_capture = { capture_read, capture_heads, NULL };
 
 void umem_heads(char *dst, size_t each, const uint64_t *ptrs, size_t n, uint32_t *got)
 {
@@ -88,15 +104,6 @@ void umem_heads(char *dst, size_t each, const uint64_t *ptrs, size_t n, uint32_t
 			i++;
 		}
 	}
-}
-
-long umem_str(char *dst, const char *src, size_t cap)
-{
-	if (!src || !cap)
-		return -1;
-	size_t n = umem_copy(dst, src, cap - 1, 1);
-	char *nul = memchr(dst, 0, n);
-	return nul ? nul - dst : -1;
 }
 
 long umem_strlen(const char *src, size_t max)

@@ -65,9 +65,45 @@ enum vmt_effect {
 	VMT_FX_EXEC,      /* a new image */
 	VMT_FX_EXIT,      /* a task ends */
 };
+/* Which pages the recorder asks were resident just before a call (the
+ * table's `residency` column). */
+enum vmt_residency_kind {
+	VMT_RESID_NONE = 0,
+	VMT_RESID_RANGE,      /* the range of its address and length arguments */
+	VMT_RESID_BRK,        /* a lower break: the heap between it and the old one */
+	VMT_RESID_RANGES,     /* each range of the event's RANGES record */
+};
+/* What a call's RANGES record holds, read from the caller's memory (the
+ * table's `ranges` column; the kind is stored in the record). */
+enum vmt_ranges_kind {
+	VMT_RANGES_NONE = 0,
+	VMT_RANGES_IOVEC = 1,           /* process_madvise: args[1], args[2] struct iovec */
+	VMT_RANGES_UFFDIO_REGISTER = 2, /* ioctl(UFFDIO_REGISTER): the range and its mode */
+	VMT_RANGES_UFFDIO_RANGE = 3,    /* ioctl(UFFDIO_UNREGISTER): the range */
+	VMT_RANGES_VMA_NAME = 4,        /* prctl(PR_SET_VMA): no range (registers), the name */
+};
 const char *vmt_sys_name(int sys);          /* "mmap"; NULL if unknown */
-int vmt_sys_from_name(const char *name);    /* VMT_SYS_NONE if unknown */
-int vmt_sys_from_nr(long nr);               /* x86-64 syscall number -> vmt_sys */
+/* The row's id in lower case, unique where names repeat: "mmap",
+ * "prctl_set_thp_disable", "uffdio_register"; for results and tables
+ * that name rows.  NULL if unknown. */
+const char *vmt_sys_key(int sys);
+int vmt_sys_from_key(const char *key);      /* VMT_SYS_NONE if unknown */
+/* The first row of that name (rows sharing a number share the name:
+ * prctl, ioctl); VMT_SYS_NONE if unknown. */
+int vmt_sys_from_name(const char *name);
+/* x86-64 syscall number -> the first row with that number; VMT_SYS_NONE
+ * if the table has none.  Where rows share a number (match), the row of
+ * a call is vmt_sys_of_call's. */
+int vmt_sys_from_nr(long nr);
+/* The row a call with these registers is, `match` included: VMT_SYS_NONE
+ * when it is not recorded (an ioctl that is no uffd registration). */
+int vmt_sys_of_call(long nr, const uint64_t args[6]);
+/* The row's match: 1 with *arg and *value set (the call is the row when
+ * (uint32_t)args[*arg] == *value), 0 for a row that takes every call of
+ * its number. */
+int vmt_sys_match(int sys, int *arg, uint32_t *value);
+int vmt_sys_residency(int sys);             /* enum vmt_residency_kind */
+int vmt_sys_ranges(int sys);                /* enum vmt_ranges_kind */
 long vmt_sys_nr(int sys);                   /* vmt_sys -> x86-64 number, -1 */
 int vmt_sys_nargs(int sys);                 /* arguments the call takes */
 int vmt_sys_effect(int sys);                /* enum vmt_effect; VMT_FX_NONE if unknown */
@@ -104,6 +140,37 @@ struct vmt_event {
 	uint32_t stack_id;   /* 0: none; else a VMT_REC_STACK id of this pid */
 	uint32_t file_id;    /* 0: none; else a VMT_REC_FILE id of this pid */
 };
+
+/* One range of a RANGES record. */
+struct vmt_range {
+	uint64_t start, len;
+};
+
+/* How a VMA_NAME RANGES record's name pointer read. */
+enum vmt_name_how {
+	VMT_NAME_NULL = 0,    /* NULL: the call clears the name */
+	VMT_NAME_STR = 1,     /* name holds it */
+	VMT_NAME_FAULT = 2,   /* could not be read, or longer than VMT_NAME_MAX */
+};
+#define VMT_NAME_MAX 255
+
+/* What an event's arguments point to in the caller's memory, where that
+ * is its range (format 4): the ranges of a process_madvise's iovec or a
+ * uffd (un)registration, the name of a prctl(PR_SET_VMA).  Written right
+ * before the event with this seq and pid (a reference, as ARGV's); none
+ * when the memory could not be read (the kernel's EFAULT). */
+struct vmt_ranges {
+	uint64_t seq;
+	int32_t pid;
+	uint32_t kind;        /* enum vmt_ranges_kind, the event's row's */
+	uint32_t n;           /* <= VMT_RANGES_MAX */
+	const struct vmt_range *ranges;
+	uint64_t mode;        /* UFFDIO_REGISTER: the struct's mode */
+	uint64_t ioctls;      /* UFFDIO_REGISTER: the ioctls the kernel gave back (0: failed) */
+	uint32_t name_how;    /* VMA_NAME: enum vmt_name_how */
+	const char *name;     /* VMA_NAME and VMT_NAME_STR: the name */
+};
+#define VMT_RANGES_MAX 1024   /* the kernel's UIO_MAXIOV */
 
 /* Pages [first, first + count) of a residency record's range. */
 struct vmt_run {
@@ -291,6 +358,7 @@ enum vmt_rec_type {
 	VMT_REC_ARGV,         /* format version 3 */
 	/* 12 is taken on the wire: RESIDENCY coded by runs (version 3) */
 	VMT_REC_LAYOUT = 13,  /* format version 4 */
+	VMT_REC_RANGES = 14,  /* format version 4 */
 };
 
 struct vmt_record {
@@ -308,6 +376,7 @@ struct vmt_record {
 		struct vmt_event event;
 		struct vmt_end end;
 		struct vmt_argv argv;
+		struct vmt_ranges ranges;
 	} u;
 };
 

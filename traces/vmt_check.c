@@ -102,8 +102,14 @@ static uint64_t pid_key(int32_t pid, uint32_t id)
 	return (uint64_t)(uint32_t)pid << 32 | id;
 }
 
+/* RANGES records waiting for their event (written right before it, so
+ * few are ever open at once; the oldest make room). */
+#define RANGES_OPEN 64
+
 struct vmt_check {
 	struct idset procs, stacks, files, stack_refs, file_refs;
+	struct { uint64_t seq; int32_t pid; uint32_t kind; } ranges[RANGES_OPEN];
+	size_t nranges_seen;
 	struct seqmap first, forked;
 	uint64_t last_seq, records, page;
 	struct vmt_check_ends ends;
@@ -135,6 +141,43 @@ static const char *check_map(struct vmt_check *c, const struct vmt_map *m)
 	return NULL;
 }
 
+static const char *check_ranges(struct vmt_check *c, const struct vmt_ranges *r)
+{
+	if (r->kind < VMT_RANGES_IOVEC || r->kind > VMT_RANGES_VMA_NAME)
+		return "ranges record of an unknown kind";
+	if (r->kind == VMT_RANGES_VMA_NAME ? r->n != 0 : r->n == 0)
+		return r->kind == VMT_RANGES_VMA_NAME ? "ranges record of a name with ranges"
+		                                      : "ranges record without a range";
+	if ((r->kind == VMT_RANGES_UFFDIO_REGISTER || r->kind == VMT_RANGES_UFFDIO_RANGE) && r->n != 1)
+		return "ranges record of a uffd range with more than one range";
+	for (uint32_t i = 0; i < r->n; i++)
+		if (r->ranges[i].len > UINT64_MAX - r->ranges[i].start)
+			return "ranges record with a range past the end of the address space";
+	size_t at = c->nranges_seen++ % RANGES_OPEN;
+	c->ranges[at].seq = r->seq;
+	c->ranges[at].pid = r->pid;
+	c->ranges[at].kind = r->kind;
+	return NULL;
+}
+
+/* The RANGES record written for this event, if one was: it must be of
+ * the kind the event's row reads. */
+static const char *event_ranges(struct vmt_check *c, const struct vmt_event *ev)
+{
+	for (size_t i = 0; i < RANGES_OPEN; i++) {
+		if (!c->ranges[i].kind || c->ranges[i].seq != ev->seq || c->ranges[i].pid != ev->pid)
+			continue;
+		uint32_t kind = c->ranges[i].kind;
+		c->ranges[i].kind = 0;
+		if (kind != (uint32_t)vmt_sys_ranges(ev->sys)) {
+			snprintf(c->why, sizeof(c->why), "event seq %" PRIu64 " (%s, pid %d) has a ranges record "
+			         "of kind %u, not the kind its call reads", ev->seq, vmt_sys_name(ev->sys), ev->pid, kind);
+			return c->why;
+		}
+	}
+	return NULL;
+}
+
 static const char *check_event(struct vmt_check *c, const struct vmt_event *ev)
 {
 	if (ev->sys == VMT_SYS_NONE || ev->sys >= VMT_SYS_COUNT)
@@ -146,6 +189,9 @@ static const char *check_event(struct vmt_check *c, const struct vmt_event *ev)
 	}
 	if (ev->err < 0 || ev->err > 4095)
 		return "event with an impossible errno";
+	const char *bad = event_ranges(c, ev);
+	if (bad)
+		return bad;
 	/* the order: an event comes after every event that ended before it
 	 * began, so one that began earlier than one before it must have been
 	 * running when that one began (docs/trace-format.md, "Order") */
@@ -199,6 +245,8 @@ const char *vmt_check_record(struct vmt_check *c, const struct vmt_record *rec)
 		       ? "out of memory" : NULL;
 	case VMT_REC_EVENT:
 		return check_event(c, &rec->u.event);
+	case VMT_REC_RANGES:
+		return check_ranges(c, &rec->u.ranges);
 	case VMT_REC_MAP:
 		return check_map(c, &rec->u.map);
 	case VMT_REC_CHECKPOINT:

@@ -52,6 +52,10 @@ size_t vmt_meta_bound(const struct vmt_record *rec)
 	case VMT_REC_RESIDENCY:
 		n += vmt_res_bound(&rec->u.residency);
 		break;
+	case VMT_REC_RANGES:
+		n += (size_t)rec->u.ranges.n * 2 * VARINT_MAX +
+		     (rec->u.ranges.name_how == VMT_NAME_STR ? str_bound(rec->u.ranges.name) : 0);
+		break;
 	case VMT_REC_ARGV:
 		for (uint32_t i = 0; i < rec->u.argv.argc; i++)
 			n += VARINT_MAX + (rec->u.argv.args[i].kind == VMT_ARG_FAULT
@@ -188,6 +192,22 @@ uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
 		U(x->argv_end); U(x->envc); U(x->envp_end);
 		break;
 	}
+	case VMT_REC_RANGES: {
+		const struct vmt_ranges *x = &rec->u.ranges;
+		U(x->seq); I(x->pid); U(x->n);
+		for (uint32_t i = 0; i < x->n; i++) {
+			U(x->ranges[i].start); U(x->ranges[i].len);
+		}
+		U(x->kind);
+		if (x->kind == VMT_RANGES_UFFDIO_REGISTER) {
+			U(x->mode); U(x->ioctls);
+		} else if (x->kind == VMT_RANGES_VMA_NAME) {
+			U(x->name_how);
+			if (x->name_how == VMT_NAME_STR)
+				S(x->name);
+		}
+		break;
+	}
 	}
 	return p;
 }
@@ -285,6 +305,7 @@ void vmt_scratch_free(struct vmt_scratch *s)
 	free(s->vmas);
 	free(s->ips);
 	free(s->args);
+	free(s->ranges);
 	vmt_res_scratch_free(&s->res);
 	memset(s, 0, sizeof(*s));
 }
@@ -491,6 +512,33 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		x->argv_end = get_u32(&in); x->envc = get_u(&in); x->envp_end = get_u32(&in);
 		if (x->argv_end > VMT_ARGV_FAULT || (x->envp_end != VMT_ARGV_NULL && x->envp_end != VMT_ARGV_FAULT))
 			return VMT_ECORRUPT;
+		break;
+	}
+	case VMT_REC_RANGES: {
+		struct vmt_ranges *x = &rec->u.ranges;
+		x->seq = get_u(&in); x->pid = get_i32(&in); x->n = get_u32(&in);
+		/* every range takes at least 2 bytes */
+		if (in.bad || x->n > VMT_RANGES_MAX || x->n > (uint64_t)(in.end - in.p) / 2)
+			return VMT_ECORRUPT;
+		if (reserve((void **)&s->ranges, &s->nranges, x->n, sizeof(*s->ranges)))
+			return VMT_ENOMEM;
+		for (uint32_t i = 0; i < x->n && !in.bad; i++) {
+			s->ranges[i].start = get_u(&in);
+			s->ranges[i].len = get_u(&in);
+		}
+		x->ranges = s->ranges;
+		x->kind = get_u32(&in);
+		if (x->kind == VMT_RANGES_UFFDIO_REGISTER) {
+			x->mode = get_u(&in); x->ioctls = get_u(&in);
+		} else if (x->kind == VMT_RANGES_VMA_NAME) {
+			x->name_how = get_u32(&in);
+			if (x->name_how == VMT_NAME_STR)
+				x->name = get_str(&in);
+			else if (x->name_how != VMT_NAME_NULL && x->name_how != VMT_NAME_FAULT)
+				return VMT_ECORRUPT;
+		} else if (x->kind != VMT_RANGES_IOVEC && x->kind != VMT_RANGES_UFFDIO_RANGE) {
+			return VMT_ECORRUPT;
+		}
 		break;
 	}
 	default:

@@ -45,6 +45,8 @@ struct vmt_scratch {
 	size_t nips;
 	struct vmt_arg *args;
 	size_t nargs;
+	struct vmt_range *ranges;
+	size_t nranges;
 	struct vmt_res_scratch res;
 };
 void vmt_scratch_free(struct vmt_scratch *s);

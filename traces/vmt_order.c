@@ -278,6 +278,9 @@ static int own(struct item *it)
 	case VMT_REC_RESIDENCY:
 		n = (r->u.residency.npages + 7) / 8 + 8 + r->u.residency.nruns * sizeof(struct vmt_run) + 8;
 		break;
+	case VMT_REC_RANGES:
+		n = r->u.ranges.n * sizeof(struct vmt_range) + 8 + str_bytes(r->u.ranges.name);
+		break;
 	case VMT_REC_ARGV:
 		n = r->u.argv.argc * sizeof(struct vmt_arg) + 8;
 		for (uint32_t i = 0; i < r->u.argv.argc; i++)
@@ -312,6 +315,10 @@ static int own(struct item *it)
 		r->u.residency.runs = put_mem(&at, r->u.residency.runs,
 		                              r->u.residency.nruns * sizeof(struct vmt_run));
 		break;
+	case VMT_REC_RANGES:
+		r->u.ranges.ranges = put_mem(&at, r->u.ranges.ranges, r->u.ranges.n * sizeof(struct vmt_range));
+		r->u.ranges.name = put_str(&at, r->u.ranges.name);
+		break;
 	case VMT_REC_ARGV: {
 		struct vmt_arg *a = put_mem(&at, r->u.argv.args, r->u.argv.argc * sizeof(*a));
 		for (uint32_t i = 0; a && i < r->u.argv.argc; i++)
@@ -339,6 +346,7 @@ static int32_t pid_of(const struct vmt_record *r)
 	case VMT_REC_RESIDENCY: return r->u.residency.pid;
 	case VMT_REC_END: return r->u.end.pid;
 	case VMT_REC_ARGV: return r->u.argv.pid;
+	case VMT_REC_RANGES: return r->u.ranges.pid;
 	default: return 0;
 	}
 }

@@ -417,6 +417,10 @@ __attribute__((hot)) int vmt_write(struct vmt_writer *w, const struct vmt_record
 	case VMT_REC_FILE: case VMT_REC_MODULE: case VMT_REC_STACK:
 	case VMT_REC_RESIDENCY: case VMT_REC_END: case VMT_REC_ARGV:
 		return write_meta(w, rec);
+	case VMT_REC_RANGES:
+		if (rec->u.ranges.n > VMT_RANGES_MAX || (rec->u.ranges.n && !rec->u.ranges.ranges))
+			return VMT_EINVAL;
+		return write_meta(w, rec);
 	case VMT_REC_LAYOUT:
 		/* stored in pages: addresses the coding would change are refused */
 		for (uint32_t i = 0; i < rec->u.layout.nvma; i++) {

@@ -4,7 +4,7 @@
  *
  * (arguments and results in hex, as `strace -e raw=all` prints them), and
  * with -a the other records too (process, map size, file with its ino and
- * size, checkpoint, residency), and with -r the residency records' pages
+ * size, checkpoint, residency, ranges), and with -r the residency records' pages
  * too, as runs FIRST+COUNT of page offsets read from the bitmap.  Records are read in file order and sorted here by sequence
  * number (records without one follow the record before them in the file),
  * so the output does not depend on the reader's merge. */
@@ -143,6 +143,22 @@ int main(int argc, char **argv)
 			if (all)
 				printf("module %d %s build-id %u bytes\n", rec.u.module.pid,
 				       rec.u.module.path, rec.u.module.build_id_len);
+			break;
+		case VMT_REC_RANGES:
+			if (all) {
+				const struct vmt_ranges *x = &rec.u.ranges;
+				printf("ranges %d seq %llu kind %u n %u", x->pid, (unsigned long long)x->seq,
+				       x->kind, x->n);
+				for (uint32_t i = 0; i < x->n; i++)
+					printf(" %#llx+%#llx", (unsigned long long)x->ranges[i].start,
+					       (unsigned long long)x->ranges[i].len);
+				if (x->kind == VMT_RANGES_UFFDIO_REGISTER)
+					printf(" mode %#llx ioctls %#llx", (unsigned long long)x->mode,
+					       (unsigned long long)x->ioctls);
+				if (x->kind == VMT_RANGES_VMA_NAME)
+					printf(" name %u %s", x->name_how, x->name ? x->name : "-");
+				printf("\n");
+			}
 			break;
 		case VMT_REC_RESIDENCY:
 			if (all) {

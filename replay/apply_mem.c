@@ -1,0 +1,206 @@
+/* apply_mem.c - the calls whose arguments point into the recorded
+ * program's memory, replayed with the replay's own: process_madvise's
+ * iovec and the uffd (un)registration's struct rebuilt from the event's
+ * RANGES record with translated addresses, on this process's own pidfd
+ * and userfaultfd; prctl(PR_SET_VMA)'s name from the record; mbind's
+ * nodemask (not recorded) as node 0.  The process-wide prctl options are
+ * issued as recorded; a mapping call other than mmap (map_shadow_stack)
+ * at its translated address.  A call the running kernel lacks fails with
+ * the errno it gives, which is the recorded one where the recording's
+ * kernel lacked it too.  The simulator gets the recorded event and the
+ * record (rp_effect.ranges). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "replay/engine_int.h"
+#include "replay/trace.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_userfaultfd
+#define SYS_userfaultfd 323
+#endif
+#define UFFD_API_ 0xaa
+#define UFFDIO_API_ 0xc018aa3f
+#define UFFD_FEATURE_SIGBUS_ (1u << 7)
+#define O_CLOEXEC_ 02000000
+
+/* This process's own descriptors, made on first use; a fork child (a new
+ * pid) makes its own. */
+struct own_fd {
+	pid_t pid;
+	int fd;
+};
+
+static int own_pidfd(void)
+{
+	static struct own_fd f;
+	pid_t me = getpid();
+	if (f.pid != me) {
+		f.pid = me;
+		f.fd = (int)syscall(SYS_pidfd_open, me, 0);
+	}
+	return f.fd;
+}
+
+/* A userfaultfd whose faults are SIGBUS, never a wait: nothing here
+ * reads its events, and a populate of a registered range (a residency
+ * record's pages) must fail, not hang. */
+static int own_uffd(void)
+{
+	static struct own_fd f;
+	pid_t me = getpid();
+	if (f.pid != me) {
+		f.pid = me;
+		f.fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC_);
+		struct { uint64_t api, features, ioctls; } api = { UFFD_API_, UFFD_FEATURE_SIGBUS_, 0 };
+		if (f.fd >= 0 && ioctl(f.fd, UFFDIO_API_, &api) < 0) {
+			close(f.fd);
+			f.fd = -1;
+		}
+	}
+	return f.fd;
+}
+
+/* An address no process can read: a pointer the recording could not
+ * read (or did not keep) fails with the kernel's EFAULT here too. */
+#define UNREADABLE ((uint64_t)-4096)
+
+static const unsigned long node0[16] = { 1 };   /* mbind's nodemask: node 0 (1024 nodes) */
+
+void rp_call_pointers(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
+                      struct vmt_event *ev)
+{
+	(void)p;
+	if (!e->be->per_process)
+		return;
+	switch (rec->sys) {
+	case VMT_SYS_MBIND:
+		/* the mask's contents are not recorded (nor its address, from an
+		 * strace log): this machine's first node, for every mode but
+		 * MPOL_DEFAULT and MPOL_LOCAL, which take none */
+		if (rec->args[3] || ((rec->args[2] & 0xff) != 0 && (rec->args[2] & 0xff) != 4))
+			ev->args[3] = (uint64_t)(uintptr_t)node0;
+		if (ev->args[4] > sizeof node0 * 8)
+			ev->args[4] = sizeof node0 * 8;
+		break;
+	case VMT_SYS_PRCTL_SET_VMA: {
+		const struct vmt_ranges *r = rp_trace_ranges(e->t, rec);
+		ev->args[4] = !r ? (rec->args[4] ? UNREADABLE : 0)
+		            : r->name_how == VMT_NAME_STR ? (uint64_t)(uintptr_t)r->name
+		            : r->name_how == VMT_NAME_NULL ? 0 : UNREADABLE;
+		break;
+	}
+	}
+}
+
+/* The hull of a RANGES record's ranges, recorded addresses. */
+static void hull(const struct vmt_ranges *r, uint64_t *lo, uint64_t *hi)
+{
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (uint32_t i = 0; i < r->n; i++) {
+		if (r->ranges[i].start < *lo)
+			*lo = r->ranges[i].start;
+		if (r->ranges[i].start + r->ranges[i].len > *hi)
+			*hi = r->ranges[i].start + r->ranges[i].len;
+	}
+}
+
+int64_t rp_ranges_offset(const struct rp_engine *e, const struct rp_pstate *p, const struct vmt_event *rec)
+{
+	const struct vmt_ranges *r = rp_trace_ranges(e->t, rec);
+	if (!e->be->per_process || !r || !r->n)
+		return 0;
+	uint64_t a = r->ranges[0].start & ~(e->page - 1);
+	return (int64_t)(rp_xlate(e, p, a) - a);
+}
+
+#define IOV_MAX_ 1024
+
+void rp_apply_ranges_call(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
+                          struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want)
+{
+	const struct vmt_ranges *r = rp_trace_ranges(e->t, rec);
+	struct vmt_range iov[64], *v = iov;
+	struct { uint64_t start, len, mode, ioctls; } uffd;
+	if (r) {
+		uint64_t lo, hi;
+		hull(r, &lo, &hi);
+		if (r->n) {
+			lo = rp_xlate(e, p, lo & ~(e->page - 1));
+			hi = lo + rp_page_up(e, hi - (r->ranges[0].start & ~(e->page - 1)));
+			*fx = (struct rp_effect){ .lo = lo, .hi = hi, .kind = RP_FX_MODIFY };
+		}
+		fx->ranges = r;
+	}
+	if (e->be->per_process) {
+		switch (vmt_sys_ranges(rec->sys)) {
+		case VMT_RANGES_IOVEC:
+			ev->args[0] = (uint64_t)own_pidfd();
+			if (!r) {
+				ev->args[1] = UNREADABLE;
+				break;
+			}
+			if (r->n > sizeof iov / sizeof iov[0] && !(v = malloc(r->n * sizeof(*v)))) {
+				*out = (struct vr_result){ .ret = -1, .err = ENOMEM, .outcome = VR_FAILED };
+				return;
+			}
+			for (uint32_t i = 0; i < r->n; i++)
+				v[i] = (struct vmt_range){ rp_xlate(e, p, r->ranges[i].start), r->ranges[i].len };
+			ev->args[1] = (uint64_t)(uintptr_t)v;
+			break;
+		case VMT_RANGES_UFFDIO_REGISTER:
+		case VMT_RANGES_UFFDIO_RANGE:
+			ev->args[0] = (uint64_t)own_uffd();
+			if (!r) {
+				ev->args[2] = UNREADABLE;
+				break;
+			}
+			uffd.start = rp_xlate(e, p, r->ranges[0].start);
+			uffd.len = r->ranges[0].len;
+			uffd.mode = r->mode;
+			uffd.ioctls = 0;
+			ev->args[2] = (uint64_t)(uintptr_t)&uffd;
+			break;
+		}
+	}
+	e->be->apply(p->space, ev, NULL, fx, out);
+	if (v != iov)
+		free(v);
+	if (!rec->err)
+		*want = rec->result;   /* process_madvise: the bytes advised */
+}
+
+void rp_apply_process_call(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
+                           struct vmt_event *ev, struct vr_result *out, int64_t *want)
+{
+	struct rp_effect none = { .kind = RP_FX_NONE };
+	e->be->apply(p->space, ev, NULL, &none, out);
+	if (!rec->err)
+		*want = rec->result;
+}
+
+void rp_apply_map_call(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
+                       struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want)
+{
+	uint64_t len = rp_page_up(e, rec->args[1]);
+	if (e->be->per_process && rec->args[0])
+		ev->args[0] = rp_xlate(e, p, rec->args[0]);
+	*fx = (struct rp_effect){ .kind = RP_FX_CREATE };   /* placed by the kernel: known afterwards */
+	e->be->apply(p->space, ev, NULL, fx, out);
+	if (out->err || !e->be->per_process)
+		return;
+	if (!rec->err) {
+		am_set(&p->am, (uint64_t)rec->result, (uint64_t)rec->result + len, out->ret - rec->result);
+		if (rec->args[0])
+			*want = (int64_t)ev->args[0];
+	} else {
+		munmap((void *)(uintptr_t)out->ret, len);   /* mapped here, failed when recorded */
+	}
+}
