@@ -78,6 +78,10 @@ static int64_t do_mprotect(struct sim_mm *mm, uint64_t start, uint64_t len, uint
 		nf = sim_prot_flags(prot) | (old & ~VM_ACCESS_FLAGS);
 		if ((nf & ~(nf >> 4)) & VM_ACCESS_FLAGS)
 			return sim_fail(mm, EACCES, "mprotect: protection beyond the VMA's VM_MAY* bits");
+		/* map_deny_write_exec */
+		if (mm->mdwe && (nf & VM_EXEC) && ((nf & VM_WRITE) || !(old & VM_EXEC)))
+			return sim_fail_by(mm, EACCES, "mprotect: gaining exec, or write and exec, under PR_SET_MDWE",
+			                   R_W1_MDWE);
 		/* private memory made writable is charged; unfaulted anonymous
 		 * memory made read-only is uncharged again (A1; 6.1 keeps the
 		 * charge, so the VMA then differs from an uncharged neighbour) */
@@ -256,6 +260,12 @@ static int collapse(struct sim_mm *mm, const struct sim_vma *v, uint64_t start, 
 
 	if (v->special || (v->flags & (VM_NOHUGEPAGE | VM_SPECIAL | VM_HUGETLB))) {
 		sim_rule(mm, "MADV_COLLAPSE: no huge page may be here (VM_NOHUGEPAGE or special): EINVAL");
+		return -EINVAL;
+	}
+	/* vma_thp_disabled: PR_SET_THP_DISABLE, all or but VM_HUGEPAGE VMAs */
+	if (mm->thp_disabled == 1 || (mm->thp_disabled == 2 && !(v->flags & VM_HUGEPAGE))) {
+		sim_rule(mm, "MADV_COLLAPSE: THP disabled for the process: EINVAL (%s)",
+		         sim_cite(mm, R_H1_THP_DISABLE, c, sizeof c));
 		return -EINVAL;
 	}
 	if (b0 < b1 && sim_res_guarded(mm, b0, b1) < b1) {

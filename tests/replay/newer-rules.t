@@ -37,4 +37,17 @@ if [ "$(printf '%s\n6.13\n' "$uname_rel" | sort -V | head -n 1)" = 6.13 ]; then
 else
 	skip "this kernel ($uname_rel) is older than 6.13: no guard regions"
 fi
+# the calls issue 34 added, each once (tests/shim/progs/vma_calls.c):
+# every event agrees (P1 N1 U1 H1 W1 K1 S1, process_madvise,
+# remap_file_pages)
+VC=$B/tests/shim/progs/vma_calls
+need_built "$VC"
+(cd "$T" && "$REC" -o "$T/vc.vmt" -- "$VC" >"$T/vc.out" 2>&1)
+ok $? "vma_calls recorded"
+"$V" -q --per-event --json "$T/kvc.json" "$T/vc.vmt" >/dev/null 2>"$T/kvc.err" &&
+	"$V" -q --target sim --kernel host --per-event --json "$T/svc.json" "$T/vc.vmt" >/dev/null 2>"$T/svc.err"
+ok $? "vma_calls replayed on this kernel and in the host profile"
+"$PYTHON" "$S/tests/vm/selftests_cmp.py" "$T/kvc.json" "$T/svc.json" >"$T/cmpvc" 2>&1
+ok $? "vma_calls: kernel and host profile agree: $(tail -n 1 "$T/cmpvc")"
+sed '$d' "$T/cmpvc"
 done_testing

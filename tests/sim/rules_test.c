@@ -719,6 +719,121 @@ static void test_copied_fork_child_stays_apart(void)
 	}
 }
 
+static int64_t call_ranges(struct sim_mm *mm, int sys, const uint64_t *a, const struct vmt_ranges *r)
+{
+	struct vmt_event ev = { 0 };
+	ev.sys = (uint16_t)sys;
+	memcpy(ev.args, a, sizeof ev.args);
+	sim_apply_ranges(mm, &ev, NULL, r, &res);
+	return res.err ? -res.err : res.ret;
+}
+
+/* P1 (mbind) and N1 9a10064f5625 (PR_SET_VMA_ANON_NAME): a policy or a
+ * name keeps a range apart from its neighbours; taking it away merges */
+static void test_policy_and_name_keep_apart(void)
+{
+	struct sim_mm *mm = mk("6.18");
+	uint64_t a = BASE - 64 * MB;
+	struct vmt_ranges nm = { .name = "x" };
+
+	map(mm, a, 16 * PG, RW, ANON | MAP_FIXED);
+	is_int(call(mm, VMT_SYS_MBIND, a + 4 * PG, 4 * PG, 2 /* MPOL_BIND */, 0, 0), 0, "mbind of a middle range");
+	is_int(sim_vma_count(mm), 3, "mbind splits the VMA in three");
+	ok(has_rule("P1"), "the rule names P1: %s", res.rule);
+	call(mm, VMT_SYS_MBIND, a + 4 * PG, 4 * PG, 0 /* MPOL_DEFAULT */, 0, 0);
+	is_int(sim_vma_count(mm), 1, "MPOL_DEFAULT merges it back");
+	is_int(call_ranges(mm, VMT_SYS_PRCTL_SET_VMA, (uint64_t[6]){ 0x53564d41, 0, a + 8 * PG, 2 * PG, 1 }, &nm), 0,
+	       "PR_SET_VMA_ANON_NAME of a middle range");
+	is_int(sim_vma_count(mm), 3, "the name splits the VMA in three");
+	ok(has_rule("N1"), "the rule names N1: %s", res.rule);
+	nm.name = NULL;
+	call_ranges(mm, VMT_SYS_PRCTL_SET_VMA, (uint64_t[6]){ 0x53564d41, 0, a + 8 * PG, 2 * PG, 0 }, &nm);
+	is_int(sim_vma_count(mm), 1, "removing the name merges it back");
+	sim_mm_free(mm);
+}
+
+/* U1: UFFDIO_REGISTER sets VM_UFFD_MISSING on the registered range only
+ * (uffd-unit-tests' registrations), UNREGISTER clears it and merges */
+static void test_uffd_register_splits(void)
+{
+	struct sim_mm *mm = mk("6.18");
+	uint64_t a = BASE - 64 * MB;
+	struct vmt_range rg = { a + 4 * PG, 4 * PG };
+	struct vmt_ranges r = { .n = 1, .ranges = &rg, .mode = 1 };
+
+	map(mm, a, 16 * PG, RW, ANON | MAP_FIXED);
+	is_int(call_ranges(mm, VMT_SYS_UFFDIO_REGISTER, (uint64_t[6]){ 3, 0xc020aa00 }, &r), 0, "UFFDIO_REGISTER");
+	is_int(sim_vma_count(mm), 3, "registering a middle range splits the VMA in three");
+	ok(!!(flags_at(mm, a + 5 * PG) & VM_UFFD_MISSING), "the range has VM_UFFD_MISSING");
+	ok(has_rule("U1"), "the rule names U1: %s", res.rule);
+	is_int(call_ranges(mm, VMT_SYS_UFFDIO_UNREGISTER, (uint64_t[6]){ 3, 0x8010aa01 }, &r), 0, "UFFDIO_UNREGISTER");
+	is_int(sim_vma_count(mm), 1, "unregistering merges it back");
+	sim_mm_free(mm);
+}
+
+/* H1 (PR_SET_THP_DISABLE), W1 b507808ebce2 (PR_SET_MDWE): later calls
+ * answer otherwise (prctl_thp_disable, mdwe_test) */
+static void test_prctl_changes_later_calls(void)
+{
+	struct sim_mm *mm = mk("6.18"), *old = mk("6.1");
+	uint64_t a = BASE - 64 * MB;
+
+	map(mm, a, 2 * MB, RW, ANON | MAP_FIXED);
+	touch(mm, a);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), 0, "MADV_COLLAPSE of a block with a page");
+	call(mm, VMT_SYS_PRCTL_SET_THP_DISABLE, 41, 1, 0, 0, 0);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), -EINVAL, "after PR_SET_THP_DISABLE: EINVAL");
+	ok(has_rule("H1"), "the rule names H1: %s", res.rule);
+	ok(map(mm, 0, PG, RW | PROT_EXEC, ANON) < (uint64_t)-4096, "without MDWE a writable executable mapping is fine");
+	is_int(call(mm, VMT_SYS_PRCTL_SET_MDWE, 65, 1, 0, 0, 0), 0, "PR_SET_MDWE");
+	is_int((int64_t)map(mm, 0, PG, RW | PROT_EXEC, ANON), -EACCES, "then mmap(PROT_WRITE|PROT_EXEC): EACCES");
+	ok(has_rule("W1"), "the rule names W1: %s", res.rule);
+	is_int(call(mm, VMT_SYS_MPROTECT, a, PG, PROT_READ | PROT_EXEC, 0, 0), -EACCES, "mprotect gaining exec: EACCES");
+	is_int(call(mm, VMT_SYS_PRCTL_SET_MDWE, 65, 0, 0, 0, 0), -EPERM, "MDWE cannot be cleared: EPERM");
+	is_int(call(old, VMT_SYS_PRCTL_SET_MDWE, 65, 1, 0, 0, 0), -EINVAL, "6.1: PR_SET_MDWE is EINVAL");
+	sim_mm_free(mm);
+	sim_mm_free(old);
+}
+
+/* K1 d7597f59d1d3 (PR_SET_MEMORY_MERGE): VM_MERGEABLE on every private
+ * VMA in place and on later ones, so a later neighbour merges */
+static void test_memory_merge_marks_every_vma(void)
+{
+	struct sim_mm *mm = mk("6.18");
+	uint64_t a = BASE - 64 * MB;
+
+	map(mm, a, 4 * PG, RW, ANON | MAP_FIXED);
+	map(mm, a + 8 * PG, 4 * PG, RW, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED);
+	is_int(call(mm, VMT_SYS_PRCTL_SET_MEMORY_MERGE, 67, 1, 0, 0, 0), 0, "PR_SET_MEMORY_MERGE");
+	ok(has_rule("K1"), "the rule names K1: %s", res.rule);
+	ok(!!(flags_at(mm, a) & VM_MERGEABLE), "a private VMA gets VM_MERGEABLE");
+	ok(!(flags_at(mm, a + 8 * PG) & VM_MERGEABLE), "a shared one does not");
+	map(mm, a + 4 * PG, 2 * PG, RW, ANON | MAP_FIXED);
+	ok(!!(flags_at(mm, a + 4 * PG) & VM_MERGEABLE), "a later mapping gets it too");
+	is_int(sim_vma_count(mm), 2, "and merges with its VM_MERGEABLE neighbour");
+	call(mm, VMT_SYS_PRCTL_SET_MEMORY_MERGE, 67, 0, 0, 0, 0);
+	ok(!(flags_at(mm, a) & VM_MERGEABLE), "turned off: cleared from every VMA");
+	sim_mm_free(mm);
+}
+
+/* S1 c35559f94ebc (6.6): map_shadow_stack maps a VM_SHADOW_STACK VMA
+ * that stays apart from equal anonymous neighbours; ENOSYS before */
+static void test_map_shadow_stack(void)
+{
+	struct sim_mm *mm = mk("6.18"), *old = mk("6.1");
+	uint64_t a = BASE - 64 * MB;
+
+	map(mm, a, 4 * PG, PROT_READ, ANON | MAP_FIXED);
+	is_int(call(mm, VMT_SYS_MAP_SHADOW_STACK, a + 4 * PG, 4 * PG, 1, 0, 0), (int64_t)(a + 4 * PG),
+	       "map_shadow_stack at a free address");
+	ok(!!(flags_at(mm, a + 4 * PG) & VM_SHADOW_STACK), "the VMA has VM_SHADOW_STACK");
+	is_int(sim_vma_count(mm), 2, "apart from the read-only neighbour");
+	ok(has_rule("S1"), "the rule names S1: %s", res.rule);
+	is_int(call(old, VMT_SYS_MAP_SHADOW_STACK, 0, 4 * PG, 1, 0, 0), -ENOSYS, "6.1: ENOSYS");
+	sim_mm_free(mm);
+	sim_mm_free(old);
+}
+
 int main(void)
 {
 	test_thp_alignment_of_anonymous_maps();
@@ -745,6 +860,11 @@ int main(void)
 	test_collapse();
 	test_every_failure_has_rule_text();
 	test_new_mapping_between_two_anon_vmas();
+	test_policy_and_name_keep_apart();
+	test_uffd_register_splits();
+	test_prctl_changes_later_calls();
+	test_memory_merge_marks_every_vma();
+	test_map_shadow_stack();
 	test_profiles();
 	return done_testing();
 }
