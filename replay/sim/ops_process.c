@@ -86,22 +86,20 @@ int64_t sim_do_memory_merge(struct sim_mm *mm, const struct sim_call *c, bool *c
 }
 
 /* process_madvise(pidfd, iovec, n, advice, flags) on this process: each
- * range advised as madvise would (only the advices it allows); the
- * result is the bytes advised */
+ * range advised as madvise would; the result is the bytes advised */
 int64_t sim_do_process_madvise(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 {
-	static const int allowed[] = { MADV_COLD, MADV_PAGEOUT, MADV_WILLNEED, 25 /* MADV_COLLAPSE */ };
 	const struct vmt_ranges *r = c->ranges;
 	int64_t done = 0, e;
-	bool ok = false, ch;
+	bool ch;
 
 	*changed = false;
 	if (c->err)
 		return as_recorded(mm, c, "process_madvise");
-	for (size_t i = 0; i < sizeof allowed / sizeof *allowed; i++)
-		ok |= (int)c->a[3] == allowed[i];
-	if (!ok || c->a[4])
-		return sim_fail(mm, EINVAL, "process_madvise: advice not allowed, or flags");
+	/* on the caller itself every advice madvise takes is allowed (the
+	 * recorder keeps ranges only for that case) */
+	if (c->a[4])
+		return sim_fail(mm, EINVAL, "process_madvise: flags");
 	if (!r)
 		return sim_fail(mm, EFAULT, "process_madvise: no RANGES record for the call");
 	for (uint32_t i = 0; i < r->n; i++) {
