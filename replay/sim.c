@@ -77,13 +77,12 @@ static int s_standin(struct rp_space *s, const struct rp_standin_map *m)
 static void s_apply(struct rp_space *s, const struct vmt_event *ev, const struct vmt_file *file,
                     struct rp_effect *fx, struct vr_result *out)
 {
-	(void)fx;
 	*out = (struct vr_result){ .vma_count = -1 };
 	struct sim_space *sp = sp_of(s);
 	if (sp && sp->cap_rawio < 0)
 		learn_cap_rawio(sp, ev);
 	uint64_t t0 = lat_now();
-	sim_apply(sp ? sp->mm : NULL, ev, file, out);
+	sim_apply_ranges(sp ? sp->mm : NULL, ev, file, fx ? fx->ranges : NULL, out);
 	out->latency_ns = lat_now() - t0;   /* the model's own cost */
 	if (out->err)
 		out->outcome = VR_FAILED;

@@ -6,7 +6,7 @@
 #include "replay/sim/sim_int.h"
 
 /* SH_*: which range the outcome is read from (replay/engine.c's effects) */
-enum shape { SH_MAP, SH_UNMAP, SH_MODIFY, SH_BRK, SH_REMAP, SH_NONE };
+enum shape { SH_MAP, SH_UNMAP, SH_MODIFY, SH_BRK, SH_REMAP, SH_NONE, SH_MODIFY23, SH_RANGES };
 
 typedef int64_t (*op_fn)(struct sim_mm *, const struct sim_call *, bool *);
 
@@ -38,6 +38,19 @@ static const struct {
 	[VMT_SYS_SHMAT]         = { sim_do_shmat, SH_MAP, NULL },
 	/* the driver passes the attachment's length as args[1] */
 	[VMT_SYS_SHMDT]         = { sim_do_shmdt, SH_UNMAP, NULL },
+	/* the calls whose range is in argument 0 and 1, 2 and 3 (PR_SET_VMA),
+	 * or the RANGES record (SH_RANGES) */
+	[VMT_SYS_MBIND]         = { sim_do_mbind, SH_MODIFY, NULL },
+	[VMT_SYS_SET_MEMPOLICY_HOME_NODE] = { sim_do_home_node, SH_MODIFY, NULL },
+	[VMT_SYS_PRCTL_SET_VMA] = { sim_do_anon_name, SH_MODIFY23, NULL },
+	[VMT_SYS_PRCTL_SET_THP_DISABLE] = { sim_do_thp_disable, SH_NONE, NULL },
+	[VMT_SYS_PRCTL_SET_MEMORY_MERGE] = { sim_do_memory_merge, SH_NONE, NULL },
+	[VMT_SYS_PRCTL_SET_MDWE] = { sim_do_mdwe, SH_NONE, NULL },
+	[VMT_SYS_PROCESS_MADVISE] = { sim_do_process_madvise, SH_RANGES, NULL },
+	[VMT_SYS_UFFDIO_REGISTER] = { sim_do_uffd_register, SH_RANGES, NULL },
+	[VMT_SYS_UFFDIO_UNREGISTER] = { sim_do_uffd_unregister, SH_RANGES, NULL },
+	[VMT_SYS_REMAP_FILE_PAGES] = { sim_do_remap_file_pages, SH_MODIFY, NULL },
+	[VMT_SYS_MAP_SHADOW_STACK] = { sim_do_map_shadow_stack, SH_MAP, NULL },
 	[VMT_SYS_FORK]          = { NULL, SH_NONE, "fork: the child's address space comes from sim_mm_fork" },
 	[VMT_SYS_VFORK]         = { NULL, SH_NONE, "vfork shares the address space" },
 	[VMT_SYS_CLONE]         = { NULL, SH_NONE, "clone: threads share the address space; processes use sim_mm_fork" },
@@ -55,11 +68,25 @@ struct effect {
 	uint64_t lo, hi;
 };
 
-static struct effect effect_of(int shape, const uint64_t *a, uint64_t cur_brk)
+static struct effect effect_of(int shape, const uint64_t *a, uint64_t cur_brk, const struct vmt_ranges *r)
 {
 	uint64_t lo = a[0] & ~(SIM_PAGE - 1), hi = PAGE_ALIGN(a[0] + a[1]);
 
 	switch (shape) {
+	case SH_MODIFY23:
+		return (struct effect){ SIM_FX_MODIFY, a[2] & ~(SIM_PAGE - 1), PAGE_ALIGN(a[2] + a[3]) };
+	case SH_RANGES:   /* the hull of the ranges, as the kernel back end reads it */
+		if (!r || !r->n)
+			break;
+		lo = UINT64_MAX;
+		hi = 0;
+		for (uint32_t i = 0; i < r->n; i++) {
+			if (r->ranges[i].start < lo)
+				lo = r->ranges[i].start;
+			if (r->ranges[i].start + r->ranges[i].len > hi)
+				hi = r->ranges[i].start + r->ranges[i].len;
+		}
+		return (struct effect){ SIM_FX_MODIFY, lo & ~(SIM_PAGE - 1), PAGE_ALIGN(hi) };
 	case SH_MAP:
 		return (struct effect){ SIM_FX_CREATE, 0, 0 };   /* known from the result */
 	case SH_UNMAP:
@@ -149,7 +176,7 @@ static const int change_of[] = {
 };
 
 static void apply_call(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_file *file,
-                       struct vr_result *out)
+                       const struct vmt_ranges *ranges, struct vr_result *out)
 {
 	struct sim_call c;
 	int sys = ev->sys;
@@ -182,7 +209,9 @@ static void apply_call(struct sim_mm *mm, const struct vmt_event *ev, const stru
 	memcpy(c.a, ev->args, sizeof c.a);
 	c.file = file;
 	c.file_id = ev->file_id ? ev->file_id : file ? file->id : 0;
-	struct effect fx = effect_of(ops[sys].shape, c.a, mm->brk);
+	c.ranges = ranges;
+	c.err = ev->err;
+	struct effect fx = effect_of(ops[sys].shape, c.a, mm->brk, ranges);
 	if (fx.fx == SIM_FX_REMOVE)
 		sim_snap_intersecting(mm, fx.lo, fx.hi, &before);
 	else if (fx.fx == SIM_FX_MODIFY)
@@ -214,7 +243,7 @@ static void apply_call(struct sim_mm *mm, const struct vmt_event *ev, const stru
 		ch.after = ranges_of(&after);
 		out->outcome = vr_classify(&ch, NULL);
 	} else if (fx.fx != SIM_FX_NONE) {
-		if (fx.fx == SIM_FX_CREATE && sys == VMT_SYS_MMAP) {
+		if (fx.fx == SIM_FX_CREATE && (sys == VMT_SYS_MMAP || sys == VMT_SYS_MAP_SHADOW_STACK)) {
 			fx.lo = (uint64_t)r;
 			fx.hi = (uint64_t)r + PAGE_ALIGN(c.a[1]);
 		} else if (sys == VMT_SYS_SHMAT) {
@@ -243,7 +272,13 @@ static void apply_call(struct sim_mm *mm, const struct vmt_event *ev, const stru
 void sim_apply(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_file *file,
                struct vr_result *out)
 {
-	apply_call(mm, ev, file, out);
+	sim_apply_ranges(mm, ev, file, NULL, out);
+}
+
+void sim_apply_ranges(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_file *file,
+                      const struct vmt_ranges *ranges, struct vr_result *out)
+{
+	apply_call(mm, ev, file, ranges, out);
 	if (mm)
 		sim_cost_keep(mm, ev->seq);
 }

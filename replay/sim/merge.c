@@ -10,8 +10,9 @@
 struct src {
 	uint64_t flags;
 	uint32_t file_id, anon_vma;
-	bool fork_child;   /* only for an existing VMA (vma_modify) */
+	bool fork_child;   /* an existing VMA (vma_modify), or mremap's copy of one (M5) */
 	bool special;
+	uint32_t policy, name;
 };
 
 static bool anon_ok(const struct sim_mm *mm, const struct sim_vma *tgt, const struct src *s)
@@ -57,11 +58,18 @@ static const char *why_not(const struct sim_mm *mm, const struct sim_vma *tgt, c
 	}
 	if (tgt->file_id != s->file_id)
 		return "different file";
+	if (tgt->policy != s->policy)
+		return "mempolicy differs (mpol_equal)";
+	if (tgt->name != s->name)
+		return "anon name differs (anon_vma_name_eq)";
 	if (!pgoff_ok)
 		return "pgoff not contiguous";
 	if (!anon_ok(mm, tgt, s)) {
 		bool m4 = sim_has(mm->prof, R_M4_ANON_MERGE);
-		if (m4)
+		if (m4 && !tgt->anon_vma && s->fork_child)
+			snprintf(buf, n, "anon_vma incompatible (a copied fork child; %s)",
+			         sim_rule_cite(R_M5_COPIED_FORK_CHILD, c, sizeof c));
+		else if (m4)
 			snprintf(buf, n, "anon_vma incompatible (fork child; %s)",
 			         sim_rule_cite(R_M4_ANON_MERGE, c, sizeof c));
 		else if (!tgt->anon_vma || !s->anon_vma)
@@ -102,12 +110,15 @@ static struct sim_vma *adjacent_next(struct sim_mm *mm, uint64_t end)
 struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, int *how)
 {
 	struct sim_vma *prev = adjacent_prev(mm, nr->start), *next = adjacent_next(mm, nr->end), *v;
-	struct src s = { nr->flags, nr->file_id, nr->anon_vma, false, nr->special };
+	/* a new range has no source VMA whose fork-child state counts, but
+	 * mremap's copy does from M5 on (vmg->copied_from) */
+	struct src s = { nr->flags, nr->file_id, nr->anon_vma,
+	                 nr->copied && nr->fork_child && sim_has(mm->prof, R_M5_COPIED_FORK_CHILD), nr->special,
+	                 nr->policy, nr->name };
 	uint64_t pages = (nr->end - nr->start) / SIM_PAGE;
 	const char *wp = NULL, *wn = NULL;
 	char bp[120], bn[120], c[64];
 
-	(void)nr->fork_child;
 	if (prev)
 		wp = prev == nr->apart || nr->alone ? nr->apart_why
 		   : why_not(mm, prev, &s, prev->pgoff + vma_pages(prev) == nr->pgoff, bp, sizeof bp);
@@ -170,6 +181,8 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 	v->anon_vma = nr->anon_vma;
 	v->fork_child = nr->fork_child;
 	v->special = nr->special;
+	v->policy = nr->policy;
+	v->name = nr->name;
 	sim_tree_insert(&mm->tree, v);
 	if (prev && next)
 		sim_rule(mm, "no merge: prev: %s; next: %s", wp, wn);
@@ -261,16 +274,22 @@ static int split_checked(struct sim_mm *mm, struct sim_vma *v, uint64_t addr, st
 struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start, uint64_t end,
                            uint64_t nf, int *err)
 {
+	return sim_modify_attr(mm, v, start, end, nf, v->policy, v->name, err);
+}
+
+struct sim_vma *sim_modify_attr(struct sim_mm *mm, struct sim_vma *v, uint64_t start, uint64_t end,
+                                uint64_t nf, uint32_t policy, uint32_t name, int *err)
+{
 	struct sim_vma *prev = start == v->start ? adjacent_prev(mm, start) : NULL;
 	struct sim_vma *next = end == v->end ? adjacent_next(mm, end) : NULL;
-	struct src s = { nf, v->file_id, v->anon_vma, v->fork_child, v->special };
+	struct src s = { nf, v->file_id, v->anon_vma, v->fork_child, v->special, policy, name };
 	uint64_t pg = v->pgoff + (start - v->start) / SIM_PAGE;
 	const char *wp = NULL, *wn = NULL;
 	char bp[120], bn[120];
 	struct sim_vma *u;
 
 	*err = 0;
-	if (nf == v->flags)
+	if (nf == v->flags && policy == v->policy && name == v->name)
 		return v;
 	if (prev)
 		wp = why_not(mm, prev, &s, prev->pgoff + vma_pages(prev) == pg, bp, sizeof bp);
@@ -333,5 +352,7 @@ struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start,
 	if (end < v->end && (*err = split_checked(mm, v, end, &u)))
 		return NULL;
 	v->flags = nf;
+	v->policy = policy;
+	v->name = name;
 	return v;
 }

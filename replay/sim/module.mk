@@ -6,7 +6,8 @@
 LIBVMSIM_SRCS := replay/sim/apply.c replay/sim/around.c replay/sim/calib.c \
 	replay/sim/cost.c replay/sim/gen.c replay/sim/host_probe.c \
 	replay/sim/intern.c replay/sim/merge.c replay/sim/mm.c \
-	replay/sim/ops_map.c replay/sim/ops_modify.c replay/sim/ops_mremap.c \
+	replay/sim/ops_attr.c replay/sim/ops_map.c replay/sim/ops_modify.c replay/sim/ops_mremap.c \
+	replay/sim/ops_process.c \
 	replay/sim/ops_shm.c replay/sim/place.c replay/sim/profiles.c replay/sim/resident.c \
 	replay/sim/tree.c replay/sim/vm_flags.c
 LIBVMSIM      := $(BUILD)/lib/libvmsim.a

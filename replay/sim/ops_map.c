@@ -68,6 +68,9 @@ int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 		vf |= VM_SHARED | VM_MAYSHARE;
 	if (flags & MAP_NORESERVE)
 		vf |= VM_NORESERVE;
+	if (mm->mdwe && (vf & VM_WRITE) && (vf & VM_EXEC))
+		return sim_fail_by(mm, EACCES, "mmap: writable and executable under PR_SET_MDWE", R_W1_MDWE);
+	vf |= sim_ksm_flags(mm, vf);
 
 	pl.addr = addr;
 	pl.len = len;
@@ -128,6 +131,7 @@ static void brk_grow(struct sim_mm *mm, uint64_t oldbrk, uint64_t newbrk, bool *
 	struct sim_vma *prev = oldbrk ? sim_tree_find(&mm->tree, oldbrk - 1) : NULL, *v;
 	uint64_t f = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_ACCOUNT |
 	             VM_SOFTDIRTY | mm->def_flags;
+	f |= sim_ksm_flags(mm, f);
 	char cite[64];
 	const char *why = NULL;
 

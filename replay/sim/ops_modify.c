@@ -78,6 +78,10 @@ static int64_t do_mprotect(struct sim_mm *mm, uint64_t start, uint64_t len, uint
 		nf = sim_prot_flags(prot) | (old & ~VM_ACCESS_FLAGS);
 		if ((nf & ~(nf >> 4)) & VM_ACCESS_FLAGS)
 			return sim_fail(mm, EACCES, "mprotect: protection beyond the VMA's VM_MAY* bits");
+		/* map_deny_write_exec */
+		if (mm->mdwe && (nf & VM_EXEC) && ((nf & VM_WRITE) || !(old & VM_EXEC)))
+			return sim_fail_by(mm, EACCES, "mprotect: gaining exec, or write and exec, under PR_SET_MDWE",
+			                   R_W1_MDWE);
 		/* private memory made writable is charged; unfaulted anonymous
 		 * memory made read-only is uncharged again (A1; 6.1 keeps the
 		 * charge, so the VMA then differs from an uncharged neighbour) */
@@ -224,6 +228,59 @@ static uint64_t advice_flags(const struct advice *a, const struct sim_vma *v)
 	return (v->flags & ~a->clear) | a->set;
 }
 
+/* MADV_POPULATE_READ/WRITE of [start, e) of v: faults the pages in up to
+ * the first guard marker, where GUP stops with EFAULT (X3) */
+static int populate_advised(struct sim_mm *mm, const struct advice *a, struct sim_vma *v, uint64_t start,
+                            uint64_t e)
+{
+	uint64_t g = sim_res_guarded(mm, start, e);
+	char c[64];
+
+	if (a->adv == MADV_POPULATE_WRITE && (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE && g > start) {
+		sim_fault(mm, v);
+		sim_res_populate(mm, v, start, g);
+	}
+	if (g == e)
+		return 0;
+	sim_rule(mm, "populate stops at a guard marker: EFAULT (%s)", sim_cite(mm, R_X3_GUARD_REGIONS, c, sizeof c));
+	return -EFAULT;
+}
+
+/* MADV_COLLAPSE of [start, e) of v (madvise_collapse): EINVAL where no
+ * huge page may be (VM_NOHUGEPAGE, special and hugetlb VMAs; the sysfs
+ * setting does not count); each whole 2 MiB block of the range is then
+ * collapsed, and one holding a guard marker (a non-present entry) fails
+ * with EINVAL (X3), as does one without a page (no page table to
+ * collapse, SCAN_PMD_NULL).  Otherwise the model takes success: what
+ * else stops a collapse (memory, pinned pages) is not in a trace. */
+static int collapse(struct sim_mm *mm, const struct sim_vma *v, uint64_t start, uint64_t e)
+{
+	uint64_t b0 = (start + SIM_PMD - 1) & ~(SIM_PMD - 1), b1 = e & ~(SIM_PMD - 1);
+	char c[64];
+
+	if (v->special || (v->flags & (VM_NOHUGEPAGE | VM_SPECIAL | VM_HUGETLB))) {
+		sim_rule(mm, "MADV_COLLAPSE: no huge page may be here (VM_NOHUGEPAGE or special): EINVAL");
+		return -EINVAL;
+	}
+	/* vma_thp_disabled: PR_SET_THP_DISABLE, all or but VM_HUGEPAGE VMAs */
+	if (mm->thp_disabled == 1 || (mm->thp_disabled == 2 && !(v->flags & VM_HUGEPAGE))) {
+		sim_rule(mm, "MADV_COLLAPSE: THP disabled for the process: EINVAL (%s)",
+		         sim_cite(mm, R_H1_THP_DISABLE, c, sizeof c));
+		return -EINVAL;
+	}
+	if (b0 < b1 && sim_res_guarded(mm, b0, b1) < b1) {
+		sim_rule(mm, "MADV_COLLAPSE: a guard marker in a 2 MiB block: EINVAL (%s)",
+		         sim_cite(mm, R_X3_GUARD_REGIONS, c, sizeof c));
+		return -EINVAL;
+	}
+	for (uint64_t b = b0; b < b1; b += SIM_PMD)
+		if (!sim_res_pages(mm, b, b + SIM_PMD)) {
+			sim_rule(mm, "MADV_COLLAPSE: a 2 MiB block without pages (no page table): EINVAL");
+			return -EINVAL;
+		}
+	return 0;
+}
+
 int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 {
 	uint64_t start = c->a[0], len = c->a[1], end;
@@ -264,12 +321,22 @@ int64_t sim_do_madvise(struct sim_mm *mm, const struct sim_call *c, bool *change
 		e = v->end < end ? v->end : end;
 		if (a->flags && !(v = apply(mm, v, start, e, advice_flags(a, v), &err, changed)))
 			return err;
-		if (a->adv == MADV_POPULATE_WRITE && (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE) {
-			sim_fault(mm, v);
-			sim_res_populate(mm, v, start, e);
-		}
+		if ((a->adv == MADV_POPULATE_READ || a->adv == MADV_POPULATE_WRITE) &&
+		    (err = populate_advised(mm, a, v, start, e)))
+			return err;
+		if (a->adv == MADV_COLLAPSE && (err = collapse(mm, v, start, e)))
+			return err;
 		if (a->adv == MADV_DONTNEED || a->adv == MADV_DONTNEED_LOCKED)
-			sim_res_drop(mm, start, e);   /* zap_page_range */
+			sim_res_zap(mm, start, e);   /* zap_page_range: guard markers stay */
+		if (a->adv == MADV_GUARD_INSTALL) {
+			/* page tables without pages: an anonymous VMA gets the
+			 * anon_vma they need (anon_vma_prepare), so fork copies them */
+			if (vma_is_anon(v))
+				sim_fault(mm, v);
+			sim_res_guard(mm, start, e);
+		}
+		if (a->adv == MADV_GUARD_REMOVE)
+			sim_res_unguard(mm, start, e);
 		start = e;
 		v = sim_tree_find(&mm->tree, start);
 	}

@@ -90,6 +90,9 @@ static int64_t move(struct sim_mm *mm, struct sim_vma *v, const struct remap *r,
 	nr.anon_vma = v->anon_vma;
 	nr.fork_child = v->fork_child;
 	nr.special = v->special;
+	nr.policy = v->policy;
+	nr.name = v->name;
+	nr.copied = true;
 	if (keep && unfaulted && d1) {
 		/* the source stays: it must not become part of its copy.  The
 		 * 6.1 backport skips the merge altogether next to it; from the
@@ -156,6 +159,51 @@ static int64_t remap_to(struct sim_mm *mm, struct remap *r, bool *changed)
 	return move(mm, v, r, (uint64_t)dst, changed);
 }
 
+/* X5: a move that keeps the length (MREMAP_FIXED, old_len == new_len) may
+ * span several VMAs (remap_move): each VMA's part of the old range moves
+ * on its own, to the destination plus its distance from the first VMA, so
+ * the gaps between them stay; a gap before the first VMA is EFAULT, one
+ * after the last is allowed.  A part that fails leaves the parts before it
+ * moved.  The result is where the first part went. */
+static int64_t remap_move(struct sim_mm *mm, const struct remap *all, bool *changed)
+{
+	uint64_t start = all->addr, end = all->addr + all->old_len, cur = start, last_end = 0;
+	uint64_t target = all->new_addr;
+	int64_t res = 0, r;
+	int parts = 0;
+	char c[64];
+	struct sim_vma *v0 = sim_tree_find(&mm->tree, start), *v1 = v0 ? sim_tree_next(&mm->tree, v0) : NULL;
+
+	if (v0 && v0->start <= start && v0->end < end && v1 && v1->start < end)
+		sim_rule(mm, "the VMAs of the old range move one by one (%s)", sim_cite(mm, R_X5_MREMAP_MULTI, c, sizeof c));
+	while (cur < end) {
+		struct sim_vma *v = sim_tree_find(&mm->tree, cur);
+		struct remap part = *all;
+
+		if (!v || v->start >= end)
+			break;
+		if (!parts && start < v->start)
+			return sim_fail(mm, EFAULT, "mremap: no VMA at the old address");
+		part.addr = v->start > start ? v->start : start;
+		part.old_len = part.new_len = (end < v->end ? end : v->end) - part.addr;
+		part.new_addr = target + (parts ? v->start - last_end : 0);
+		last_end = v->end;
+		if (parts && (v->flags & VM_SEALED))
+			return sim_fail_by(mm, EPERM, "mremap: sealed VMA (the parts before it moved)", R_X1_MSEAL);
+		if ((part.flags & MREMAP_DONTUNMAP) && (v->flags & (VM_DONTEXPAND | VM_PFNMAP)))
+			return sim_fail(mm, EINVAL, "mremap: MREMAP_DONTUNMAP of a VM_DONTEXPAND or VM_PFNMAP VMA");
+		if ((r = remap_to(mm, &part, changed)) < 0)
+			return r;
+		if (!parts++)
+			res = r;
+		target = (uint64_t)r + part.new_len;
+		cur = part.addr + part.old_len;
+	}
+	if (!parts)
+		return sim_fail(mm, EFAULT, "mremap: no VMA in the old range");
+	return res;
+}
+
 int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 {
 	struct remap r = { c->a[0], PAGE_ALIGN(c->a[1]), PAGE_ALIGN(c->a[2]), c->a[3], c->a[4] };
@@ -188,6 +236,8 @@ int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 		return sim_fail(mm, EFAULT, "mremap: no VMA at the old address");
 	if (v->flags & VM_SEALED)
 		return sim_fail_by(mm, EPERM, "mremap: sealed VMA", R_X1_MSEAL);
+	if ((r.flags & MREMAP_FIXED) && r.old_len == r.new_len && sim_has(mm->prof, R_X5_MREMAP_MULTI))
+		return remap_move(mm, &r, changed);
 	if (r.flags & (MREMAP_FIXED | MREMAP_DONTUNMAP))
 		return remap_to(mm, &r, changed);
 	if (r.old_len >= r.new_len) {
@@ -211,6 +261,8 @@ int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 			nr.anon_vma = v->anon_vma;
 			nr.fork_child = v->fork_child;
 			nr.special = v->special;
+			nr.policy = v->policy;
+			nr.name = v->name;
 			if (!sim_map_range(mm, &nr, &how))
 				return sim_fail(mm, ENOMEM, "out of memory in the simulator");
 			*changed = true;

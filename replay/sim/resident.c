@@ -4,7 +4,7 @@
  * 4 KiB page, as do_anonymous_page would pick), which is what zeroing
  * costs at the touch and what fork copies later.  munmap, a brk shrink,
  * MADV_DONTNEED and the unmaps inside other calls drop pages; mremap
- * moves them.  docs/kernel-profiles.md ("Modelled cost") says what the
+ * moves them.  Guard markers are runs of their own kind.  docs/kernel-profiles.md ("Modelled cost") says what the
  * model leaves out. */
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +104,56 @@ void sim_res_drop(struct sim_mm *mm, uint64_t lo, uint64_t hi)
 		mm->runs[j].start = hi;
 	memmove(&mm->runs[i], &mm->runs[j], (mm->nruns - j) * sizeof *mm->runs);
 	mm->nruns -= j - i;
+}
+
+/* drop the runs of [lo, hi) of one kind (guard) or of every other kind */
+static void drop_kind(struct sim_mm *mm, uint64_t lo, uint64_t hi, bool guards)
+{
+	size_t i = first_after(mm, lo);
+
+	while (i < mm->nruns && mm->runs[i].start < hi) {
+		struct sim_run r = mm->runs[i];
+		if ((r.kind == SIM_RUN_GUARD) != guards) {
+			i++;
+			continue;
+		}
+		sim_res_drop(mm, r.start > lo ? r.start : lo, r.end < hi ? r.end : hi);
+		i = first_after(mm, r.end < hi ? r.end : hi);
+	}
+}
+
+void sim_res_zap(struct sim_mm *mm, uint64_t lo, uint64_t hi)
+{
+	drop_kind(mm, lo, hi, false);
+}
+
+void sim_res_unguard(struct sim_mm *mm, uint64_t lo, uint64_t hi)
+{
+	drop_kind(mm, lo, hi, true);
+}
+
+void sim_res_guard(struct sim_mm *mm, uint64_t lo, uint64_t hi)
+{
+	struct sim_run r = { .start = lo, .end = hi, .kind = SIM_RUN_GUARD };
+
+	sim_res_drop(mm, lo, hi);
+	insert(mm, &r);
+}
+
+bool sim_res_pages(const struct sim_mm *mm, uint64_t lo, uint64_t hi)
+{
+	for (size_t i = first_after(mm, lo); i < mm->nruns && mm->runs[i].start < hi; i++)
+		if (mm->runs[i].kind == SIM_RUN_ANON || mm->runs[i].kind == SIM_RUN_FILE)
+			return true;
+	return false;
+}
+
+uint64_t sim_res_guarded(const struct sim_mm *mm, uint64_t lo, uint64_t hi)
+{
+	for (size_t i = first_after(mm, lo); i < mm->nruns && mm->runs[i].start < hi; i++)
+		if (mm->runs[i].kind == SIM_RUN_GUARD)
+			return mm->runs[i].start > lo ? mm->runs[i].start : lo;
+	return hi;
 }
 
 void sim_res_move(struct sim_mm *mm, uint64_t lo, uint64_t hi, uint64_t dst)
@@ -265,7 +315,7 @@ void sim_res_fork(struct sim_mm *child, const struct sim_mm *parent, const struc
 			child->cost.fork_rmap += pmds;
 			if (pages)   /* a 2 MiB page split by a partial unmap: PTE-mapped */
 				child->cost.fork_rmap += batch ? (uint64_t)(r.start < b0) + (r.end > b1) : pages;
-		} else if (r.kind != SIM_RUN_ZERO) {
+		} else if (r.kind != SIM_RUN_ZERO && r.kind != SIM_RUN_GUARD) {
 			child->cost.fork_rmap += batch ? blocks(r.start, r.end, r.order) : pages;
 		}
 		child->cost.pte_copy += pages;

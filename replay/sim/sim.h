@@ -61,6 +61,10 @@ void sim_mm_free(struct sim_mm *mm);
  * shmat: `file` is the segment (its size); shmdt: args[1] is the length
  * of the attachment when the driver knows it (0: up to the first VMA of
  * another file), which the kernel reads from the segment itself. */
+/* the same for a call with a RANGES record (process_madvise, the uffd
+ * ioctls, PR_SET_VMA's name); ranges NULL: none */
+void sim_apply_ranges(struct sim_mm *mm, const struct vmt_event *ev, const struct vmt_file *file,
+                      const struct vmt_ranges *ranges, struct vr_result *out);
 void sim_apply(struct sim_mm *mm, const struct vmt_event *ev,
                const struct vmt_file *file, struct vr_result *out);
 

@@ -75,6 +75,8 @@ struct sim_vma {
 	uint32_t anon_vma;     /* 0: not faulted; else identity of the anon_vma */
 	bool fork_child;       /* anon_vma chain longer than one (inherited) */
 	bool special;          /* VM_SPECIAL-like kernel mappings ([vdso], ...) */
+	uint32_t policy;       /* mempolicy identity, 0: none (mbind, P1) */
+	uint32_t name;         /* anon_vma_name identity, 0: none (N1) */
 	/* treap */
 	struct sim_vma *l, *r;
 	uint32_t prio, cnt;
@@ -120,7 +122,10 @@ uint64_t sim_tree_gap_topdown(const struct sim_tree *t, uint64_t len, uint64_t l
 void sim_tree_free(struct sim_tree *t);
 
 /* ---- resident pages as folios (resident.c) ---- */
-enum sim_run_kind { SIM_RUN_ANON, SIM_RUN_ZERO, SIM_RUN_FILE };
+/* SIM_RUN_GUARD: guard markers (MADV_GUARD_INSTALL, X3), page-table
+ * entries without a page: they move with mremap, go with munmap, survive
+ * MADV_DONTNEED and are copied by fork like the pages beside them */
+enum sim_run_kind { SIM_RUN_ANON, SIM_RUN_ZERO, SIM_RUN_FILE, SIM_RUN_GUARD };
 /* [start, end): pages in folios of 4 KiB << order, aligned to their size
  * where they were faulted (a partial unmap may leave part of one) */
 struct sim_run {
@@ -162,6 +167,11 @@ struct sim_mm {
 	uint8_t brk_rewalks;
 	uint32_t brk_cited;          /* the rules a brk expansion's cost follows (1 << rule) */
 	bool seal_precheck;          /* X7: calls walk their range for sealed VMAs first */
+	/* process-wide switches the prctl options set (fork keeps them) */
+	uint8_t thp_disabled;        /* PR_SET_THP_DISABLE (H1): 1 all, 2 but VM_HUGEPAGE */
+	bool mdwe;                   /* PR_SET_MDWE refuse-exec-gain (W1) */
+	bool ksm_any;                /* PR_SET_MEMORY_MERGE (K1) */
+	uint32_t next_policy;        /* identities of mempolicies and names */
 	/* the per-event cost (cost.c): the rules this call's work followed,
 	 * and the counts already kept for earlier events */
 	uint32_t cited;
@@ -179,8 +189,18 @@ void sim_res_touch(struct sim_mm *mm, const struct sim_vma *v, uint64_t lo, uint
 /* every page of [lo, hi) of v (MAP_POPULATE, mlock, MADV_POPULATE_WRITE) */
 void sim_res_populate(struct sim_mm *mm, const struct sim_vma *v, uint64_t lo, uint64_t hi);
 bool sim_res_any(const struct sim_mm *mm, uint64_t lo, uint64_t hi);
-/* the pages of [lo, hi) are gone (unmapped, MADV_DONTNEED) */
+/* the pages and guard markers of [lo, hi) are gone (unmapped) */
 void sim_res_drop(struct sim_mm *mm, uint64_t lo, uint64_t hi);
+/* the pages of [lo, hi) are gone, its guard markers stay (MADV_DONTNEED) */
+void sim_res_zap(struct sim_mm *mm, uint64_t lo, uint64_t hi);
+/* guard markers on [lo, hi), its pages zapped (MADV_GUARD_INSTALL) */
+void sim_res_guard(struct sim_mm *mm, uint64_t lo, uint64_t hi);
+/* the guard markers of [lo, hi) removed (MADV_GUARD_REMOVE) */
+void sim_res_unguard(struct sim_mm *mm, uint64_t lo, uint64_t hi);
+/* [lo, hi) holds a page other than the zero page */
+bool sim_res_pages(const struct sim_mm *mm, uint64_t lo, uint64_t hi);
+/* the first guard marker in [lo, hi), or hi if none */
+uint64_t sim_res_guarded(const struct sim_mm *mm, uint64_t lo, uint64_t hi);
 /* the pages of [lo, hi) now at dst (mremap; what was at dst is gone) */
 void sim_res_move(struct sim_mm *mm, uint64_t lo, uint64_t hi, uint64_t dst);
 /* fork copies v's page tables (v has an anon_vma): its pages go to the
@@ -248,6 +268,8 @@ struct sim_newrange {
 	const struct sim_vma *apart;   /* never merge with this neighbour (NULL: any) */
 	bool alone;                    /* merge with nothing */
 	bool next_first;               /* mmap_region before M1: next is tried first */
+	bool copied;                   /* mremap's copy of an existing VMA (copy_vma) */
+	uint32_t policy, name;         /* as struct sim_vma's */
 	const char *apart_why;         /* the rule text for either */
 };
 /* Insert a new range into a hole, merging as the profile allows.  Returns
@@ -259,6 +281,9 @@ int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *chang
  * the VMA now covering start or NULL with *err set. */
 struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start, uint64_t end,
                            uint64_t nf, int *err);
+/* the same with a mempolicy and an anon name too (mbind, PR_SET_VMA) */
+struct sim_vma *sim_modify_attr(struct sim_mm *mm, struct sim_vma *v, uint64_t start, uint64_t end,
+                                uint64_t nf, uint32_t policy, uint32_t name, int *err);
 /* split v at addr (v keeps the lower part); returns the upper part */
 struct sim_vma *sim_split(struct sim_mm *mm, struct sim_vma *v, uint64_t addr);
 /* give v an anon_vma as a write fault would (reusing a neighbour's) */
@@ -267,11 +292,17 @@ void sim_fault(struct sim_mm *mm, struct sim_vma *v);
  * it an anon_vma */
 void sim_populate(struct sim_mm *mm, struct sim_vma *v, uint64_t lo, uint64_t hi);
 
+/* VM_MERGEABLE for a new VMA of flags f when PR_SET_MEMORY_MERGE is on
+ * (ksm_vma_flags), else 0 (ops_process.c) */
+uint64_t sim_ksm_flags(const struct sim_mm *mm, uint64_t f);
+
 /* ---- operations (ops_*.c) ---- */
 struct sim_call {
 	uint64_t a[6];
 	const struct vmt_file *file;
 	uint32_t file_id;
+	const struct vmt_ranges *ranges;   /* the event's RANGES record, or NULL */
+	int32_t err;                       /* the recorded errno (config-dependent calls) */
 };
 /* each returns the syscall result or -errno, and sets *changed */
 int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed);
@@ -285,5 +316,19 @@ int64_t sim_do_mlock(struct sim_mm *mm, const struct sim_call *c, int sys, bool 
 int64_t sim_do_mseal(struct sim_mm *mm, const struct sim_call *c, bool *changed);
 int64_t sim_do_shmat(struct sim_mm *mm, const struct sim_call *c, bool *changed);
 int64_t sim_do_shmdt(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+/* ops_attr.c: mbind, set_mempolicy_home_node, PR_SET_VMA, UFFDIO_(UN)REGISTER */
+int64_t sim_do_mbind(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_home_node(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_anon_name(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_uffd_register(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_uffd_unregister(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+/* ops_process.c: the prctl options, process_madvise, remap_file_pages,
+ * map_shadow_stack */
+int64_t sim_do_thp_disable(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_memory_merge(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_mdwe(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_process_madvise(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_remap_file_pages(struct sim_mm *mm, const struct sim_call *c, bool *changed);
+int64_t sim_do_map_shadow_stack(struct sim_mm *mm, const struct sim_call *c, bool *changed);
 
 #endif

@@ -13,6 +13,8 @@ const struct sim_flag_name sim_flag_names[] = {
 	{ VM_MAYEXEC, "me", "VM_MAYEXEC" },
 	{ VM_MAYSHARE, "ms", "VM_MAYSHARE" },
 	{ VM_GROWSDOWN, "gd", "VM_GROWSDOWN" },
+	{ VM_UFFD_MISSING, "um", "VM_UFFD_MISSING" },
+	{ VM_UFFD_WP, "uw", "VM_UFFD_WP" },
 	{ VM_PFNMAP, "pf", "VM_PFNMAP" },
 	{ VM_LOCKED, "lo", "VM_LOCKED" },
 	{ VM_IO, "io", "VM_IO" },
@@ -31,7 +33,9 @@ const struct sim_flag_name sim_flag_names[] = {
 	{ VM_HUGEPAGE, "hg", "VM_HUGEPAGE" },
 	{ VM_NOHUGEPAGE, "nh", "VM_NOHUGEPAGE" },
 	{ VM_MERGEABLE, "mg", "VM_MERGEABLE" },
+	{ VM_SHADOW_STACK, "ss", "VM_SHADOW_STACK" },
 	{ VM_DROPPABLE, "??", "VM_DROPPABLE" },   /* smaps shows no name for it */
+	{ VM_UFFD_MINOR, "ui", "VM_UFFD_MINOR" },
 	{ VM_SEALED, "sl", "VM_SEALED" },
 };
 const size_t sim_flag_names_count = sizeof sim_flag_names / sizeof sim_flag_names[0];

@@ -15,7 +15,9 @@
 #define VM_MAYEXEC      0x00000040ull
 #define VM_MAYSHARE     0x00000080ull
 #define VM_GROWSDOWN    0x00000100ull
+#define VM_UFFD_MISSING 0x00000200ull
 #define VM_PFNMAP       0x00000400ull
+#define VM_UFFD_WP      0x00001000ull
 #define VM_LOCKED       0x00002000ull
 #define VM_IO           0x00004000ull
 #define VM_SEQ_READ     0x00008000ull
@@ -33,11 +35,14 @@
 #define VM_HUGEPAGE     0x20000000ull
 #define VM_NOHUGEPAGE   0x40000000ull
 #define VM_MERGEABLE    0x80000000ull
+#define VM_SHADOW_STACK (1ull << 37)   /* VM_HIGH_ARCH_5 on x86 */
 #define VM_DROPPABLE    (1ull << 40)
+#define VM_UFFD_MINOR   (1ull << 41)
 #define VM_SEALED       (1ull << 63)
 
 #define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
 #define VM_LOCKED_MASK  (VM_LOCKED | VM_LOCKONFAULT)
+#define VM_UFFD_FLAGS   (VM_UFFD_MISSING | VM_UFFD_WP | VM_UFFD_MINOR)
 #define VM_SPECIAL      (VM_IO | VM_DONTEXPAND | VM_PFNMAP | VM_MIXEDMAP)
 
 struct sim_flag_name {

@@ -595,6 +595,245 @@ static void test_profiles(void)
 	ok(sim_mm_new(NULL, NULL, NULL) == NULL, "no address space without a profile");
 }
 
+/* X5 d23cb648e365 (6.17): a length-keeping MREMAP_FIXED move spans VMAs
+ * (mremap_test's multi-VMA moves); before it, EFAULT */
+static void test_mremap_moves_several_vmas(void)
+{
+	static const struct { const char *v; int multi; } cases[] = { { "6.16", 0 }, { "6.18", 1 } };
+	uint64_t a = BASE - 64 * MB, d = BASE - 32 * MB;
+	const uint64_t fx = MREMAP_MAYMOVE | MREMAP_FIXED;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct sim_mm *mm = mk(cases[i].v);
+		struct sim_vma_view v;
+		int64_t r;
+
+		/* A rw 4 pages, a 2-page gap, B r 2 pages, C rw 3 pages, then a gap */
+		map(mm, a, 4 * PG, RW, ANON | MAP_FIXED);
+		map(mm, a + 6 * PG, 2 * PG, PROT_READ, ANON | MAP_FIXED);
+		map(mm, a + 8 * PG, 3 * PG, RW, ANON | MAP_FIXED);
+		touch(mm, a + 8 * PG);
+		r = call(mm, VMT_SYS_MREMAP, a + PG, 12 * PG, 12 * PG, fx, d);
+		if (!cases[i].multi) {
+			is_int(r, -EFAULT, "%s: a move spanning three VMAs is EFAULT", cases[i].v);
+			is_int(sim_vma_count(mm), 3, "%s: and changes nothing", cases[i].v);
+			sim_mm_free(mm);
+			continue;
+		}
+		is_int(r, (int64_t)d, "%s: a move spanning three VMAs and a gap after them succeeds", cases[i].v);
+		ok(has_rule("X5"), "%s: the rule names X5: %s", cases[i].v, res.rule);
+		is_int(sim_vma_count(mm), 4, "%s: A's first page stays, A B C moved", cases[i].v);
+		ok(!sim_vma_at(mm, 1, &v) && v.start == d && v.end == d + 3 * PG, "%s: A's rest at the destination", cases[i].v);
+		ok(!sim_vma_at(mm, 2, &v) && v.start == d + 5 * PG && v.end == d + 7 * PG, "%s: B after the same gap", cases[i].v);
+		ok(!sim_vma_at(mm, 3, &v) && v.start == d + 7 * PG && v.end == d + 10 * PG, "%s: C next to B", cases[i].v);
+		/* a gap at the start of the range */
+		r = call(mm, VMT_SYS_MREMAP, d - 2 * PG, 4 * PG, 4 * PG, fx, a + 16 * PG);
+		is_int(r, -EFAULT, "%s: a gap before the first VMA is EFAULT", cases[i].v);
+		/* a sealed VMA after the first: the parts before it moved */
+		call(mm, VMT_SYS_MSEAL, d + 7 * PG, 3 * PG, 0, 0, 0);
+		r = call(mm, VMT_SYS_MREMAP, d, 10 * PG, 10 * PG, fx, a + 32 * PG);
+		is_int(r, -EPERM, "%s: a sealed third VMA is EPERM", cases[i].v);
+		is_int((int64_t)flags_at(mm, a + 32 * PG) != 0 && flags_at(mm, a + 37 * PG) != 0, 1,
+		       "%s: after the first two moved", cases[i].v);
+		sim_mm_free(mm);
+	}
+}
+
+/* X3 662df3e5c376 (6.13): guard markers are page-table entries: populate
+ * stops at one with EFAULT (guard-regions' populate); they survive
+ * MADV_DONTNEED, move with mremap, go with munmap and MADV_GUARD_REMOVE */
+static void test_populate_stops_at_guard_markers(void)
+{
+	struct sim_mm *mm = mk("6.18");
+	uint64_t a = BASE - 64 * MB, d = BASE - 32 * MB;
+	const int gi = 102, gr = 103;   /* MADV_GUARD_INSTALL, _REMOVE */
+
+	map(mm, a, 10 * PG, RW, ANON | MAP_FIXED);
+	is_int(call(mm, VMT_SYS_MADVISE, a + 4 * PG, 2 * PG, gi, 0, 0), 0, "guard pages 4 and 5");
+	is_int(call(mm, VMT_SYS_MADVISE, a, 4 * PG, MADV_POPULATE_WRITE, 0, 0), 0, "populating before them works");
+	is_int(call(mm, VMT_SYS_MADVISE, a, 10 * PG, MADV_POPULATE_READ, 0, 0), -EFAULT, "POPULATE_READ over them: EFAULT");
+	ok(has_rule("X3"), "the rule names X3: %s", res.rule);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 10 * PG, MADV_POPULATE_WRITE, 0, 0), -EFAULT, "POPULATE_WRITE over them: EFAULT");
+	call(mm, VMT_SYS_MADVISE, a, 10 * PG, MADV_DONTNEED, 0, 0);
+	is_int(call(mm, VMT_SYS_MADVISE, a + 4 * PG, PG, MADV_POPULATE_WRITE, 0, 0), -EFAULT, "MADV_DONTNEED keeps them");
+	call(mm, VMT_SYS_MREMAP, a, 10 * PG, 10 * PG, MREMAP_MAYMOVE | MREMAP_FIXED, d);
+	is_int(call(mm, VMT_SYS_MADVISE, d + 5 * PG, PG, MADV_POPULATE_WRITE, 0, 0), -EFAULT, "mremap moves them");
+	is_int(call(mm, VMT_SYS_MADVISE, d + 4 * PG, 2 * PG, gr, 0, 0), 0, "MADV_GUARD_REMOVE");
+	is_int(call(mm, VMT_SYS_MADVISE, d, 10 * PG, MADV_POPULATE_WRITE, 0, 0), 0, "then populating works");
+	call(mm, VMT_SYS_MADVISE, d + PG, PG, gi, 0, 0);
+	call(mm, VMT_SYS_MUNMAP, d, 10 * PG, 0, 0, 0);
+	map(mm, d, 10 * PG, RW, ANON | MAP_FIXED);
+	is_int(call(mm, VMT_SYS_MADVISE, d, 10 * PG, MADV_POPULATE_WRITE, 0, 0), 0, "munmap takes them");
+	sim_mm_free(mm);
+}
+
+/* madvise_collapse: EINVAL on VM_NOHUGEPAGE, where a 2 MiB block has no
+ * page, and (X3) where one holds a guard marker (guard-regions' collapse) */
+static void test_collapse(void)
+{
+	struct sim_mm *mm = mk("6.18");
+	uint64_t a = BASE - 64 * MB;
+
+	map(mm, a, 2 * MB, RW, ANON | MAP_FIXED);
+	call(mm, VMT_SYS_MADVISE, a, 2 * MB, MADV_HUGEPAGE, 0, 0);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), -EINVAL, "MADV_COLLAPSE of a block without pages: EINVAL");
+	touch(mm, a + 16 * PG);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), 0, "MADV_COLLAPSE of a VM_HUGEPAGE block with a page");
+	call(mm, VMT_SYS_MADVISE, a + 8 * PG, PG, 102, 0, 0);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), -EINVAL, "a guard marker in the block: EINVAL");
+	ok(has_rule("X3"), "the rule names X3: %s", res.rule);
+	call(mm, VMT_SYS_MADVISE, a + 8 * PG, PG, 103, 0, 0);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), 0, "the marker removed: collapses");
+	call(mm, VMT_SYS_MADVISE, a, 2 * MB, MADV_NOHUGEPAGE, 0, 0);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), -EINVAL, "VM_NOHUGEPAGE: EINVAL");
+	sim_mm_free(mm);
+}
+
+/* M5 61f67c230a5e (6.19, in 6.18.44): merge.c's merge_with_fork
+ * mremap_faulted_to_unfaulted_prev: a faulted VMA, fork, in the child moved
+ * away, an unfaulted one mapped where it was, then moved back beside it
+ * with MREMAP_DONTUNMAP: 6.16 merges (6 pages), 6.18.44 not (3) */
+static void test_copied_fork_child_stays_apart(void)
+{
+	static const struct { const char *v; int merged; } cases[] = { { "6.16", 1 }, { "6.18", 0 } };
+	uint64_t c = BASE - 64 * MB;
+	const uint64_t fx = MREMAP_MAYMOVE | MREMAP_FIXED;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct sim_mm *mm = mk(cases[i].v), *child;
+		struct sim_vma_view v;
+		size_t k;
+
+		map(mm, c + 4 * PG, 3 * PG, RW, ANON | MAP_FIXED);
+		touch(mm, c + 4 * PG);
+		child = sim_mm_fork(mm);
+		call(child, VMT_SYS_MREMAP, c + 4 * PG, 3 * PG, 3 * PG, fx, c + 20 * PG);
+		map(child, c + PG, 3 * PG, RW, ANON | MAP_FIXED);
+		call(child, VMT_SYS_MREMAP, c + 20 * PG, 3 * PG, 3 * PG, fx | MREMAP_DONTUNMAP, c + 4 * PG);
+		for (k = 0; !sim_vma_at(child, k, &v) && v.start != c + PG; k++)
+			;
+		is_int(v.end == c + 7 * PG, cases[i].merged, "%s: the copy of a forked faulted VMA %s the unfaulted one before it",
+		       cases[i].v, cases[i].merged ? "merges with" : "stays apart from");
+		if (!cases[i].merged)
+			ok(has_rule("M5"), "%s: the rule names M5: %s", cases[i].v, res.rule);
+		sim_mm_free(child);
+		sim_mm_free(mm);
+	}
+}
+
+static int64_t call_ranges(struct sim_mm *mm, int sys, const uint64_t *a, const struct vmt_ranges *r)
+{
+	struct vmt_event ev = { 0 };
+	ev.sys = (uint16_t)sys;
+	memcpy(ev.args, a, sizeof ev.args);
+	sim_apply_ranges(mm, &ev, NULL, r, &res);
+	return res.err ? -res.err : res.ret;
+}
+
+/* P1 (mbind) and N1 9a10064f5625 (PR_SET_VMA_ANON_NAME): a policy or a
+ * name keeps a range apart from its neighbours; taking it away merges */
+static void test_policy_and_name_keep_apart(void)
+{
+	struct sim_mm *mm = mk("6.18");
+	uint64_t a = BASE - 64 * MB;
+	struct vmt_ranges nm = { .name = "x" };
+
+	map(mm, a, 16 * PG, RW, ANON | MAP_FIXED);
+	is_int(call(mm, VMT_SYS_MBIND, a + 4 * PG, 4 * PG, 2 /* MPOL_BIND */, 0, 0), 0, "mbind of a middle range");
+	is_int(sim_vma_count(mm), 3, "mbind splits the VMA in three");
+	ok(has_rule("P1"), "the rule names P1: %s", res.rule);
+	call(mm, VMT_SYS_MBIND, a + 4 * PG, 4 * PG, 0 /* MPOL_DEFAULT */, 0, 0);
+	is_int(sim_vma_count(mm), 1, "MPOL_DEFAULT merges it back");
+	is_int(call_ranges(mm, VMT_SYS_PRCTL_SET_VMA, (uint64_t[6]){ 0x53564d41, 0, a + 8 * PG, 2 * PG, 1 }, &nm), 0,
+	       "PR_SET_VMA_ANON_NAME of a middle range");
+	is_int(sim_vma_count(mm), 3, "the name splits the VMA in three");
+	ok(has_rule("N1"), "the rule names N1: %s", res.rule);
+	nm.name = NULL;
+	call_ranges(mm, VMT_SYS_PRCTL_SET_VMA, (uint64_t[6]){ 0x53564d41, 0, a + 8 * PG, 2 * PG, 0 }, &nm);
+	is_int(sim_vma_count(mm), 1, "removing the name merges it back");
+	sim_mm_free(mm);
+}
+
+/* U1: UFFDIO_REGISTER sets VM_UFFD_MISSING on the registered range only
+ * (uffd-unit-tests' registrations), UNREGISTER clears it and merges */
+static void test_uffd_register_splits(void)
+{
+	struct sim_mm *mm = mk("6.18");
+	uint64_t a = BASE - 64 * MB;
+	struct vmt_range rg = { a + 4 * PG, 4 * PG };
+	struct vmt_ranges r = { .n = 1, .ranges = &rg, .mode = 1 };
+
+	map(mm, a, 16 * PG, RW, ANON | MAP_FIXED);
+	is_int(call_ranges(mm, VMT_SYS_UFFDIO_REGISTER, (uint64_t[6]){ 3, 0xc020aa00 }, &r), 0, "UFFDIO_REGISTER");
+	is_int(sim_vma_count(mm), 3, "registering a middle range splits the VMA in three");
+	ok(!!(flags_at(mm, a + 5 * PG) & VM_UFFD_MISSING), "the range has VM_UFFD_MISSING");
+	ok(has_rule("U1"), "the rule names U1: %s", res.rule);
+	is_int(call_ranges(mm, VMT_SYS_UFFDIO_UNREGISTER, (uint64_t[6]){ 3, 0x8010aa01 }, &r), 0, "UFFDIO_UNREGISTER");
+	is_int(sim_vma_count(mm), 1, "unregistering merges it back");
+	sim_mm_free(mm);
+}
+
+/* H1 (PR_SET_THP_DISABLE), W1 b507808ebce2 (PR_SET_MDWE): later calls
+ * answer otherwise (prctl_thp_disable, mdwe_test) */
+static void test_prctl_changes_later_calls(void)
+{
+	struct sim_mm *mm = mk("6.18"), *old = mk("6.1");
+	uint64_t a = BASE - 64 * MB;
+
+	map(mm, a, 2 * MB, RW, ANON | MAP_FIXED);
+	touch(mm, a);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), 0, "MADV_COLLAPSE of a block with a page");
+	call(mm, VMT_SYS_PRCTL_SET_THP_DISABLE, 41, 1, 0, 0, 0);
+	is_int(call(mm, VMT_SYS_MADVISE, a, 2 * MB, 25, 0, 0), -EINVAL, "after PR_SET_THP_DISABLE: EINVAL");
+	ok(has_rule("H1"), "the rule names H1: %s", res.rule);
+	ok(map(mm, 0, PG, RW | PROT_EXEC, ANON) < (uint64_t)-4096, "without MDWE a writable executable mapping is fine");
+	is_int(call(mm, VMT_SYS_PRCTL_SET_MDWE, 65, 1, 0, 0, 0), 0, "PR_SET_MDWE");
+	is_int((int64_t)map(mm, 0, PG, RW | PROT_EXEC, ANON), -EACCES, "then mmap(PROT_WRITE|PROT_EXEC): EACCES");
+	ok(has_rule("W1"), "the rule names W1: %s", res.rule);
+	is_int(call(mm, VMT_SYS_MPROTECT, a, PG, PROT_READ | PROT_EXEC, 0, 0), -EACCES, "mprotect gaining exec: EACCES");
+	is_int(call(mm, VMT_SYS_PRCTL_SET_MDWE, 65, 0, 0, 0, 0), -EPERM, "MDWE cannot be cleared: EPERM");
+	is_int(call(old, VMT_SYS_PRCTL_SET_MDWE, 65, 1, 0, 0, 0), -EINVAL, "6.1: PR_SET_MDWE is EINVAL");
+	sim_mm_free(mm);
+	sim_mm_free(old);
+}
+
+/* K1 d7597f59d1d3 (PR_SET_MEMORY_MERGE): VM_MERGEABLE on every private
+ * VMA in place and on later ones, so a later neighbour merges */
+static void test_memory_merge_marks_every_vma(void)
+{
+	struct sim_mm *mm = mk("6.18");
+	uint64_t a = BASE - 64 * MB;
+
+	map(mm, a, 4 * PG, RW, ANON | MAP_FIXED);
+	map(mm, a + 8 * PG, 4 * PG, RW, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED);
+	is_int(call(mm, VMT_SYS_PRCTL_SET_MEMORY_MERGE, 67, 1, 0, 0, 0), 0, "PR_SET_MEMORY_MERGE");
+	ok(has_rule("K1"), "the rule names K1: %s", res.rule);
+	ok(!!(flags_at(mm, a) & VM_MERGEABLE), "a private VMA gets VM_MERGEABLE");
+	ok(!(flags_at(mm, a + 8 * PG) & VM_MERGEABLE), "a shared one does not");
+	map(mm, a + 4 * PG, 2 * PG, RW, ANON | MAP_FIXED);
+	ok(!!(flags_at(mm, a + 4 * PG) & VM_MERGEABLE), "a later mapping gets it too");
+	is_int(sim_vma_count(mm), 2, "and merges with its VM_MERGEABLE neighbour");
+	call(mm, VMT_SYS_PRCTL_SET_MEMORY_MERGE, 67, 0, 0, 0, 0);
+	ok(!(flags_at(mm, a) & VM_MERGEABLE), "turned off: cleared from every VMA");
+	sim_mm_free(mm);
+}
+
+/* S1 c35559f94ebc (6.6): map_shadow_stack maps a VM_SHADOW_STACK VMA
+ * that stays apart from equal anonymous neighbours; ENOSYS before */
+static void test_map_shadow_stack(void)
+{
+	struct sim_mm *mm = mk("6.18"), *old = mk("6.1");
+	uint64_t a = BASE - 64 * MB;
+
+	map(mm, a, 4 * PG, PROT_READ, ANON | MAP_FIXED);
+	is_int(call(mm, VMT_SYS_MAP_SHADOW_STACK, a + 4 * PG, 4 * PG, 1, 0, 0), (int64_t)(a + 4 * PG),
+	       "map_shadow_stack at a free address");
+	ok(!!(flags_at(mm, a + 4 * PG) & VM_SHADOW_STACK), "the VMA has VM_SHADOW_STACK");
+	is_int(sim_vma_count(mm), 2, "apart from the read-only neighbour");
+	ok(has_rule("S1"), "the rule names S1: %s", res.rule);
+	is_int(call(old, VMT_SYS_MAP_SHADOW_STACK, 0, 4 * PG, 1, 0, 0), -ENOSYS, "6.1: ENOSYS");
+	sim_mm_free(mm);
+	sim_mm_free(old);
+}
+
 int main(void)
 {
 	test_thp_alignment_of_anonymous_maps();
@@ -612,11 +851,20 @@ int main(void)
 	test_read_only_populate_zero_page();
 	test_dontunmap_keeps_source_apart();
 	test_dontunmap_account();
+	test_mremap_moves_several_vmas();
+	test_copied_fork_child_stays_apart();
 	test_mmap_min_addr_and_cap_sys_rawio();
 	test_map_droppable();
 	test_populate_needs_the_protection();
+	test_populate_stops_at_guard_markers();
+	test_collapse();
 	test_every_failure_has_rule_text();
 	test_new_mapping_between_two_anon_vmas();
+	test_policy_and_name_keep_apart();
+	test_uffd_register_splits();
+	test_prctl_changes_later_calls();
+	test_memory_merge_marks_every_vma();
+	test_map_shadow_stack();
 	test_profiles();
 	return done_testing();
 }

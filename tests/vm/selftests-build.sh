@@ -1,22 +1,26 @@
 #!/bin/sh
 # selftests-build.sh RELEASE OUTDIR NAME... - build the kernel's own mm
-# selftests NAME... of RELEASE (6.1, 6.12) from Debian's linux-source-RELEASE
-# package, the only source: nothing of them is kept in this tree.  The
-# package is installed when missing (as root; otherwise the apt-get line is
-# printed and the script fails).  Binaries go to OUTDIR/bin, kept until the
-# package's version changes; the unpacked source is removed again.
+# selftests NAME... of RELEASE (6.1, 6.12, 7.2) from Debian's
+# linux-source-RELEASE package, the only source: nothing of them is kept in
+# this tree.  tests/vm/selftests-fetch.sh finds the package's tarball (6.1
+# and 6.12 installed from bookworm when missing, as root; a newer one
+# fetched from unstable into OUTDIR/apt).  Binaries go to OUTDIR/bin, kept
+# until the package's version changes; the unpacked source is removed
+# again.
 # Prints one line per selftest: "built NAME" or "cannot build NAME: why".
 # Exit status 0 when the source could be had, 1 when not (the reason on
 # stderr).
 set -u
 rel=$1 out=$2
+mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
 shift 2
 src=${VMREC_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 pkg=linux-source-$rel
-tarball=/usr/src/$pkg.tar.xz
-[ -f "$tarball" ] || sh "$src/mk/deps.sh" "$pkg" >&2 || exit 1
-[ -f "$tarball" ] || { echo "$pkg is installed but $tarball is missing" >&2; exit 1; }
-version=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || echo unknown)
+tarball=$(sh "$src/tests/vm/selftests-fetch.sh" "$rel" "$out/apt") || exit 1
+case $tarball in
+/usr/src/*) version=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || echo unknown) ;;
+*) version=$(basename "$(dirname "$(dirname "$(dirname "$tarball")")")") ;;   # apt/deb/VERSION/usr/src
+esac
 mkdir -p "$out/bin"
 if [ "$(cat "$out/version" 2>/dev/null)" != "$version" ]; then
 	rm -f "$out"/bin/*
@@ -42,13 +46,17 @@ if [ -n "$need" ]; then
 		{ echo "make headers in $pkg failed: $(tail -n 1 "$out/headers.log")" >&2; exit 1; }
 	d=$k/tools/testing/selftests/mm
 	[ -d "$d" ] || d=$k/tools/testing/selftests/vm
-	extra=
-	for f in vm_util.c thp_settings.c; do [ -f "$d/$f" ] && extra="$extra $f"; done
+	# what every selftest links (thp_settings.c became hugepage_settings.c)
+	common=
+	for f in vm_util.c thp_settings.c hugepage_settings.c; do [ -f "$d/$f" ] && common="$common $f"; done
 	for n in $need; do
-		# as the selftests' own Makefile builds them (CFLAGS, LDLIBS)
+		# as the selftests' own Makefile builds them (CFLAGS, LDLIBS; the
+		# newer ones include kselftest.h as tools/testing/selftests has it)
+		extra=$common
+		case $n in uffd-*) [ -f "$d/uffd-common.c" ] && extra="$extra uffd-common.c" ;; esac
 		# shellcheck disable=SC2086
-		(cd "$d" && cc -Wall -O2 -I "$k" -isystem "$k/usr/include" -I "$k/tools/include" \
-			-U_FORTIFY_SOURCE -o "$out/bin/$n" "$n.c" $extra -lrt -lpthread -lm) \
+		(cd "$d" && cc -Wall -O2 -I "$k" -I "$k/tools/testing/selftests" -isystem "$k/usr/include" \
+			-I "$k/tools/include" -U_FORTIFY_SOURCE -o "$out/bin/$n" "$n.c" $extra -lrt -lpthread -lm) \
 			>"$out/$n.build.log" 2>&1 || rm -f "$out/bin/$n"
 	done
 	rm -rf "$tree"

@@ -20,11 +20,13 @@ sim() {
 		sed 's/^/# /' "$T/sim.err" | head -n 5
 }
 
-# kreplay NAME TRACE OUT.json: on this kernel.  A replay that fails (an
+# kreplay NAME TRACE OUT.json: on this kernel, in at most 2 GiB (the
+# mlock selftests populate what they lock; one replay once took the
+# machine's memory).  A replay that fails (an
 # abnormal end, a trace refused, a timeout) says how and what vmreplay
 # said; one that differs from its recording says by how much.
 kreplay() {
-	timeout 120 "$V" -q --per-event --json "$3" "$2" >/dev/null 2>"$T/k.err"
+	timeout 120 "$V" -q --mem-limit 2G --per-event --json "$3" "$2" >/dev/null 2>"$T/k.err"
 	r=$?
 	if [ $r -ne 0 ]; then
 		diag "$1: vmreplay exited $r$([ $r -eq 124 ] && echo ' (timed out after 120 s)'); it said:"
