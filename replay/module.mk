@@ -4,7 +4,7 @@
 VMREPLAY_SRCS := replay/addrmap.c replay/apply.c replay/blame.c replay/calibrate.c replay/deps.c replay/engine.c \
                  replay/fidelity.c replay/image.c replay/ipc.c replay/jemalloc_conf.c \
                  replay/kernel.c replay/latency.c replay/membudget.c replay/options.c replay/placement.c \
-                 replay/results.c replay/set_break.c replay/sim.c replay/standin.c \
+                 replay/results.c replay/set_break.c replay/sim.c replay/spill.c replay/standin.c \
                  replay/trace.c replay/vmaquery.c replay/vmreplay.c
 BINS += $(BUILD)/bin/vmreplay
 

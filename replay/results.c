@@ -50,6 +50,7 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 	if (e->cfg.events)   /* the next loop's per-event costs replace this one's */
 		sim_events_restart(e->cfg.events);
 	for (size_t i = 0; i < t->nevents; i++) {
+		rp_engine_tick(e, i);
 		const struct rp_evres *v = &sh->ev[i];
 		if (!v->done || v->skipped)
 			continue;
@@ -59,8 +60,10 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 		r->mismatches += v->mismatch;
 		r->moved += v->moved;
 	}
-	for (size_t i = 0; i < t->nevents; i++)
+	for (size_t i = 0; i < t->nevents; i++) {
+		rp_engine_tick(e, i);
 		r->skipped += sh->ev[i].skipped;
+	}
 	if (atomic_load(&sh->incomplete) && !r->incomplete[0])
 		snprintf(r->incomplete, sizeof r->incomplete, "%s", sh->why);
 	if (report && !r->fdiffs)
@@ -68,6 +71,7 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 	if (report && !r->ck_got && (r->ck_got = malloc((t->ncks + 1) * sizeof(*r->ck_got))))
 		memcpy(r->ck_got, sh->ck, t->ncks * sizeof(*r->ck_got));
 	for (size_t s = 0; s < t->nsteps; s++) {
+		rp_trace_tick(t, s);
 		if (t->steps[s].kind != RP_CHECKPOINT)
 			continue;
 		const struct vmt_checkpoint *ck = &t->cks[t->steps[s].idx];
@@ -100,6 +104,7 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 void rp_print_fidelity(FILE *f, const struct rp_trace *t, const struct rp_run *r)
 {
 	for (size_t s = 0; r->ck_got && s < t->nsteps; s++) {
+		rp_trace_tick(t, s);
 		if (t->steps[s].kind != RP_CHECKPOINT)
 			continue;
 		const struct vmt_checkpoint *ck = &t->cks[t->steps[s].idx];
@@ -306,6 +311,7 @@ static void json_per_event(FILE *f, const struct rp_report *rep)
 	char call[512];
 	fputs(",\n  \"per_event\": [", f);
 	for (size_t i = 0; i < t->nevents; i++) {
+		rp_engine_tick(rep->e, i);
 		const struct rp_evres *v = &sh->ev[i];
 		const struct vmt_event *ev = &t->events[i];
 		sysfmt_call(call, sizeof(call), ev);
