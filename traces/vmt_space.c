@@ -88,8 +88,10 @@ static int cut(struct vmt_space *s, uint64_t a, uint64_t b)
 		j++;
 	if (j < s->n && s->r[j].start < b)
 		s->r[j].start = b;
-	memmove(&s->r[i], &s->r[j], (s->n - j) * sizeof(*s->r));
-	s->n -= j - i;
+	if (j > i) {   /* (an empty space has no array: no pointer into it) */
+		memmove(&s->r[i], &s->r[j], (s->n - j) * sizeof(*s->r));
+		s->n -= j - i;
+	}
 	return 0;
 }
 
