@@ -270,10 +270,13 @@ static void touch_pages(const void *p, size_t bytes, int write)
 	}
 }
 
-void rp_engine_drop(const struct rp_engine *e)
+void rp_engine_window(const struct rp_engine *e, size_t ev)
 {
-	rp_trace_drop(e->t);
+	const struct rp_trace *t = e->t;
+	rp_trace_drop(t);
 	rp_spill_drop(&e->ev_sp);
+	rp_spill_populate(&t->events_sp, ev * sizeof(*t->events), RP_SPILL_WINDOW * sizeof(*t->events), 0);
+	rp_spill_populate(&e->ev_sp, ev * sizeof(*e->sh->ev), RP_SPILL_WINDOW * sizeof(*e->sh->ev), 0);
 }
 
 /* The window of steps from s, their events and results resident, the rest
@@ -709,7 +712,7 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	e->ps = calloc(t->nprocs + 1, sizeof(*e->ps));
 	e->ipc = rp_ipc_new();
-	rp_spill_init(&e->ev_sp);
+	rp_spill_init(&e->ev_sp, 1);
 	/* the per-event results: spilled, shared with every replayer */
 	if (mem == MAP_FAILED || !e->ps || !e->ipc ||
 	    rp_spill_grow(&e->ev_sp, (t->nevents + 1) * sizeof(struct rp_evres)) < 0) {

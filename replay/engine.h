@@ -119,12 +119,13 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
  * results (sh->why); the run counts as incomplete. */
 __attribute__((format(printf, 2, 3))) void rp_incomplete(struct rp_engine *e, const char *fmt, ...);
 /* The per-event arrays (the trace's, the results) leave this process's
- * memory; a loop over them calls rp_engine_tick with its index. */
-void rp_engine_drop(const struct rp_engine *e);
+ * memory but for the events from `ev` on, made resident in one call; a
+ * loop forward over the events calls rp_engine_tick with its index. */
+void rp_engine_window(const struct rp_engine *e, size_t ev);
 static inline void rp_engine_tick(const struct rp_engine *e, size_t i)
 {
 	if (i % RP_SPILL_WINDOW == RP_SPILL_WINDOW - 1)
-		rp_engine_drop(e);
+		rp_engine_window(e, i + 1);
 }
 /* Replay the whole trace once, from a fresh address space. */
 int rp_engine_run_once(struct rp_engine *e);

@@ -14,10 +14,11 @@
 #define MADV_POPULATE_WRITE 23
 #endif
 
-void rp_spill_init(struct rp_spill *s)
+void rp_spill_init(struct rp_spill *s, int shared)
 {
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
+	s->shared = shared;
 }
 
 /* An unlinked file in $TMPDIR: O_TMPFILE, else a named one removed at once. */
@@ -41,6 +42,45 @@ static int spill_file(void)
 	return fd;
 }
 
+/* An anonymous mapping of nb bytes: private and on huge pages where THP
+ * allows, or shared (MAP_SHARED: seen by forked replayers). */
+static void *anon_map(const struct rp_spill *s, size_t nb)
+{
+	void *p = mmap(NULL, nb, PROT_READ | PROT_WRITE,
+	               (s->shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1, 0);
+	if (p != MAP_FAILED && !s->shared)
+		madvise(p, nb, MADV_HUGEPAGE);   /* a hint: refused where THP is off */
+	return p;
+}
+
+/* The array moves into a file of nb bytes: 0, or -1 (it stays as it is). */
+static int to_file(struct rp_spill *s, size_t nb)
+{
+	int fd = spill_file();
+	if (fd < 0)
+		return -1;
+	/* the blocks reserved now: a page written through the mapping on a
+	 * full disk would be a SIGBUS */
+	void *p = MAP_FAILED;
+	if (fallocate(fd, 0, 0, (off_t)nb) == 0)
+		p = mmap(NULL, nb, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	/* no readahead: its large folios would stay resident beyond the window */
+	madvise(p, nb, MADV_RANDOM);
+	if (s->p) {
+		memcpy(p, s->p, s->bytes);
+		munmap(s->p, s->bytes);
+	}
+	s->p = p;
+	s->bytes = nb;
+	s->fd = fd;
+	s->anon = 0;
+	return 0;
+}
+
 int rp_spill_grow(struct rp_spill *s, size_t need)
 {
 	if (need <= s->bytes)
@@ -48,30 +88,28 @@ int rp_spill_grow(struct rp_spill *s, size_t need)
 	size_t nb = s->bytes ? s->bytes * 2 : (size_t)2 << 20;
 	while (nb < need)
 		nb *= 2;
-	if (!s->p && !s->anon && s->fd < 0 && (s->fd = spill_file()) < 0)
-		s->anon = 1;
-	/* the blocks reserved now: a page written through the mapping on a
-	 * full disk would be a SIGBUS */
-	if (!s->anon && fallocate(s->fd, 0, 0, (off_t)nb) < 0) {
-		if (s->p)
-			return -1;   /* the disk is full: no room to carry on anonymously */
-		close(s->fd);
-		s->fd = -1;
-		s->anon = 1;
+	if (s->p && !s->anon) {   /* a file already: more blocks, a longer mapping */
+		if (s->fd < 0 || fallocate(s->fd, 0, 0, (off_t)nb) < 0)
+			return -1;
+		void *p = mremap(s->p, s->bytes, nb, MREMAP_MAYMOVE);
+		if (p == MAP_FAILED)
+			return -1;
+		s->p = p;
+		s->bytes = nb;
+		return 0;
 	}
-	void *p;
-	if (s->p)
-		p = mremap(s->p, s->bytes, nb, MREMAP_MAYMOVE);
-	else if (s->anon)
-		p = mmap(NULL, nb, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	else
-		p = mmap(NULL, nb, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
+	if (nb > RP_SPILL_ANON_MAX && !s->no_file && to_file(s, nb) == 0)
+		return 0;
+	if (nb > RP_SPILL_ANON_MAX)
+		s->no_file = 1;   /* no file to be had: memory, as resident as it is large */
+	void *p = s->p ? mremap(s->p, s->bytes, nb, MREMAP_MAYMOVE) : anon_map(s, nb);
 	if (p == MAP_FAILED)
 		return -1;
-	if (s->anon)
-		madvise(p, nb, MADV_HUGEPAGE);   /* a hint: refused where THP is off */
+	if (s->p && !s->shared)
+		madvise(p, nb, MADV_HUGEPAGE);
 	s->p = p;
 	s->bytes = nb;
+	s->anon = 1;
 	return 0;
 }
 
@@ -87,7 +125,7 @@ void rp_spill_free(struct rp_spill *s)
 	if (s->p)
 		munmap(s->p, s->bytes);
 	rp_spill_seal(s);
-	rp_spill_init(s);
+	rp_spill_init(s, s->shared);
 }
 
 void rp_spill_drop(const struct rp_spill *s)

@@ -132,9 +132,9 @@ static void vfork_first(struct rp_trace *t)
 int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen)
 {
 	memset(t, 0, sizeof(*t));
-	rp_spill_init(&t->steps_sp);
-	rp_spill_init(&t->events_sp);
-	rp_spill_init(&t->soe_sp);
+	rp_spill_init(&t->steps_sp, 0);
+	rp_spill_init(&t->events_sp, 0);
+	rp_spill_init(&t->soe_sp, 0);
 	t->path = path;
 	int err = 0;
 	struct vmt_reader_prefs prefs = { .order = VMT_ORDER_SEQ };
@@ -230,8 +230,13 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 		}
 		BIG_GROW(t->steps, t->nsteps, t->steps_sp);
 		t->steps[t->nsteps++] = st;
-		if (t->nsteps % RP_SPILL_WINDOW == 0)
+		if (t->nsteps % RP_SPILL_WINDOW == 0) {   /* the next window, in one call */
 			rp_trace_drop(t);
+			rp_spill_populate(&t->steps_sp, t->nsteps * sizeof(*t->steps),
+			                  RP_SPILL_WINDOW * sizeof(*t->steps), 1);
+			rp_spill_populate(&t->events_sp, t->nevents * sizeof(*t->events),
+			                  RP_SPILL_WINDOW * sizeof(*t->events), 1);
+		}
 	}
 	if (!problem && got < 0) {
 		t->incomplete = 1;
@@ -271,6 +276,7 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 	t->step_of_event = t->soe_sp.p;
 	for (size_t i = 0; i < t->nfiles; i++)
 		t->file_need[i] = t->files[i].size;
+	rp_trace_window(t, 0);
 	for (size_t s = 0; s < t->nsteps; s++) {
 		rp_trace_tick(t, s);
 		const struct rp_step *st = &t->steps[s];
@@ -350,9 +356,9 @@ void rp_trace_free(struct rp_trace *t)
 	free(t->maps); free(t->layouts); free(t->cks); free(t->res);
 	free(t->images); free(t->files); free(t->file_need); free(t->file_use); free(t->procs);
 	memset(t, 0, sizeof(*t));
-	rp_spill_init(&t->steps_sp);
-	rp_spill_init(&t->events_sp);
-	rp_spill_init(&t->soe_sp);
+	rp_spill_init(&t->steps_sp, 0);
+	rp_spill_init(&t->events_sp, 0);
+	rp_spill_init(&t->soe_sp, 0);
 }
 
 void rp_trace_drop(const struct rp_trace *t)

@@ -56,17 +56,24 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 void rp_trace_free(struct rp_trace *t);
 
 /* The per-event arrays (steps, events, step_of_event) leave this process's
- * memory (spill.h); a loop over them calls rp_trace_tick with its index. */
+ * memory (spill.h). */
 void rp_trace_drop(const struct rp_trace *t);
-static inline void rp_trace_tick(const struct rp_trace *t, size_t i)
-{
-	if (i % RP_SPILL_WINDOW == RP_SPILL_WINDOW - 1)
-		rp_trace_drop(t);
-}
 /* Drops them, then makes the next window resident in one call: the steps
  * from `step` and the events after the first of them.  Returns the index
  * of that event (SIZE_MAX: none). */
 size_t rp_trace_window(const struct rp_trace *t, size_t step);
+/* Called with its index by a loop over the steps, forward (the window
+ * after it made resident), or over anything else (dropped only). */
+static inline void rp_trace_tick(const struct rp_trace *t, size_t s)
+{
+	if (s % RP_SPILL_WINDOW == RP_SPILL_WINDOW - 1)
+		rp_trace_window(t, s + 1);
+}
+static inline void rp_trace_tick_drop(const struct rp_trace *t, size_t i)
+{
+	if (i % RP_SPILL_WINDOW == RP_SPILL_WINDOW - 1)
+		rp_trace_drop(t);
+}
 
 const struct vmt_file *rp_trace_file(const struct rp_trace *t, int32_t pid, uint32_t id);
 size_t rp_trace_file_index(const struct rp_trace *t, const struct vmt_file *f);
