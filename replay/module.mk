@@ -25,6 +25,6 @@ $(BUILD)/tests/replay/addrmap.t $(BUILD)/tests/replay/latency.t: $(call objs,rep
 $(BUILD)/tests/replay/threads_deps.t: $(call objs,replay/deps.c)
 $(BUILD)/tests/replay/threads_deps.t: TEST_LIBS_replay += $(call objs,replay/deps.c)
 
-BENCH_SCRIPTS += tests/bench/replay-brk.sh
+BENCH_SCRIPTS += tests/bench/replay-brk.sh tests/bench/replay-memory.sh
 BENCH_BINS    += $(BUILD)/bin/vmreplay $(BUILD)/tests/replay/progs/brk_loop
 MANPAGES      += docs/man/vmreplay.1
