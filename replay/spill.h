@@ -47,7 +47,10 @@ void rp_spill_zero(const struct rp_spill *s);
 /* How many entries a loop over a spilled array walks between two drops:
  * the window kept resident. */
 #define RP_SPILL_WINDOW 32768
-/* The most an array holds in anonymous memory. */
+/* The most an array holds in anonymous memory (a build may set it: 0
+ * spills every array, for testing the files' path on small traces). */
+#ifndef RP_SPILL_ANON_MAX
 #define RP_SPILL_ANON_MAX ((size_t)8 << 20)
+#endif
 
 #endif
