@@ -24,7 +24,8 @@ VMREC_LDFLAGS := $(LDFLAGS) $(SANITIZE)
 
 # Debian packages (mk/deps.sh; `make deps` installs the first two lists).
 # Needed to build and test: make check stops without them.  Optional: the
-# tests that use them skip and say why.  Extra: heavy, installed by the
+# tests that use them skip and say why (fzf: a Debian Go binary the
+# launcher's tests record).  Extra: heavy, installed by the
 # tests that need them (as root; `make deps-extra`).  VMREC_NO_INSTALL=1
 # installs nothing anywhere (chroot and distribution builds).
 # DEPS_BUILD is what building alone needs (lkp/'s pkg/depends-dev lists it).
@@ -33,7 +34,7 @@ VMREC_LDFLAGS := $(LDFLAGS) $(SANITIZE)
 DEPS_BUILD    := gcc libc6-dev make binutils liblz4-dev libunwind-dev \
                  libjemalloc-dev libdw-dev libelf-dev libjansson-dev
 DEPS_PACKAGES := $(DEPS_BUILD) perl lz4 python3
-DEPS_OPTIONAL := clang strace
+DEPS_OPTIONAL := clang strace fzf
 DEPS_LKP      := ruby ruby-tty-command ruby-colorize ruby-git ruby-gnuplot \
                  ruby-term-ansicolor ruby-activesupport fakeroot gettext-base
 DEPS_EXTRA    := qemu-system-x86 chromium $(DEPS_LKP)
