@@ -6,6 +6,16 @@
 
 #define SIM_MAP_DROPPABLE 0x08   /* MAP_TYPE value, 6.11 */
 
+/* K1, __ksm_should_add_vma: after PR_SET_MEMORY_MERGE a new VMA of private
+ * memory that is not special or hugetlb is VM_MERGEABLE */
+uint64_t sim_ksm_flags(const struct sim_mm *mm, uint64_t f)
+{
+	const uint64_t no = VM_SHARED | VM_MAYSHARE | VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_HUGETLB |
+	                    VM_MIXEDMAP | VM_DROPPABLE;
+
+	return mm->ksm_any && !(f & no) ? VM_MERGEABLE : 0;
+}
+
 static void populate(struct sim_mm *mm, uint64_t start, uint64_t end)
 {
 	for (struct sim_vma *v = sim_tree_find(&mm->tree, start); v && v->start < end; v = sim_tree_next(&mm->tree, v))

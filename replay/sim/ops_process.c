@@ -19,15 +19,6 @@ static int64_t as_recorded(struct sim_mm *mm, const struct sim_call *c, const ch
 	return -c->err;
 }
 
-/* __ksm_should_add_vma: private memory that is not special or hugetlb */
-uint64_t sim_ksm_flags(const struct sim_mm *mm, uint64_t f)
-{
-	const uint64_t no = VM_SHARED | VM_MAYSHARE | VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_HUGETLB |
-	                    VM_MIXEDMAP | VM_DROPPABLE;
-
-	return mm->ksm_any && !(f & no) ? VM_MERGEABLE : 0;
-}
-
 /* prctl(PR_SET_THP_DISABLE, on, flags): MMF_DISABLE_THP, wholly or but for
  * VM_HUGEPAGE VMAs (PR_THP_DISABLE_EXCEPT_ADVISED) */
 int64_t sim_do_thp_disable(struct sim_mm *mm, const struct sim_call *c, bool *changed)
