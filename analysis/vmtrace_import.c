@@ -27,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include "analysis/vmtrace.h"
 #include "analysis/vmtrace_files.h"
 #include "analysis/vmtrace_strace.h"
