@@ -11,6 +11,9 @@
  *   VMREC_LAUNCHER=1  internal: the vmrec launcher finishes the trace
  *   VMREC_STORE=PATH  internal: the process tree's trace store
  *   VMREC_EXEC=...    internal: the execve event handed to a new image
+ *   VMREC_TRAMPOLINE=HEX internal: the vmrec launcher traces the tree; the
+ *                     recorder's calls go through a `syscall; ret` page
+ *                     mapped there (docs/shim.md, "Two recorders")
  *   VMREC_OFF=TRACE   internal: VMREC_OUT renamed by a root that could not
  *                     record, so its tree warns once */
 #include "arena.h"
@@ -68,7 +71,8 @@ int shim_move_high(long fd)
 
 static void save_env(const char *out, const char *store)
 {
-	static const char *names[] = { "VMREC_STACKS", "VMREC_SUD", "VMREC_RESIDENCY", NULL };
+	static const char *names[] = { "VMREC_STACKS", "VMREC_SUD", "VMREC_RESIDENCY",
+	                               "VMREC_TRAMPOLINE", NULL };
 	char *p = saved_buf;
 	int n = 0;
 	saved_env[n++] = p;
@@ -208,9 +212,13 @@ static void start_image(int root)
 		rec.u.event = ev;
 		shim_write(&rec);
 	}
-	uint64_t seq = shim_next_seq();
-	image_process(seq);
-	image_map(seq);
+	/* under the launcher the image's start is the launcher's: it wrote
+	 * PROCESS and MAP at the exec stop, and the loader's calls since */
+	if (!shim.tramp) {
+		uint64_t seq = shim_next_seq();
+		image_process(seq);
+		image_map(seq);
+	}
 	image_checkpoint(exec ? VMT_CK_EXEC : VMT_CK_START);
 }
 
@@ -226,6 +234,29 @@ static const char *absolute(const char *path, char *buf, size_t cap)
 		return path;
 	strcat(strcat(buf, "/"), path);
 	return buf;
+}
+
+/* Under the launcher, the recorder's first act: the trampoline page at
+ * the address the launcher chose.  The launcher's stop for this mmap
+ * tells it libvmrec is live here; from then on every call the recorder
+ * issues through the page passes its filter.  0, or -1: not recording
+ * (the launcher records this process alone). */
+static int map_trampoline(void)
+{
+	const char *v = getenv("VMREC_TRAMPOLINE");
+	if (!v || !*v)
+		return 0;
+	uint64_t at = strtoull(v, NULL, 16);
+	long p = raw6(SYS_mmap, (long)at, (long)SHIM_PAGE, PROT_READ | PROT_WRITE,
+	              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (raw_failed(p) || (uint64_t)p != at)
+		return -1;
+	static const unsigned char code[] = { 0x0f, 0x05, 0xc3 };   /* syscall; ret */
+	memcpy((void *)(uintptr_t)at, code, sizeof code);
+	raw3(SYS_mprotect, at, SHIM_PAGE, PROT_READ | PROT_EXEC);
+	shim.tramp = at;
+	shim_exempt_syscall = (void *)(uintptr_t)at;
+	return 0;
 }
 
 static int find_self(const struct maps_line *l, void *arg)
@@ -259,6 +290,8 @@ __attribute__((constructor)) static void shim_init(void)
 
 	if (getenv("VMREC_OFF") && !out)
 		return;         /* the root said why it is not recording */
+	if (map_trampoline() < 0)
+		return;
 
 	if (arena_init() < 0) {
 		say("vmrec: ", "no memory for the recorder", "; not recording\n");
@@ -305,8 +338,9 @@ __attribute__((constructor)) static void shim_init(void)
 	start_image(root);
 	shim.unpatched = (uint64_t)patch_sites(shim_sites, shim_nsites);
 	signals_catch_fatal();
+	/* no SIGSYS under the launcher: its filter sees what the hooks miss */
 	const char *sud = getenv("VMREC_SUD");
-	if (!sud || strcmp(sud, "0") != 0)
+	if (!shim.tramp && (!sud || strcmp(sud, "0") != 0))
 		sud_init();
 	hide_env();
 }

@@ -30,7 +30,7 @@ $(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT)
 	$(CC) -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
 	  $(SHIM_VMT) $(LIBVMT_LIBS) $(LDFLAGS)
 
-$(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c) $(LIBVMT)
+$(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c shim/launch_trace.c shim/launch_filter.c) $(LIBVMT)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
 
