@@ -655,7 +655,7 @@ void launch_trace_init(const struct launch_cfg *c)
 	char line[4300];
 	struct maps_line l;
 	while (f && fgets(line, sizeof line, f))
-		if (parse_maps_line(line, &l) == 0 && strstr(l.name, "/liblz4.so") && nrec_libs < 4) {
+		if (parse_maps_line(line, &l) == 0 && strstr(l.name, LAUNCH_RECORDER_DEP) && nrec_libs < 4) {
 			int dup = 0;
 			for (int i = 0; i < nrec_libs; i++)
 				dup |= strcmp(rec_libs[i], l.name) == 0;
