@@ -62,6 +62,8 @@ struct task {
 	int32_t birth_tid;
 	int birth_has_time, birth_has_latency;
 	uint64_t birth_time_ns, birth_latency_ns;
+	uint64_t birth_seq, birth_seq_end;   /* the fork's interval */
+	uint64_t first_seq;   /* its first recorded call's (pass 1) */
 };
 
 struct import {
@@ -274,6 +276,11 @@ static int learn_tasks(struct import *im, struct call *c)
 		return fail(im, "arguments or result that do not parse");
 	if (ret < 0)
 		return 0;
+	struct task *self = task_get(im, c->tid);
+	if (!self)
+		return fail(im, "out of memory");
+	if (!self->first_seq)
+		self->first_seq = c->seq;
 	if (exec.exe[0] && !im->first_exe[0] && !ev.err) {
 		snprintf(im->first_exe, sizeof(im->first_exe), "%s", exec.exe);
 		snprintf(im->cmdline, sizeof(im->cmdline), "%s", exec.cmdline);
@@ -284,6 +291,13 @@ static int learn_tasks(struct import *im, struct call *c)
 			return fail(im, "out of memory");
 		t->parent = c->tid;
 		t->is_thread = (ev.flags & VMT_EV_THREAD) != 0;
+		/* one id, two processes: the trace format names a process by its pid */
+		if (t->first_seq && t->first_seq < c->seq) {
+			char msg[96];
+			snprintf(msg, sizeof(msg), "pid %" PRId64 " made calls before the fork that "
+			         "returned it began (a reused pid)", ev.result);
+			return fail(im, msg);
+		}
 		if (is_fork(&ev) && !t->has_birth) {
 			t->has_birth = 1;
 			t->birth_line = im->lineno;
@@ -293,6 +307,8 @@ static int learn_tasks(struct import *im, struct call *c)
 			t->birth_time_ns = c->time_ns;
 			t->birth_has_latency = c->has_latency;
 			t->birth_latency_ns = c->latency_ns;
+			t->birth_seq = c->seq;
+			t->birth_seq_end = c->seq_end;
 		}
 	}
 	return 0;
@@ -389,18 +405,20 @@ static uint32_t file_id(struct import *im, int32_t pid, const char *path)
 static int write_decoded(struct import *im, const struct call *c, struct vmt_event ev,
                          const struct strace_strings *exec);
 
-/* Before a record of tid's process: the fork that made it, if its line
- * has not come yet (the child ran first). */
-static int birth_first(struct import *im, int32_t tid)
+/* Before a record of tid's process that started at seq: the fork that
+ * made it, if its line has not come yet but the fork had started (the
+ * child ran first).  A fork that starts later returned a reused pid. */
+static int birth_first(struct import *im, int32_t tid, uint64_t seq)
 {
 	struct task *p = task_find(im, tgid_of(im, tid));
-	if (!p || !p->has_birth || p->born || p->birth_line <= im->lineno)
+	if (!p || !p->has_birth || p->born || p->birth_line <= im->lineno || p->birth_seq > seq)
 		return 0;
 	p->born = 1;
 	p->early_line = p->birth_line;
 	struct call c = { .tid = p->birth_tid, .name = "", .args = "", .result = "",
 	                  .has_time = p->birth_has_time, .has_latency = p->birth_has_latency,
-	                  .time_ns = p->birth_time_ns, .latency_ns = p->birth_latency_ns };
+	                  .time_ns = p->birth_time_ns, .latency_ns = p->birth_latency_ns,
+	                  .seq = p->birth_seq, .seq_end = p->birth_seq_end };
 	struct strace_strings none = { 0 };
 	return write_decoded(im, &c, p->birth, &none);
 }
@@ -416,7 +434,7 @@ static int write_decoded(struct import *im, const struct call *c, struct vmt_eve
 		if (child && is_fork(&ev))
 			child->born = 1;
 	}
-	if (birth_first(im, c->tid) < 0)
+	if (birth_first(im, c->tid, c->seq) < 0)
 		return -1;
 	uint64_t t = call_time(im, c);
 	if (ensure_process(im, c->tid, c->seq, t) < 0)

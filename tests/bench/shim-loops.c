@@ -7,6 +7,9 @@
  *   malloc1  malloc 128 MiB, free it (malloc1: glibc mmaps and munmaps it)
  *   sbrk     AIM9 page_test's sbrk loop without page touches: sbrk(-64 KiB),
  *            then 16 x sbrk(4 KiB)
+ *   mmap4t   4 threads, each mmap 1 MiB, touch a page, munmap (mmap1's
+ *            threads mode with a touch: overlapping calls, whose order the
+ *            recorder must keep; ITERATIONS in all, split among them)
  * "dispatch" runs natively with Syscall User Dispatch armed, every
  * address exempt (so each system call takes the kernel's slow entry path,
  * as an armed recorded thread's do, and no selector is read: the
@@ -15,6 +18,7 @@
  * asks there (docs/shim.md, RESIDENCY).  Together: what the kernel alone
  * costs of a recorded run. */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,13 +112,37 @@ static void sbrk16(long n)
 	brk(top);
 }
 
+static void *mmap_touch(void *arg)
+{
+	long n = (long)(intptr_t)arg;
+	for (long i = 0; i < n; i++) {
+		char *p = mmap(NULL, 1L << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			continue;
+		p[0] = 1;
+		ask(p, 1L << 20);
+		munmap(p, 1L << 20);
+	}
+	return NULL;
+}
+
+static void mmap4t(long n)
+{
+	pthread_t t[4];
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, mmap_touch, (void *)(intptr_t)(n / 4 + 1));
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*run)(long); } loops[] = {
 		{ "brk1", brk1 }, { "mmap1", mmap1 }, { "malloc1", malloc1 }, { "sbrk", sbrk16 },
+		{ "mmap4t", mmap4t },
 	};
 	if (argc < 3) {
-		fprintf(stderr, "usage: shim-loops brk1|mmap1|malloc1|sbrk ITERATIONS [floor|dispatch]\n");
+		fprintf(stderr, "usage: shim-loops brk1|mmap1|malloc1|sbrk|mmap4t ITERATIONS [floor|dispatch]\n");
 		return 2;
 	}
 	long n = atol(argv[2]);

@@ -8,7 +8,8 @@
 #   2. pthread create/join churn (ns per thread); also, natively, threads
 #      that make only the two system calls the recorder must make in each
 #      thread (arming Syscall User Dispatch, one getrusage): the part of
-#      the recorded cost that is the kernel's
+#      the recorded cost that is the kernel's; and 4 threads whose mmap/
+#      munmap calls overlap (each call's interval, docs/trace-format.md)
 #   3. python3 -c 'import json' start-up (CPU time of the whole process)
 #   4. small syscall-bound loops (shim-loops.c: brk1, mmap1 and malloc1
 #      like will-it-scale's, page_test's sbrk loop without page touches),
@@ -18,7 +19,8 @@
 # All three count CPU time, not wall time: the machine is shared.
 # Targets (each printed on its line): recorded/native <= 1.15 on brk1,
 # mmap1 and malloc1, <= 1.05 on page_test, <= 1.10 on the sbrk loop (1.5
-# with --stacks=16); thread churn recorded/floor <= 1.05; malloc1's trace
+# with --stacks=16) and the threaded loop; thread churn recorded/floor
+# <= 1.05; malloc1's trace
 # <= 8 bytes per event.
 set -e
 . "$(dirname "$0")/pin.sh"
@@ -94,6 +96,7 @@ bench "aim9 page_test sbrk loop (ns/brk)" "recorded <= 1.05" "$B/bench/shim-page
 FLOOR=1
 bench "pthread create/join churn (ns/thread)" "recorded/floor <= 1.05" "$B/bench/shim-thread_churn" 3000
 FLOOR=
+bench "mmap4t: 4 threads mmap/touch/munmap 1 MiB (ns/iteration)" "recorded <= 1.10" "$B/bench/shim-loops" mmap4t 8000
 STRACE=0 bench "python3 -c 'import json' x10 (CPU ms)" "none" "$B/bench/shim-runcpu" 10 "$PY" -c 'import json'
 loop "brk1: brk up a page and back (ns/iteration)" "recorded <= 1.15" brk1 20000
 loop "mmap1: mmap+munmap 128 MiB (ns/iteration)" "recorded <= 1.15" mmap1 5000

@@ -101,8 +101,8 @@ while off + 16 <= len(data):
             size, typ = struct.unpack_from("<II", data, e)
             if size < 8:
                 break
-            if typ == 9:               # VMT_REC_EVENT: err at 36
-                struct.pack_into("<i", data, e + 8 + 36, 9999)
+            if typ == 9:               # VMT_REC_EVENT: err at 44 (struct vmt_event)
+                struct.pack_into("<i", data, e + 8 + 44, 9999)
                 open(sys.argv[1], "r+b").write(data)
                 sys.exit(0)
             e += size

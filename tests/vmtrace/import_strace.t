@@ -185,6 +185,17 @@ LOG
 like_ok=$("$V" check "$T/ct")
 case $like_ok in *": OK: 5 events, 2 processes"*) ok 0 "the child ran first: the trace checks OK" ;;
 *) ok 1 "the child ran first: the trace checks OK"; diag "$like_ok" ;; esac
+# a pid that made calls before a fork returned it (a reused pid): the
+# trace names a process by its pid, so the log is refused, not mis-ordered
+cat >"$T/rlog" <<'LOG'
+102 brk(NULL) = 0x555555559000
+102 exit_group(0) = ?
+100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0000800a10) = 102
+102 brk(NULL) = 0x555555559000
+LOG
+"$V" import-strace "$T/rlog" -o "$T/rt" >/dev/null 2>"$T/err"
+is "$?:$(cat "$T/err")" "1:vmtrace: $T/rlog:3: pid 102 made calls before the fork that returned it began (a reused pid)" \
+   "a reused pid is refused with one line"
 is "$("$V" dump "$T/ct" | sed 's/(.*//' | tr -s ' ' | tr '\n' ',')" \
    "100 mmap,100 clone,102 brk,102 exit_group,100 exit_group," \
    "the fork first, once"
