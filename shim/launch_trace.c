@@ -505,6 +505,8 @@ static int on_seccomp(struct ltask *t)
 		return PTRACE_SYSCALL;
 	}
 	int fx = vmt_sys_effect(sys);
+	if (p->live && fx == VMT_FX_EXIT)
+		return PTRACE_CONT;         /* libvmrec records its threads' ends itself */
 	if (!p->live && sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS) && fd_is_recorder(t, (long)a[4])) {
 		t->call = CALL_SPAN;        /* the loader maps the recorder's library */
 		return PTRACE_SYSCALL;
@@ -670,11 +672,16 @@ void launch_trace_init(const struct launch_cfg *c)
 
 int launch_trace_child(int wait_fd)
 {
-	char go;
+	char go = 0;
 	while (read(wait_fd, &go, 1) < 0 && errno == EINTR)
 		;
 	close(wait_fd);
-	return launch_filter_install(LAUNCH_TRAMPOLINE);
+	/* untraced (the launcher is itself traced), a filter that stops for a
+	 * tracer would fail every recorded call with ENOSYS */
+	if (go == 'g')
+		return launch_filter_install(LAUNCH_TRAMPOLINE);
+	unsetenv("VMREC_TRAMPOLINE");   /* libvmrec records as preloaded alone */
+	return -EPERM;
 }
 
 static int is_stop_sig(int sig)
@@ -697,7 +704,7 @@ int launch_trace_run(pid_t child, int go_fd, int *root_st)
 		root->pre_exec = 1;
 		rt->started = 1;
 	}
-	if (write(go_fd, "g", 1) < 0)
+	if (write(go_fd, seized ? "g" : "n", 1) < 0)
 		perror("vmrec: start");
 	close(go_fd);
 	int got_root = 0;

@@ -46,6 +46,16 @@ $(BUILD)/tests/shim/static_hello: tests/shim/static/static_hello.c
 	@mkdir -p $(@D)
 	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
 
+# A program whose library's constructor maps memory before libvmrec's
+# runs (tests/shim/from-execve.t).
+TEST_BINS += $(BUILD)/tests/shim/libctor_maps.so $(BUILD)/tests/shim/ctor_maps
+$(BUILD)/tests/shim/libctor_maps.so: tests/shim/ctor/ctor_maps_lib.c
+	@mkdir -p $(@D)
+	$(CC) $(VMREC_CFLAGS) -shared -fPIC -o $@ $<
+$(BUILD)/tests/shim/ctor_maps: tests/shim/ctor/ctor_maps.c $(BUILD)/tests/shim/libctor_maps.so
+	@mkdir -p $(@D)
+	$(CC) $(VMREC_CFLAGS) -o $@ $< -L$(BUILD)/tests/shim -lctor_maps -Wl,-rpath,'$$ORIGIN'
+
 # make bench: tests/bench/shim-overhead.sh and its loops.
 BENCH_SCRIPTS += tests/bench/shim-overhead.sh
 BENCH_BINS += $(BUILD)/bench/shim-page_test $(BUILD)/bench/shim-thread_churn $(BUILD)/bench/shim-loops \

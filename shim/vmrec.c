@@ -471,7 +471,7 @@ int main(int argc, char **argv)
 		signal(SIGPIPE, SIG_DFL);
 		close(go[1]);
 		int fe = launch_trace_child(go[0]);
-		if (fe < 0)
+		if (fe < 0 && fe != -EPERM)
 			fprintf(stderr, "vmrec: no seccomp filter (%s): the loader's calls are not "
 			        "recorded\n", strerror(-fe));
 		execvp(argv[i], argv + i);
