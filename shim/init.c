@@ -102,41 +102,74 @@ static int is_self(const char *tok, size_t n)
 	       (n >= nn && memcmp(tok + n - nn, name, nn) == 0 && (n == nn || tok[n - nn - 1] == '/'));
 }
 
-static int drop_self_preload(char *e)
+int shim_env_ours(const char *s, size_t len)
 {
-	char *v = e + 11, *w = v;
-	for (char *p = v; *p;) {
+	static const char *const names[] = {
+		"VMREC_OUT=", "VMREC_STACKS=", "VMREC_SUD=", "VMREC_RESIDENCY=", "VMREC_MODE=",
+		"VMREC_LAUNCHER=", "VMREC_STORE=", "VMREC_EXEC=", "VMREC_OFF=", "VMREC_TRAMPOLINE=",
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		size_t n = strlen(names[i]);
+		if (len >= n && memcmp(s, names[i], n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* LD_PRELOAD without the recorder, in recorder memory; NULL when nothing
+ * is left (the variable goes). */
+static char *preload_without_self(char *e)
+{
+	char *out = arena_alloc(strlen(e) + 1);
+	if (!out)
+		return e;
+	char *start = stpcpy(out, "LD_PRELOAD="), *w = start;
+	for (const char *p = e + 11; *p;) {
 		while (*p == ':' || *p == ' ')
 			p++;
-		char *q = p;
+		const char *q = p;
 		while (*q && *q != ':' && *q != ' ')
 			q++;
 		if (q > p && !is_self(p, (size_t)(q - p))) {
-			if (w > v)
+			if (w > start)
 				*w++ = ':';
-			memmove(w, p, (size_t)(q - p));
+			memcpy(w, p, (size_t)(q - p));
 			w += q - p;
 		}
 		p = q;
 	}
 	*w = 0;
-	return w == v;      /* nothing left: drop the variable */
+	return w == start ? NULL : out;
 }
 
+/* environ becomes a copy without them, in recorder memory (main's envp
+ * is read after the constructors): the initial stack stays as the
+ * kernel built it, so a program that walks past envp to the auxiliary
+ * vector (Go's runtime does) finds it where it is. */
 static void hide_env(void)
 {
 	extern char **environ;
-	char **r = environ, **w = environ;
+	size_t n = 0;
 	if (!environ)
 		return;
-	for (; *r; r++) {
-		if (strncmp(*r, "VMREC_", 6) == 0)
+	while (environ[n])
+		n++;
+	char **copy = arena_alloc((n + 1) * sizeof *copy), **w = copy;
+	if (!copy)
+		return;
+	for (char **r = environ; *r; r++) {
+		if (shim_env_ours(*r, strlen(*r)))
 			continue;
-		if (strncmp(*r, "LD_PRELOAD=", 11) == 0 && drop_self_preload(*r))
+		if (strncmp(*r, "LD_PRELOAD=", 11) == 0) {
+			char *kept = preload_without_self(*r);
+			if (kept)
+				*w++ = kept;
 			continue;
+		}
 		*w++ = *r;
 	}
 	*w = NULL;
+	environ = copy;
 }
 
 static char *put_dec(char *p, unsigned long v)
