@@ -54,4 +54,10 @@ fi
 head -1 c.txt | grep -Eq ' brk 0 = 0x[0-9a-f]+ LAUNCHER$'
 ok $? "the loader's first brk(NULL) is the launcher's"
 is "$(grep -c 'LAUNCHER' c.txt)" "$(($(wc -l <c.txt) - 3))" "all but the program's last three calls are the launcher's"
+# vmtrace stats says from where each process was recorded
+"$VT" stats c.lz4 | grep -q 'ctor_maps  \[from execve: launcher, then preload\]$'
+ok $? "stats: a dynamic program, from execve: launcher, then preload"
+"$V" -o st.lz4 -- "$B/tests/shim/static_hello" >/dev/null
+"$VT" stats st.lz4 | grep -q 'static_hello  \[from execve: launcher\]$'
+ok $? "stats: a static program, from execve: launcher"
 done_testing
