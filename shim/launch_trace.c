@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
@@ -42,6 +43,8 @@ struct fid { uint64_t dev, ino; uint32_t id; };
 /* A process (thread group), shared by its tasks. */
 struct lproc {
 	int refs;
+	int pagemap;                /* /proc/PID/pagemap of this image, -1: none yet */
+	uint64_t brk;               /* the break the last brk returned */
 	pid_t tgid, ppid;
 	int pre_exec;               /* the root before its first execve */
 	int live;                   /* libvmrec has mapped the trampoline */
@@ -378,6 +381,8 @@ static struct ltask *task_add(pid_t tid, struct lproc *p)
 static void proc_put(struct lproc *p)
 {
 	if (--p->refs == 0) {
+		if (p->pagemap >= 0)
+			close(p->pagemap);
 		free(p->fids);
 		free(p);
 	}
@@ -403,12 +408,14 @@ static struct lproc *proc_copy(const struct lproc *from, pid_t tgid)
 	if (!p)
 		return NULL;
 	p->tgid = tgid;
+	p->pagemap = -1;
 	p->ppid = from ? from->tgid : 0;
 	if (from) {
 		p->live = from->live;
 		p->owns_end = !from->live;
 		p->lib_lo = from->lib_lo;
 		p->lib_hi = from->lib_hi;
+		p->brk = from->brk;
 		memcpy(p->spans, from->spans, sizeof p->spans);
 		p->nspans = from->nspans;
 	}
@@ -484,6 +491,94 @@ static uint64_t clone_flags(struct ltask *t, const struct user_regs_struct *r)
 	return (long)r->orig_rax == SYS_clone ? r->rdi : 0;
 }
 
+/* <linux/fs.h> of Linux 6.7 (PAGEMAP_SCAN), as shim/residency.c */
+struct pm_region { uint64_t start, end, categories; };
+struct pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+#define PM_SCAN _IOWR('f', 16, struct pm_scan_arg)
+#define PM_PRESENT (1u << 3)
+#define PM_SWAPPED (1u << 4)
+#define RES_MAX_PAGES (1u << 18)  /* as libvmrec: at most 1 GiB a call */
+#define RES_RUNS 4096
+
+/* Which pages of [start, start + len) the tracee has mapped, as libvmrec
+ * asks before a call that changes or removes memory (docs/shim.md,
+ * RESIDENCY): PAGEMAP_SCAN on its /proc/PID/pagemap.  No record when
+ * none is, or the kernel cannot say. */
+static void residency(struct ltask *t, uint64_t seq, uint64_t start, uint64_t len)
+{
+	static struct vmt_run runs[RES_RUNS];
+	struct lproc *p = t->p;
+	start &= ~4095ull;
+	uint64_t npages = (len + 4095) / 4096;
+	if (!npages)
+		return;
+	if (npages > RES_MAX_PAGES)
+		npages = RES_MAX_PAGES;
+	if (p->pagemap == -1) {
+		char path[64];
+		snprintf(path, sizeof path, "/proc/%d/pagemap", (int)p->tgid);
+		p->pagemap = open(path, O_RDONLY | O_CLOEXEC);
+		if (p->pagemap < 0)
+			p->pagemap = -2;
+	}
+	if (p->pagemap < 0)
+		return;
+	struct pm_region r[32];
+	struct pm_scan_arg q = {
+		.size = sizeof q, .start = start, .end = start + npages * 4096,
+		.vec = (uint64_t)(uintptr_t)r, .vec_len = 32,
+		.category_anyof_mask = PM_PRESENT | PM_SWAPPED, .return_mask = PM_PRESENT | PM_SWAPPED,
+	};
+	uint32_t n = 0;
+	for (;;) {
+		long got = ioctl(p->pagemap, PM_SCAN, &q);
+		if (got < 0) {
+			close(p->pagemap);
+			p->pagemap = -2;       /* an old kernel: no records, as mincore-less */
+			return;
+		}
+		for (long i = 0; i < got; i++) {
+			uint64_t first = (r[i].start - start) / 4096, count = (r[i].end - r[i].start) / 4096;
+			if (n && runs[n - 1].first + runs[n - 1].count == first)
+				runs[n - 1].count += count;
+			else if (n < RES_RUNS)
+				runs[n++] = (struct vmt_run){ first, count };
+			else
+				return;            /* too scattered to say in runs: none */
+		}
+		if (got < 32 || q.walk_end >= q.end)
+			break;
+		q.start = q.walk_end;
+	}
+	if (!n)
+		return;
+	struct vmt_record rec = { .type = VMT_REC_RESIDENCY };
+	rec.u.residency = (struct vmt_residency){ .seq = seq, .pid = p->tgid, .start = start,
+	                                          .npages = npages, .nruns = n, .runs = runs };
+	task_write(t, &rec);
+}
+
+static void residency_before(struct ltask *t, const struct vmt_event *ev)
+{
+	const uint64_t *a = ev->args;
+	switch (ev->sys) {
+	case VMT_SYS_MUNMAP: case VMT_SYS_MPROTECT: case VMT_SYS_PKEY_MPROTECT:
+	case VMT_SYS_MADVISE: case VMT_SYS_MREMAP:
+		residency(t, ev->seq, a[0], a[1] + (a[0] & 4095));
+		break;
+	case VMT_SYS_BRK:
+		if (a[0] && t->p->brk && a[0] < t->p->brk) {
+			uint64_t from = (a[0] + 4095) & ~4095ull;
+			if (from < t->p->brk)
+				residency(t, ev->seq, from, t->p->brk - from);
+		}
+		break;
+	}
+}
+
 /* The seccomp stop: how the task goes on (PTRACE_SYSCALL to see the
  * result, PTRACE_CONT when nothing is recorded). */
 static int on_seccomp(struct ltask *t)
@@ -534,6 +629,7 @@ static int on_seccomp(struct ltask *t)
 			ev->args[3] = c[2]; ev->args[4] = c[3]; ev->args[5] = c[7];
 		}
 	}
+	residency_before(t, ev);
 	if (fx == VMT_FX_EXIT) {
 		ev->flags |= VMT_EV_NORETURN;
 		ev->seq_end = seq_now();
@@ -590,6 +686,8 @@ static void on_syscall_exit(struct ltask *t)
 		return;
 	}
 	int fx = vmt_sys_effect(t->ev.sys);
+	if (t->ev.sys == VMT_SYS_BRK && ret > 0)
+		p->brk = (uint64_t)ret;
 	if (fx == VMT_FX_TASK && ret > 0) {
 		uint64_t fl = clone_flags(t, &r);
 		if (t->ev.sys == VMT_SYS_CLONE || t->ev.sys == VMT_SYS_CLONE3)
@@ -639,6 +737,10 @@ static void on_exec(struct ltask *t)
 	p->live = 0;
 	p->owns_end = 1;
 	p->nspans = 0;
+	p->brk = 0;
+	if (p->pagemap >= 0)
+		close(p->pagemap);   /* it answers for the old image's memory */
+	p->pagemap = -1;
 	p->lib_lo = p->lib_hi = 0;
 	write_image_start(t, p->image == 0 && p->ppid == 0 ? VMT_CK_START : VMT_CK_EXEC);
 }
