@@ -145,16 +145,6 @@ static long read_file(const char *path, char *buf, size_t cap)
 	return (long)len;
 }
 
-static int proc_status_field(pid_t tid, const char *field)
-{
-	char path[64], buf[4096];
-	snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
-	if (read_file(path, buf, sizeof buf) <= 0)
-		return -1;
-	char *p = strstr(buf, field);
-	return p ? atoi(p + strlen(field)) : -1;
-}
-
 static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t size,
                         const char *path, struct ltask *t)
 {
@@ -425,23 +415,13 @@ static struct lproc *proc_copy(const struct lproc *from, pid_t tgid)
 /* A task seen for the first time (its first stop, or its parent's event):
  * a thread of a known process, or a new process whose image the parent's
  * recorder announces (libvmrec where live, else the launcher). */
-static struct ltask *task_get(pid_t tid)
+/* A new process copied from `parent` (NULL: not traced), its first task. */
+static struct ltask *proc_new_task(pid_t tid, struct lproc *parent)
 {
-	struct ltask *t = task_find(tid);
-	if (t)
-		return t;
-	int tgid = proc_status_field(tid, "\nTgid:");
-	if (tgid <= 0)
-		tgid = tid;
-	struct lproc *p = proc_find(tgid);
-	if (p)
-		return task_add(tid, p);
-	int ppid = proc_status_field(tid, "\nPPid:");
-	struct lproc *parent = ppid > 0 ? proc_find(ppid) : NULL;
-	p = proc_copy(parent, tgid);
+	struct lproc *p = proc_copy(parent, tid);
 	if (!p)
 		return NULL;
-	t = task_add(tid, p);
+	struct ltask *t = task_add(tid, p);
 	if (!t) {
 		free(p);
 		return NULL;
@@ -449,6 +429,27 @@ static struct ltask *task_get(pid_t tid)
 	if (parent && !parent->live)
 		write_image_start(t, VMT_CK_FORK);
 	return t;
+}
+
+static struct ltask *task_get(pid_t tid)
+{
+	struct ltask *t = task_find(tid);
+	if (t)
+		return t;
+	/* its first stop came before its parent's event: /proc says whose */
+	char path[64], buf[4096];
+	int tgid = tid, ppid = 0;
+	snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+	if (read_file(path, buf, sizeof buf) > 0) {
+		char *f = strstr(buf, "\nTgid:");
+		tgid = f ? atoi(f + 6) : tid;
+		f = strstr(buf, "\nPPid:");
+		ppid = f ? atoi(f + 6) : 0;
+	}
+	struct lproc *p = proc_find(tgid > 0 ? tgid : tid);
+	if (p)
+		return task_add(tid, p);
+	return proc_new_task(tid, ppid > 0 ? proc_find(ppid) : NULL);
 }
 
 /* ---- calls ----------------------------------------------------------- */
@@ -699,13 +700,18 @@ static void on_syscall_exit(struct ltask *t)
 
 /* PTRACE_EVENT_FORK/VFORK/CLONE at the parent: the new task is known
  * before it runs (its PROCESS before any of its records). */
-static void on_new_task(struct ltask *t)
+static void on_new_task(struct ltask *t, int event)
 {
 	unsigned long msg = 0;
-	if (ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg) < 0 || !msg)
+	struct user_regs_struct r;
+	if (ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg) < 0 || !msg || task_find((pid_t)msg))
 		return;
-	struct ltask *c = task_get((pid_t)msg);
-	(void)c;
+	/* the parent's registers still say what it asked for */
+	if (event == PTRACE_EVENT_CLONE && ptrace(PTRACE_GETREGS, t->tid, 0, &r) == 0 &&
+	    (clone_flags(t, &r) & CLONE_THREAD))
+		task_add((pid_t)msg, t->p);
+	else
+		proc_new_task((pid_t)msg, t->p);
 }
 
 /* PTRACE_EVENT_EXEC: a new image in this process (tid is the leader's
@@ -845,7 +851,7 @@ int launch_trace_run(pid_t child, int go_fd, int *root_st)
 		} else if (ev == PTRACE_EVENT_SECCOMP) {
 			how = on_seccomp(t);
 		} else if (ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK || ev == PTRACE_EVENT_CLONE) {
-			on_new_task(t);
+			on_new_task(t, ev);
 			how = t->call != CALL_NONE ? PTRACE_SYSCALL : PTRACE_CONT;
 		} else if (ev == PTRACE_EVENT_EXEC) {
 			on_exec(t);
