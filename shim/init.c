@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -277,8 +278,13 @@ static const char *absolute(const char *path, char *buf, size_t cap)
 static int map_trampoline(void)
 {
 	const char *v = getenv("VMREC_TRAMPOLINE");
+	struct { uint64_t cur, max; } lim;
 	if (!v || !*v)
 		return 0;
+	/* under an address-space limit the launcher records the process
+	 * alone: the recorder's reservations would take the program's room */
+	if (!raw_failed(raw4(SYS_prlimit64, 0, RLIMIT_AS, 0, &lim)) && lim.cur != RLIM_INFINITY)
+		return -1;
 	uint64_t at = strtoull(v, NULL, 16);
 	long p = raw6(SYS_mmap, (long)at, (long)SHIM_PAGE, PROT_READ | PROT_WRITE,
 	              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
