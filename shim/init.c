@@ -119,9 +119,23 @@ int shim_env_ours(const char *s, size_t len)
 
 /* LD_PRELOAD without the recorder, in recorder memory; NULL when nothing
  * is left (the variable goes). */
+/* Where the copies go when the recorder has no arena (it stays out of a
+ * process under an address-space limit, map_trampoline). */
+static char *env_space(size_t bytes)
+{
+	static char spare[16384] __attribute__((aligned(16)));
+	static size_t used;
+	char *p = arena_alloc(bytes);
+	if (p || used + bytes > sizeof spare)
+		return p;
+	p = spare + used;
+	used += (bytes + 15) & ~(size_t)15;
+	return p;
+}
+
 static char *preload_without_self(char *e)
 {
-	char *out = arena_alloc(strlen(e) + 1);
+	char *out = env_space(strlen(e) + 1);
 	if (!out)
 		return e;
 	char *start = stpcpy(out, "LD_PRELOAD="), *w = start;
@@ -155,7 +169,7 @@ static void hide_env(void)
 		return;
 	while (environ[n])
 		n++;
-	char **copy = arena_alloc((n + 1) * sizeof *copy), **w = copy;
+	char **copy = (char **)(void *)env_space((n + 1) * sizeof(char *)), **w = copy;
 	if (!copy)
 		return;
 	for (char **r = environ; *r; r++) {
@@ -329,8 +343,10 @@ __attribute__((constructor)) static void shim_init(void)
 
 	if (getenv("VMREC_OFF") && !out)
 		return;         /* the root said why it is not recording */
-	if (map_trampoline() < 0)
+	if (map_trampoline() < 0) {
+		hide_env();     /* the launcher records this process alone */
 		return;
+	}
 
 	if (arena_init() < 0) {
 		say("vmrec: ", "no memory for the recorder", "; not recording\n");
