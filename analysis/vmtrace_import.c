@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "analysis/vmtrace.h"
 #include "analysis/vmtrace_files.h"
 #include "analysis/vmtrace_strace.h"
@@ -572,6 +573,16 @@ int vmtrace_import_strace_main(int argc, char **argv)
 	}
 	if (vmt_writer_close(im.w) < 0) {
 		fprintf(stderr, "vmtrace: %s: write failed\n", out);
+		goto out;
+	}
+	/* a log can say what no kernel did (two brk(NULL) answers that
+	 * disagree): the trace rules decide, and no trace the tools refuse
+	 * is left behind */
+	char msg[512];
+	if (vmt_check_file(out, msg, sizeof(msg)) != 0) {
+		unlink(out);
+		fprintf(stderr, "vmtrace: %s: the log shows what no kernel could have done: %s\n",
+		        im.log_path, msg);
 		goto out;
 	}
 	printf("%s: %" PRIu64 " events, %" PRIu64 " other calls skipped, %" PRIu64

@@ -35,5 +35,8 @@ $(eval $(call fuzz_harness,import,tests/vmtrace/fuzz/fuzz_import.c,vmtrace,\
 $(eval $(call fuzz_harness,replay,tests/replay/fuzz/fuzz_replay.c,vmreplay,\
   $(filter-out replay/jemalloc_conf.c,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_SRCS) $(LIBVMSIM_SRCS) \
   $(LIBSHARED_SRCS) $(LIBVMT_SRCS),$(FUZZ_TOOL_LIBS),tests/replay/fuzz/corpus))
+# the simulator's default calibration, generated (replay/sim/module.mk)
+$(BUILD)/fuzz/fuzz_replay: FUZZ_FLAGS += -I$(OBJ)/replay/sim
+$(BUILD)/fuzz/fuzz_replay: $(OBJ)/replay/sim/calib_default.inc
 $(eval $(call fuzz_harness,store,tests/trace/fuzz/fuzz_store.c,-,$(LIBVMT_SRCS),$(LIBVMT_LIBS),\
   tests/trace/fuzz/store-corpus))

@@ -79,7 +79,7 @@ static int referee_run(const struct rp_engine *e, const struct sim_profile *p, s
 
 static size_t step_of_ck(const struct rp_trace *t, uint32_t ck)
 {
-	for (size_t s = 0; s < t->nsteps; s++)
+	for (size_t s = 0; s < t->nsteps; s++, rp_trace_tick(t, s))
 		if (t->steps[s].kind == RP_CHECKPOINT && t->steps[s].idx == ck)
 			return s;
 	return SIZE_MAX;
@@ -95,6 +95,7 @@ static long first_difference(const struct rp_trace *t, size_t ck_step, const str
 	long by_count = -1;
 	int64_t gap = INT64_MIN;
 	for (size_t s = 0; s < ck_step; s++) {
+		rp_trace_tick(t, s);
 		const struct rp_step *st = &t->steps[s];
 		if (st->kind != RP_EVENT || st->slot != slot)
 			continue;

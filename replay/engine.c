@@ -43,7 +43,7 @@ static void advance_turn_past_finished(struct rp_engine *e)
 	for (;;) {
 		uint32_t next = cur;
 		while (next < e->t->nsteps && atomic_load(&e->sh->slots[e->t->steps[next].slot].finished))
-			next++;
+			rp_trace_tick(e->t, next++);
 		if (next == cur)
 			return;
 		if (atomic_compare_exchange_weak(&e->sh->turn, &cur, next)) {
@@ -177,7 +177,7 @@ static void pass_turn(struct rp_engine *e, uint32_t step)
 {
 	uint32_t next = step + 1;
 	while (next < e->t->nsteps && atomic_load(&e->sh->slots[e->t->steps[next].slot].finished))
-		next++;
+		rp_trace_tick(e->t, next++);
 	atomic_store(&e->sh->turn, next);
 	if (atomic_load(&e->sh->waiters))
 		futex(&e->sh->turn, FUTEX_WAKE, INT32_MAX, NULL);
@@ -270,12 +270,29 @@ static void touch_pages(const void *p, size_t bytes, int write)
 	}
 }
 
-static void touch_trace(const struct rp_engine *e)
+void rp_engine_window(const struct rp_engine *e, size_t ev)
 {
 	const struct rp_trace *t = e->t;
-	touch_pages(t->steps, t->nsteps * sizeof(*t->steps), 0);
-	touch_pages(t->events, t->nevents * sizeof(*t->events), 0);
-	touch_pages(t->step_of_event, t->nevents * sizeof(*t->step_of_event), 0);
+	rp_trace_drop(t);
+	rp_spill_drop(&e->ev_sp);
+	rp_spill_populate(&t->events_sp, ev * sizeof(*t->events), RP_SPILL_WINDOW * sizeof(*t->events), 0);
+	rp_spill_populate(&e->ev_sp, ev * sizeof(*e->sh->ev), RP_SPILL_WINDOW * sizeof(*e->sh->ev), 0);
+}
+
+/* The window of steps from s, their events and results resident, the rest
+ * dropped (spill.h): the serial replay's memory stays flat however long
+ * the trace is. */
+static void window(struct rp_engine *e, size_t s)
+{
+	size_t ev = rp_trace_window(e->t, s);
+	rp_spill_drop(&e->ev_sp);
+	if (ev != SIZE_MAX)
+		rp_spill_populate(&e->ev_sp, ev * sizeof(*e->sh->ev), RP_SPILL_WINDOW * sizeof(*e->sh->ev), 1);
+}
+
+static void touch_trace(struct rp_engine *e, size_t from)
+{
+	window(e, from);
 	touch_pages(e->sh, e->shared_bytes, 1);
 }
 
@@ -486,6 +503,8 @@ static size_t run_lane(struct rp_engine *e, uint32_t lane, size_t from)
 __attribute__((hot)) static size_t run_steps(struct rp_engine *e, size_t from)
 {
 	for (size_t s = from; s < e->t->nsteps; s++) {
+		if (__builtin_expect(s % RP_SPILL_WINDOW == 0, 0) || s == from)
+			window(e, s);
 		if (!e->ps[e->t->steps[s].slot].owned)
 			continue;
 		if (e->multi)
@@ -548,7 +567,7 @@ int rp_engine_run_once(struct rp_engine *e)
 	}
 	/* a new mapping is zero: a second run clears what the first wrote */
 	if (e->shared_used)
-		memset(sh->ev, 0, t->nevents * sizeof(*sh->ev));
+		rp_spill_zero(&e->ev_sp);
 	e->shared_used = 1;
 	for (size_t i = 0; i < t->ncks; i++)
 		sh->ck[i] = INT64_MIN;
@@ -591,7 +610,7 @@ int rp_engine_run_once(struct rp_engine *e)
 			sh->slots[s].real_pid = getpid();
 			/* fault the shared results in now, not between measured calls */
 			madvise(e->sh, e->shared_bytes, MADV_POPULATE_WRITE);
-			touch_trace(e);
+			touch_trace(e, t->procs[s].first_step);
 			sh->slots[s].rss_base = rp_mem_resident(0);
 			e->ps[s].owned = 1;
 			e->ps[s].needs_build = 1;
@@ -688,13 +707,15 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	if (be->per_process)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	size_t bytes = sizeof(struct rp_shared) + t->nprocs * sizeof(struct rp_slot_state) +
-	               t->nevents * sizeof(struct rp_evres) + t->ncks * sizeof(int64_t) +
-	               RP_SNAP_VMAS * sizeof(struct rp_snap_vma) + 64;
+	               t->ncks * sizeof(int64_t) + RP_SNAP_VMAS * sizeof(struct rp_snap_vma) + 64;
 	bytes = (bytes + 4095) & ~(size_t)4095;
 	char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	e->ps = calloc(t->nprocs + 1, sizeof(*e->ps));
 	e->ipc = rp_ipc_new();
-	if (mem == MAP_FAILED || !e->ps || !e->ipc) {
+	rp_spill_init(&e->ev_sp, 1);
+	/* the per-event results: spilled, shared with every replayer */
+	if (mem == MAP_FAILED || !e->ps || !e->ipc ||
+	    rp_spill_grow(&e->ev_sp, (t->nevents + 1) * sizeof(struct rp_evres)) < 0) {
 		fprintf(stderr, "vmreplay: %s: out of memory for the results of %zu events\n", t->path, t->nevents);
 		return -1;
 	}
@@ -706,8 +727,7 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	e->sh->slots = (struct rp_slot_state *)at;
 	at += t->nprocs * sizeof(struct rp_slot_state);
 	at = (char *)(((uintptr_t)at + 7) & ~(uintptr_t)7);
-	e->sh->ev = (struct rp_evres *)at;
-	at += t->nevents * sizeof(struct rp_evres);
+	e->sh->ev = e->ev_sp.p;
 	e->sh->ck = (int64_t *)at;
 	at += t->ncks * sizeof(int64_t);
 	e->sh->snap_vmas = (struct rp_snap_vma *)at;
@@ -726,6 +746,7 @@ void rp_engine_free(struct rp_engine *e)
 		threads_free(e->thr);
 	if (e->sh)
 		munmap(e->sh, e->shared_bytes);
+	rp_spill_free(&e->ev_sp);
 	free(e->ps);
 	free(e->rbuf);
 	rp_ipc_free(e->ipc);

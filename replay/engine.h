@@ -85,6 +85,7 @@ struct rp_engine {
 	const struct standins *si;
 	struct rp_shared *sh;
 	size_t shared_bytes;
+	struct rp_spill ev_sp;  /* what holds sh->ev (spill.h) */
 	int shared_used;      /* a run wrote the results: clear them before the next */
 	struct rp_layout *layout;  /* kernel: where each address space goes (placement.h) */
 	uint64_t base_brk;    /* this process's break before any replay */
@@ -117,6 +118,15 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
  * the budget stopped it): said on stderr, the first reason kept for the
  * results (sh->why); the run counts as incomplete. */
 __attribute__((format(printf, 2, 3))) void rp_incomplete(struct rp_engine *e, const char *fmt, ...);
+/* The per-event arrays (the trace's, the results) leave this process's
+ * memory but for the events from `ev` on, made resident in one call; a
+ * loop forward over the events calls rp_engine_tick with its index. */
+void rp_engine_window(const struct rp_engine *e, size_t ev);
+static inline void rp_engine_tick(const struct rp_engine *e, size_t i)
+{
+	if (i % RP_SPILL_WINDOW == RP_SPILL_WINDOW - 1)
+		rp_engine_window(e, i + 1);
+}
 /* Replay the whole trace once, from a fresh address space. */
 int rp_engine_run_once(struct rp_engine *e);
 void rp_engine_free(struct rp_engine *e);

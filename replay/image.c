@@ -89,6 +89,7 @@ static uint64_t recorded_start_brk(const struct rp_engine *e, const struct vmt_m
 	if (start)
 		return start;
 	for (size_t s = from_step; s < e->t->nsteps; s++) {
+		rp_trace_tick(e->t, s);
 		const struct rp_step *st = &e->t->steps[s];
 		if (st->slot != slot)
 			continue;

@@ -118,6 +118,7 @@ static void index_detaches(const struct rp_engine *e, struct rp_ipc *x)
 	struct detach *dts = NULL;
 	size_t ndts = 0;
 	for (size_t s = 0; s < t->nsteps; s++) {
+		rp_trace_tick(t, s);
 		const struct rp_step *st = &t->steps[s];
 		if (st->kind != RP_EVENT)
 			continue;

@@ -4,7 +4,7 @@
 VMREPLAY_SRCS := replay/addrmap.c replay/apply.c replay/apply_mem.c replay/blame.c replay/calibrate.c replay/deps.c replay/engine.c \
                  replay/fidelity.c replay/image.c replay/ipc.c replay/jemalloc_conf.c \
                  replay/kernel.c replay/latency.c replay/membudget.c replay/options.c replay/placement.c \
-                 replay/results.c replay/set_break.c replay/sim.c replay/standin.c \
+                 replay/results.c replay/set_break.c replay/sim.c replay/spill.c replay/standin.c \
                  replay/trace.c replay/vmaquery.c replay/vmreplay.c
 BINS += $(BUILD)/bin/vmreplay
 
@@ -25,6 +25,6 @@ $(BUILD)/tests/replay/addrmap.t $(BUILD)/tests/replay/latency.t: $(call objs,rep
 $(BUILD)/tests/replay/threads_deps.t: $(call objs,replay/deps.c replay/trace.c)
 $(BUILD)/tests/replay/threads_deps.t: TEST_LIBS_replay += $(call objs,replay/deps.c replay/trace.c) $(LIBVMT) $(LIBVMT_LIBS)
 
-BENCH_SCRIPTS += tests/bench/replay-brk.sh
+BENCH_SCRIPTS += tests/bench/replay-brk.sh tests/bench/replay-memory.sh
 BENCH_BINS    += $(BUILD)/bin/vmreplay $(BUILD)/tests/replay/progs/brk_loop
 MANPAGES      += docs/man/vmreplay.1

@@ -132,6 +132,7 @@ static int assign_units(const struct rp_engine *e, struct rp_layout *l, struct v
 		l->unit_of_image[i] = NONE;
 	uint32_t n = 0;
 	for (size_t i = 0; i < t->nsteps; i++) {
+		rp_trace_tick(t, i);
 		const struct rp_step *st = &t->steps[i];
 		uint32_t s = st->slot;
 		if (st->kind == RP_PROCESS) {
@@ -241,7 +242,7 @@ static int read_own(const struct rp_engine *e, struct own *o)
 	o->v = v.v;
 	top_down_area(o->v, o->n, stack, &o->low, &o->top);
 	/* room for a replayed heap to grow from our own break */
-	for (size_t i = 0; !e->heap_in_place && i < e->t->nevents; i++)
+	for (size_t i = 0; !e->heap_in_place && i < e->t->nevents; i++, rp_trace_tick_drop(e->t, i))
 		if (e->t->events[i].sys == VMT_SYS_BRK) {
 			add_span(&v, e->base_brk, e->base_brk + (1ull << 32));
 			o->v = v.v;
@@ -482,6 +483,7 @@ const struct rp_unit *rp_unit_at(const struct rp_engine *e, size_t step, uint32_
 	if (!l)
 		return &none;
 	for (size_t s = step + 1; s-- > 0; ) {
+		rp_trace_tick_drop(e->t, s);
 		const struct rp_step *st = &e->t->steps[s];
 		if (st->slot == slot && st->kind == RP_PROCESS)
 			return l->unit_of_image[st->idx] != NONE ? &l->units[l->unit_of_image[st->idx]] : &none;

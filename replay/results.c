@@ -49,8 +49,10 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 		r->model[i] += sh->model[i];
 	if (e->cfg.events)   /* the next loop's per-event costs replace this one's */
 		sim_events_restart(e->cfg.events);
-	for (size_t i = 0; i < t->nevents; i++) {
+	for (size_t i = 0; i < t->nevents; i++) {   /* one pass: the arrays may be spilled */
+		rp_engine_tick(e, i);
 		const struct rp_evres *v = &sh->ev[i];
+		r->skipped += v->skipped;
 		if (!v->done || v->skipped)
 			continue;
 		r->events++;
@@ -59,20 +61,16 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 		r->mismatches += v->mismatch;
 		r->moved += v->moved;
 	}
-	for (size_t i = 0; i < t->nevents; i++)
-		r->skipped += sh->ev[i].skipped;
 	if (atomic_load(&sh->incomplete) && !r->incomplete[0])
 		snprintf(r->incomplete, sizeof r->incomplete, "%s", sh->why);
 	if (report && !r->fdiffs)
 		r->nfdiffs = rp_fidelity_diffs(e, &r->fdiffs);
 	if (report && !r->ck_got && (r->ck_got = malloc((t->ncks + 1) * sizeof(*r->ck_got))))
 		memcpy(r->ck_got, sh->ck, t->ncks * sizeof(*r->ck_got));
-	for (size_t s = 0; s < t->nsteps; s++) {
-		if (t->steps[s].kind != RP_CHECKPOINT)
-			continue;
-		const struct vmt_checkpoint *ck = &t->cks[t->steps[s].idx];
+	for (size_t c = 0; c < t->ncks; c++) {   /* each checkpoint is one step */
+		const struct vmt_checkpoint *ck = &t->cks[c];
 		r->ck_total++;
-		r->ck_matched += sh->ck[t->steps[s].idx] == (int64_t)(ck->vma_count - ck->recorder_vmas);
+		r->ck_matched += sh->ck[c] == (int64_t)(ck->vma_count - ck->recorder_vmas);
 	}
 	r->unplaceable += sh->unplaceable;
 	uint64_t first = UINT64_MAX, last = 0;
@@ -100,6 +98,7 @@ void rp_run_add_loop(struct rp_run *r, const struct rp_engine *e, int report)
 void rp_print_fidelity(FILE *f, const struct rp_trace *t, const struct rp_run *r)
 {
 	for (size_t s = 0; r->ck_got && s < t->nsteps; s++) {
+		rp_trace_tick(t, s);
 		if (t->steps[s].kind != RP_CHECKPOINT)
 			continue;
 		const struct vmt_checkpoint *ck = &t->cks[t->steps[s].idx];
@@ -306,6 +305,7 @@ static void json_per_event(FILE *f, const struct rp_report *rep)
 	char call[512];
 	fputs(",\n  \"per_event\": [", f);
 	for (size_t i = 0; i < t->nevents; i++) {
+		rp_engine_tick(rep->e, i);
 		const struct rp_evres *v = &sh->ev[i];
 		const struct vmt_event *ev = &t->events[i];
 		sysfmt_call(call, sizeof(call), ev);

@@ -17,33 +17,16 @@
 	} \
 } while (0)
 
-/* The two arrays that grow with every event (steps, events) live in their
- * own mappings, grown by mremap and backed by huge pages where THP allows.
- * A malloc'd array that doubles is copied into fresh pages each time, and
- * every fresh 4 KiB page costs a fault: on the guests `make bench` runs on
- * ~15 us, which made copies and faults 60% of loading a 340,000-event
- * trace (docs/replay-cost.md). */
-static int big_grow(void **arr, size_t *bytes, size_t need)
-{
-	if (need <= *bytes)
-		return 0;
-	size_t nb = *bytes ? *bytes * 2 : (size_t)2 << 20;
-	while (nb < need)
-		nb *= 2;
-	void *p = *arr ? mremap(*arr, *bytes, nb, MREMAP_MAYMOVE)
-	               : mmap(NULL, nb, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	madvise(p, nb, MADV_HUGEPAGE);   /* a hint: refused where THP is off */
-	*arr = p;
-	*bytes = nb;
-	return 0;
-}
-
-#define BIG_GROW(arr, n, bytes) do { \
-	void *p_ = (arr); \
-	if (big_grow(&p_, &(bytes), ((n) + 1) * sizeof(*(arr)))) goto nomem; \
-	(arr) = p_; \
+/* The arrays that grow with every event (steps, events, step_of_event)
+ * are spilled (spill.h): each grows by doubling in its own mapping (mremap,
+ * no copy: a malloc'd array that doubles is copied into fresh pages each
+ * time, and every fresh page costs a fault, on the guests `make bench`
+ * runs on ~15 us: copies and faults were 60% of loading a 340,000-event
+ * trace, docs/replay-cost.md), and loading keeps only the last window of
+ * them resident. */
+#define BIG_GROW(arr, n, sp) do { \
+	if (rp_spill_grow(&(sp), ((n) + 1) * sizeof(*(arr)))) goto nomem; \
+	(arr) = (sp).p; \
 } while (0)
 
 static char *dupstr(const char *s) { return strdup(s ? s : ""); }
@@ -152,6 +135,7 @@ static void vfork_first(struct rp_trace *t)
 			continue;
 		size_t first = t->procs[c].first_step, fork = SIZE_MAX;
 		for (size_t s = first; s < t->nsteps && fork == SIZE_MAX; s++) {
+			rp_trace_tick(t, s);
 			const struct rp_step *st = &t->steps[s];
 			const struct vmt_event *e = st->kind == RP_EVENT ? &t->events[st->idx] : NULL;
 			if (e && st->slot == (uint32_t)t->procs[c].parent_slot && !e->err && e->result == t->procs[c].pid &&
@@ -178,6 +162,9 @@ static void vfork_first(struct rp_trace *t)
 int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen)
 {
 	memset(t, 0, sizeof(*t));
+	rp_spill_init(&t->steps_sp, 0);
+	rp_spill_init(&t->events_sp, 0);
+	rp_spill_init(&t->soe_sp, 0);
 	t->path = path;
 	int err = 0;
 	struct vmt_reader_prefs prefs = { .order = VMT_ORDER_SEQ };
@@ -271,14 +258,21 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 		}
 		case VMT_REC_EVENT:
 			t->procs[slot].nevents++;
-			BIG_GROW(t->events, t->nevents, t->events_bytes);
+			BIG_GROW(t->events, t->nevents, t->events_sp);
 			t->events[t->nevents] = rec.u.event;
 			st.kind = RP_EVENT;
 			st.idx = (uint32_t)t->nevents++;
 			break;
 		}
-		BIG_GROW(t->steps, t->nsteps, t->steps_bytes);
+		BIG_GROW(t->steps, t->nsteps, t->steps_sp);
 		t->steps[t->nsteps++] = st;
+		if (t->nsteps % RP_SPILL_WINDOW == 0) {   /* the next window, in one call */
+			rp_trace_drop(t);
+			rp_spill_populate(&t->steps_sp, t->nsteps * sizeof(*t->steps),
+			                  RP_SPILL_WINDOW * sizeof(*t->steps), 1);
+			rp_spill_populate(&t->events_sp, t->nevents * sizeof(*t->events),
+			                  RP_SPILL_WINDOW * sizeof(*t->events), 1);
+		}
 	}
 	if (!problem && got < 0) {
 		t->incomplete = 1;
@@ -315,12 +309,14 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 		qsort(t->ranges, t->nranges, sizeof(*t->ranges), cmp_ranges);
 	t->file_need = calloc(t->nfiles + 1, sizeof(*t->file_need));
 	t->file_use = calloc(t->nfiles + 1, sizeof(*t->file_use));
-	t->step_of_event = malloc((t->nevents + 1) * sizeof(*t->step_of_event));
-	if (!t->file_need || !t->file_use || !t->step_of_event)
+	if (!t->file_need || !t->file_use || rp_spill_grow(&t->soe_sp, (t->nevents + 1) * sizeof(*t->step_of_event)))
 		goto nomem;
+	t->step_of_event = t->soe_sp.p;
 	for (size_t i = 0; i < t->nfiles; i++)
 		t->file_need[i] = t->files[i].size;
+	rp_trace_window(t, 0);
 	for (size_t s = 0; s < t->nsteps; s++) {
+		rp_trace_tick(t, s);
 		const struct rp_step *st = &t->steps[s];
 		if (st->kind == RP_MAP) {
 			const struct vmt_map *m = &t->maps[st->idx];
@@ -364,6 +360,10 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 					t->procs[p].parent_slot = (int32_t)st->slot;
 	}
 	vfork_first(t);
+	rp_spill_seal(&t->steps_sp);
+	rp_spill_seal(&t->events_sp);
+	rp_spill_seal(&t->soe_sp);
+	rp_trace_drop(t);
 	return 0;
 nomem:
 	vmt_check_free(ck);
@@ -393,14 +393,38 @@ void rp_trace_free(struct rp_trace *t)
 	}
 	free(t->ranges);
 	free((char *)t->header.cmdline);
-	if (t->steps)
-		munmap(t->steps, t->steps_bytes);
-	if (t->events)
-		munmap(t->events, t->events_bytes);
+	rp_spill_free(&t->steps_sp);
+	rp_spill_free(&t->events_sp);
+	rp_spill_free(&t->soe_sp);
 	free(t->maps); free(t->layouts); free(t->cks); free(t->res);
 	free(t->images); free(t->files); free(t->file_need); free(t->file_use); free(t->procs);
-	free(t->step_of_event);
 	memset(t, 0, sizeof(*t));
+	rp_spill_init(&t->steps_sp, 0);
+	rp_spill_init(&t->events_sp, 0);
+	rp_spill_init(&t->soe_sp, 0);
+}
+
+void rp_trace_drop(const struct rp_trace *t)
+{
+	rp_spill_drop(&t->steps_sp);
+	rp_spill_drop(&t->events_sp);
+	rp_spill_drop(&t->soe_sp);
+}
+
+size_t rp_trace_window(const struct rp_trace *t, size_t step)
+{
+	rp_trace_drop(t);
+	size_t n = t->nsteps - step < RP_SPILL_WINDOW ? t->nsteps - step : RP_SPILL_WINDOW;
+	rp_spill_populate(&t->steps_sp, step * sizeof(*t->steps), n * sizeof(*t->steps), 0);
+	size_t ev = SIZE_MAX;   /* the window's first event */
+	for (size_t s = step; s < step + n && ev == SIZE_MAX; s++)
+		if (t->steps[s].kind == RP_EVENT)
+			ev = t->steps[s].idx;
+	if (ev == SIZE_MAX)
+		return ev;
+	rp_spill_populate(&t->events_sp, ev * sizeof(*t->events), n * sizeof(*t->events), 0);
+	rp_spill_populate(&t->soe_sp, ev * sizeof(*t->step_of_event), n * sizeof(*t->step_of_event), 0);
+	return ev;
 }
 
 const struct vmt_file *rp_trace_file(const struct rp_trace *t, int32_t pid, uint32_t id)

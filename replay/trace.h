@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "replay/spill.h"
 #include "vmt.h"
 
 enum rp_step_kind { RP_PROCESS, RP_MAP, RP_CHECKPOINT, RP_RESIDENCY, RP_EVENT };
@@ -44,7 +45,7 @@ struct rp_trace {
 	uint8_t *file_use;           /* per file: RP_FILE_* */
 	struct rp_proc_info *procs;  size_t nprocs;
 	uint32_t *step_of_event;     /* event index -> step index */
-	size_t steps_bytes, events_bytes;   /* their mappings (trace.c, big_grow) */
+	struct rp_spill steps_sp, events_sp, soe_sp;  /* what holds them (spill.h) */
 	int incomplete;              /* the reader stopped at an error */
 	char note[512];              /* its message */
 };
@@ -54,6 +55,26 @@ struct rp_trace {
  * target replays). */
 int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen);
 void rp_trace_free(struct rp_trace *t);
+
+/* The per-event arrays (steps, events, step_of_event) leave this process's
+ * memory (spill.h). */
+void rp_trace_drop(const struct rp_trace *t);
+/* Drops them, then makes the next window resident in one call: the steps
+ * from `step` and the events after the first of them.  Returns the index
+ * of that event (SIZE_MAX: none). */
+size_t rp_trace_window(const struct rp_trace *t, size_t step);
+/* Called with its index by a loop over the steps, forward (the window
+ * after it made resident), or over anything else (dropped only). */
+static inline void rp_trace_tick(const struct rp_trace *t, size_t s)
+{
+	if (s % RP_SPILL_WINDOW == RP_SPILL_WINDOW - 1)
+		rp_trace_window(t, s + 1);
+}
+static inline void rp_trace_tick_drop(const struct rp_trace *t, size_t i)
+{
+	if (i % RP_SPILL_WINDOW == RP_SPILL_WINDOW - 1)
+		rp_trace_drop(t);
+}
 
 const struct vmt_file *rp_trace_file(const struct rp_trace *t, int32_t pid, uint32_t id);
 /* The RANGES record of an event, or NULL (its memory could not be read). */

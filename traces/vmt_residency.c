@@ -243,7 +243,9 @@ int vmt_res_runs_of_bits(struct vmt_residency *x, struct vmt_res_scratch *s)
 
 	only.runs = NULL;
 	while (run_next(&it, &r)) {
-		if (grow((void **)&s->runs, &s->nruns, n + 1 > 16 ? 2 * n : 16, sizeof(r)))
+		/* doubling when full: asking for 2n at every run past 16 was a
+		 * realloc per run, quadratic in a bitmap of many runs */
+		if (n == s->nruns && grow((void **)&s->runs, &s->nruns, n < 16 ? 16 : 2 * n, sizeof(r)))
 			return VMT_ENOMEM;
 		s->runs[n++] = r;
 	}

@@ -88,8 +88,10 @@ static int cut(struct vmt_space *s, uint64_t a, uint64_t b)
 		j++;
 	if (j < s->n && s->r[j].start < b)
 		s->r[j].start = b;
-	memmove(&s->r[i], &s->r[j], (s->n - j) * sizeof(*s->r));
-	s->n -= j - i;
+	if (j > i) {   /* (an empty space has no array: no pointer into it) */
+		memmove(&s->r[i], &s->r[j], (s->n - j) * sizeof(*s->r));
+		s->n -= j - i;
+	}
 	return 0;
 }
 
@@ -167,7 +169,8 @@ int vmt_space_copy(struct vmt_space *dst, const struct vmt_space *src, int32_t p
 	dst->n = dst->cap = 0;
 	if (reserve(dst, src->n ? src->n : 1))
 		return VMT_ENOMEM;
-	memcpy(dst->r, src->r, src->n * sizeof(*src->r));
+	if (src->n)
+		memcpy(dst->r, src->r, src->n * sizeof(*src->r));
 	dst->n = src->n;
 	return 0;
 }
@@ -185,7 +188,8 @@ int vmt_space_copy_part(struct vmt_space *dst, const struct vmt_space *src, uint
 		j++;
 	if (reserve(dst, j - i + 1))
 		return VMT_ENOMEM;
-	memcpy(dst->r, src->r + i, (j - i) * sizeof(*src->r));
+	if (j > i)   /* (an empty source may have no array) */
+		memcpy(dst->r, src->r + i, (j - i) * sizeof(*src->r));
 	dst->n = j - i;
 	return 0;
 }

@@ -278,6 +278,8 @@ struct sim_mm *sim_mm_fork(const struct sim_mm *parent)
 	mm->nruns = mm->caprun = 0;
 	mm->tree.seed = parent->tree.seed ^ 0x5bd1e995u;
 	mm->def_flags = parent->def_flags & VM_NOHUGEPAGE;
+	if (parent->mdwe_no_inherit)
+		mm->mdwe = mm->mdwe_no_inherit = false;   /* W1: mmf_init_flags */
 	for (size_t i = 0; i < parent->tree.count; i++) {
 		const struct sim_vma *pv = sim_tree_at(&parent->tree, i);
 		struct sim_vma *v;

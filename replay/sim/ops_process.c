@@ -11,6 +11,7 @@
 
 #define PR_THP_DISABLE_EXCEPT_ADVISED (1 << 1)
 #define PR_MDWE_REFUSE_EXEC_GAIN 1
+#define PR_MDWE_NO_INHERIT 2
 
 static int64_t as_recorded(struct sim_mm *mm, const struct sim_call *c, const char *what)
 {
@@ -42,8 +43,9 @@ int64_t sim_do_thp_disable(struct sim_mm *mm, const struct sim_call *c, bool *ch
 	return 0;
 }
 
-/* prctl(PR_SET_MDWE, bits): refuse-exec-gain from now on; it cannot be
- * cleared again (EPERM) */
+/* prctl(PR_SET_MDWE, bits): refuse-exec-gain from now on, and with
+ * NO_INHERIT not in a fork child (mmf_init_flags); unknown bits or
+ * NO_INHERIT alone are EINVAL, other bits than those set EPERM */
 int64_t sim_do_mdwe(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 {
 	char cite[64];
@@ -53,9 +55,15 @@ int64_t sim_do_mdwe(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 		return sim_fail_by(mm, EINVAL, "PR_SET_MDWE: not in this release", R_W1_MDWE);
 	if (c->err)
 		return as_recorded(mm, c, "PR_SET_MDWE");
-	if (mm->mdwe && !(c->a[1] & PR_MDWE_REFUSE_EXEC_GAIN))
-		return sim_fail_by(mm, EPERM, "PR_SET_MDWE: set already, cannot be cleared", R_W1_MDWE);
-	mm->mdwe = c->a[1] & PR_MDWE_REFUSE_EXEC_GAIN;
+	uint64_t bits = c->a[1], now = (mm->mdwe ? PR_MDWE_REFUSE_EXEC_GAIN : 0) |
+	                                (mm->mdwe_no_inherit ? PR_MDWE_NO_INHERIT : 0);
+	if ((bits & ~(uint64_t)(PR_MDWE_REFUSE_EXEC_GAIN | PR_MDWE_NO_INHERIT)) ||
+	    ((bits & PR_MDWE_NO_INHERIT) && !(bits & PR_MDWE_REFUSE_EXEC_GAIN)))
+		return sim_fail_by(mm, EINVAL, "PR_SET_MDWE: bits it does not take", R_W1_MDWE);
+	if (now && now != bits)
+		return sim_fail_by(mm, EPERM, "PR_SET_MDWE: set already, cannot be changed", R_W1_MDWE);
+	mm->mdwe = bits & PR_MDWE_REFUSE_EXEC_GAIN;
+	mm->mdwe_no_inherit = bits & PR_MDWE_NO_INHERIT;
 	sim_rule(mm, "MDWE %s (%s)", mm->mdwe ? "on" : "off", sim_cite(mm, R_W1_MDWE, cite, sizeof cite));
 	return 0;
 }

@@ -170,6 +170,7 @@ struct sim_mm {
 	/* process-wide switches the prctl options set (fork keeps them) */
 	uint8_t thp_disabled;        /* PR_SET_THP_DISABLE (H1): 1 all, 2 but VM_HUGEPAGE */
 	bool mdwe;                   /* PR_SET_MDWE refuse-exec-gain (W1) */
+	bool mdwe_no_inherit;        /* ... not in fork children */
 	bool ksm_any;                /* PR_SET_MEMORY_MERGE (K1) */
 	uint32_t next_policy;        /* identities of mempolicies and names */
 	/* the per-event cost (cost.c): the rules this call's work followed,

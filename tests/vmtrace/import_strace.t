@@ -185,6 +185,14 @@ LOG
 like_ok=$("$V" check "$T/ct")
 case $like_ok in *": OK: 5 events, 2 processes"*) ok 0 "the child ran first: the trace checks OK" ;;
 *) ok 1 "the child ran first: the trace checks OK"; diag "$like_ok" ;; esac
+# a log that says what no kernel did (the break moved by nothing): the
+# trace rules refuse it, so no trace is written
+printf '100 brk(NULL) = 0x555555559000\n100 brk(NULL) = 0x555555600000\n' >"$T/klog"
+"$V" import-strace "$T/klog" -o "$T/kt" >/dev/null 2>"$T/err"
+st=$?
+like "$st:$(cat "$T/err")" "^1:vmtrace: $T/klog: the log shows what no kernel could have done: .*brk" \
+   "two brk(NULL) answers that disagree: refused with one line"
+ok "$([ ! -e "$T/kt" ]; echo $?)" "... and no trace is left"
 # a pid that made calls before a fork returned it (a reused pid): the
 # trace names a process by its pid, so the log is refused, not mis-ordered
 cat >"$T/rlog" <<'LOG'

@@ -1,0 +1,72 @@
+#!/bin/sh
+# replay-memory.sh - what vmreplay and vmreport hold against the length of
+# the trace: the peak resident memory (ru_maxrss of the process tree) of
+# vmreplay on the kernel and in the simulator, and of vmreport comparing
+# two --per-event results of it, for synthesised brk1 traces of 10^5, 10^6
+# and 10^7 events (vmtrace synth brk1 --tasks 1, cached in
+# $VMREC_BUILD/bench/traces).  The serial replay's should be flat
+# (docs/replay-cost.md, "Memory"); the last column is the largest trace's
+# peak over the smallest's.  Memory is not the machine's load: one run of
+# each.  SIZES overrides the list (e.g. SIZES="100000 1000000"); vmreport
+# runs up to REPORT_MAX events (default 10^6: the simulator's per-event
+# JSON is ~500 bytes a row, two files of 5 GB at 10^7).
+set -e
+S=${VMREC_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+B=${VMREC_BUILD:-$S/build}
+V=$B/bin/vmreplay R=$B/bin/vmreport TR=$B/bin/vmtrace
+SIZES=${SIZES:-100000 1000000 10000000}
+REPORT_MAX=${REPORT_MAX:-1000000}
+for x in "$V" "$R" "$TR"; do
+	[ -x "$x" ] || { echo "replay-memory: $x is missing: run make" >&2; exit 1; }
+done
+C=$B/bench/traces
+mkdir -p "$C"
+T=$(mktemp -d "${TMPDIR:-/tmp}/vmrec-bench-mem.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+# peak KB CMD...: runs CMD (its output thrown away), prints its tree's
+# peak resident KB; a failure fails the benchmark
+peak() {
+	python3 - "$@" <<'EOF'
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+if r.returncode != 0:
+    sys.stderr.write("replay-memory: %s: exit %d: %s" % (" ".join(sys.argv[1:]), r.returncode, r.stderr.decode()[-400:]))
+    sys.exit(1)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+EOF
+}
+mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+
+began=$(date +%s)
+echo "replay-memory: peak RSS (MB) against events, brk1 synth (vmtrace synth brk1 --tasks 1)"
+printf "  %10s %12s %12s %12s %14s\n" events "sim" "kernel" "vmreport" "per-event JSON"
+first_sim='' first_k='' first_r='' last_r=''
+for n in $SIZES; do
+	t=$C/brk1-$n.vmt
+	[ -s "$t" ] || "$TR" synth brk1 --tasks 1 --iterations $((n / 2)) -o "$t"
+	sim=$(peak "$V" -q --target sim --kernel 6.8 "$t")
+	k=$(peak "$V" -q "$t")
+	# vmreport on two per-event results of the trace (two kernel profiles)
+	r=- js=-
+	if [ "$n" -le "$REPORT_MAX" ]; then
+		"$V" -q --target sim --kernel 6.1 --per-event --json "$T/a.json" "$t"
+		"$V" -q --target sim --kernel 6.8 --per-event --json "$T/b.json" "$t"
+		js=$(($(stat -c %s "$T/a.json") / 1048576))
+		r=$(peak "$R" "$T/a.json" "$T/b.json")
+		rm -f "$T/a.json" "$T/b.json"
+		[ -n "$first_r" ] || first_r=$r
+		last_r=$r
+	fi
+	printf "  %10d %12s %12s %12s %11s MB\n" "$n" "$(mb "$sim")" "$(mb "$k")" \
+	       "$([ "$r" = - ] && echo "-" || mb "$r")" "$js"
+	[ -n "$first_sim" ] || { first_sim=$sim first_k=$k; }
+	last_sim=$sim last_k=$k
+done
+awk -v a="$first_sim" -v b="$last_sim" -v c="$first_k" -v d="$last_k" -v e="$first_r" -v f="$last_r" -v m="$REPORT_MAX" 'BEGIN {
+	printf "  largest / smallest trace: sim %.2fx, kernel %.2fx", b / a, d / c
+	if (e > 0)
+		printf ", vmreport %.2fx (to %d events)", f / e, m
+	print " (flat: 1)"
+}'
+echo "  ($(($(date +%s) - began)) s)"
