@@ -22,8 +22,8 @@ $(BUILD)/tests/replay/progs/brk_loop: $(LIBVMT)
 # Compiled tests of replay/ link the parts they test.
 TEST_LIBS_replay := $(call objs,replay/addrmap.c replay/latency.c) -lm
 $(BUILD)/tests/replay/addrmap.t $(BUILD)/tests/replay/latency.t: $(call objs,replay/addrmap.c replay/latency.c)
-$(BUILD)/tests/replay/threads_deps.t: $(call objs,replay/deps.c replay/trace.c)
-$(BUILD)/tests/replay/threads_deps.t: TEST_LIBS_replay += $(call objs,replay/deps.c replay/trace.c) $(LIBVMT) $(LIBVMT_LIBS)
+$(BUILD)/tests/replay/threads_deps.t: $(call objs,replay/deps.c replay/spill.c replay/trace.c)
+$(BUILD)/tests/replay/threads_deps.t: TEST_LIBS_replay += $(call objs,replay/deps.c replay/spill.c replay/trace.c) $(LIBVMT) $(LIBVMT_LIBS)
 
 BENCH_SCRIPTS += tests/bench/replay-brk.sh tests/bench/replay-memory.sh
 BENCH_BINS    += $(BUILD)/bin/vmreplay $(BUILD)/tests/replay/progs/brk_loop

@@ -262,8 +262,9 @@ static int collapse(struct sim_mm *mm, const struct sim_vma *v, uint64_t start, 
 		sim_rule(mm, "MADV_COLLAPSE: no huge page may be here (VM_NOHUGEPAGE or special): EINVAL");
 		return -EINVAL;
 	}
-	/* vma_thp_disabled: PR_SET_THP_DISABLE, all or but VM_HUGEPAGE VMAs */
-	if (mm->thp_disabled == 1 || (mm->thp_disabled == 2 && !(v->flags & VM_HUGEPAGE))) {
+	/* vma_thp_disabled: PR_SET_THP_DISABLE; with PR_THP_DISABLE_EXCEPT_ADVISED
+	 * (mode 2) a collapse is forced, so allowed (prctl_thp_disable, 7.2) */
+	if (mm->thp_disabled == 1) {
 		sim_rule(mm, "MADV_COLLAPSE: THP disabled for the process: EINVAL (%s)",
 		         sim_cite(mm, R_H1_THP_DISABLE, c, sizeof c));
 		return -EINVAL;

@@ -111,6 +111,8 @@ int64_t sim_do_process_madvise(struct sim_mm *mm, const struct sim_call *c, bool
 	if (!r)
 		return sim_fail(mm, EFAULT, "process_madvise: no RANGES record for the call");
 	for (uint32_t i = 0; i < r->n; i++) {
+		if (!r->ranges[i].len)
+			continue;   /* the iovec iterator skips it: no advice is checked */
 		struct sim_call one = { .a = { r->ranges[i].start, r->ranges[i].len, c->a[3] } };
 		if ((e = sim_do_madvise(mm, &one, &ch)) < 0)
 			return done ? done : e;

@@ -10,6 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 cd "$S" || exit 1
 R=$B/bin/vmreport D=tests/report/data X=tests/report/data/demo
+need_built "$R"   # before installing a browser for a build that is not there
 
 if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && [ -z "${VMREC_NO_INSTALL:-}" ]; then
 	sh "$S/mk/deps.sh" chromium >&2

@@ -5,10 +5,27 @@
 # compare WHAT KERNEL.json SIM.json: one test; counts into the totals.
 # The comparison's last line, or its error, is the test's reason.
 NSELF=0 NEV=0
+# Known gaps, each with what is missing: the comparison still runs and
+# prints every differing event, as a TAP TODO (docs/kernel-profiles.md,
+# "Known gaps").  A gap that closes shows as "unexpectedly succeeded".
+gap_of() {
+	case $1 in
+	*"vs sim host: mremap_test (7.2)")
+		echo "X5: which multi-VMA moves this kernel refuses with EFAULT is not modelled" ;;
+	*"vs sim host: uffd-unit-tests (7.2)")
+		echo "the kernel replay's userfaultfd refuses registrations the recording made (EINVAL)" ;;
+	esac
+}
 compare() {
 	"$PY" "$S/tests/vm/selftests_cmp.py" "$2" "$3" >"$T/cmp" 2>&1
 	r=$?
-	ok $r "$1: $(tail -n 1 "$T/cmp")"
+	gap=$(gap_of "$1")
+	if [ -n "$gap" ]; then
+		_n=$((_n + 1))
+		echo "$([ $r -eq 0 ] || echo 'not ')ok $_n - $1: $(tail -n 1 "$T/cmp") # TODO $gap"
+	else
+		ok $r "$1: $(tail -n 1 "$T/cmp")"
+	fi
 	sed '$d' "$T/cmp"
 	n=$(tail -n 1 "$T/cmp" | sed -n 's/^\([0-9]*\) events compared.*/\1/p')
 	NSELF=$((NSELF + 1)) NEV=$((NEV + ${n:-0}))
