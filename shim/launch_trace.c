@@ -588,9 +588,11 @@ static int on_seccomp(struct ltask *t)
 	struct lproc *p = t->p;
 	if (ptrace(PTRACE_GETREGS, t->tid, 0, &r) < 0)
 		return PTRACE_CONT;
-	int sys = vmt_sys_from_nr((long)r.orig_rax);
 	uint64_t a[6];
 	args_of(&r, a);
+	/* the row, `match` included: an ioctl that is no uffd registration,
+	 * a prctl of another option, is not recorded */
+	int sys = vmt_sys_of_call((long)r.orig_rax, a);
 	t->call = CALL_NONE;
 	if (p->pre_exec || sys == VMT_SYS_NONE)
 		return PTRACE_CONT;
