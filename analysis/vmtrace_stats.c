@@ -86,6 +86,10 @@ struct proc_stats {
 	uint64_t threads, events;
 	uint32_t end_how;      /* its END record's (0: none) */
 	int32_t end_status;
+	uint32_t last_image;   /* the newest image's number (exe is its) */
+	/* who recorded its events: 1 libvmrec (preloaded), 2 the vmrec
+	 * launcher (VMT_EV_LAUNCHER: every image from its execve on) */
+	uint32_t by;
 };
 
 struct stats {
@@ -97,6 +101,8 @@ struct stats {
 	uint64_t processes, checkpoints[VMT_CK_FORK + 1], residency, stacks, files;
 	uint64_t vma_min, vma_max;
 	uint64_t ends[VMT_END_UNRECORDED + 1], lost;
+	int launcher;          /* any event is the launcher's: say who recorded what */
+	size_t last_proc;      /* the process of the last event, a guess */
 };
 
 static const char *const reason_names[] = {
@@ -123,9 +129,20 @@ static int add_process(struct stats *s, const struct vmt_process *p)
 		*ps = (struct proc_stats){ .pid = p->pid, .ppid = p->ppid };
 	}
 	ps->images++;
+	if (ps->images > 1 && p->image < ps->last_image)
+		return 0;              /* read after a newer image (file order) */
+	ps->last_image = p->image;
 	free(ps->exe);
 	ps->exe = strdup(p->exe ? p->exe : "");
 	return ps->exe ? 0 : -1;
+}
+
+/* From where its last image was recorded, where the trace says (a
+ * recording of the vmrec launcher). */
+static const char *recorded_from(const struct proc_stats *p)
+{
+	return p->by == 3 ? "execve: launcher, then preload" : p->by == 2 ? "execve: launcher"
+	       : "preload";
 }
 
 static int by_pid(const void *a, const void *b)
@@ -160,6 +177,17 @@ static int add_record(struct stats *s, const struct vmt_record *rec)
 		if (!t)
 			return -1;
 		t->events++;
+		uint32_t by = ev->flags & VMT_EV_LAUNCHER ? 2 : 1;
+		s->launcher |= by == 2;
+		if (s->last_proc < s->nprocs && s->procs[s->last_proc].pid == ev->pid)
+			s->procs[s->last_proc].by |= by;
+		else
+			for (size_t i = s->nprocs; i-- > 0;)
+				if (s->procs[i].pid == ev->pid) {
+					s->procs[i].by |= by;
+					s->last_proc = i;
+					break;
+				}
 		if (s->events++ == 0 || ev->time_ns < s->first_ns)
 			s->first_ns = ev->time_ns;
 		if (ev->time_ns + ev->latency_ns > s->end_ns)
@@ -281,6 +309,8 @@ static void print_json(FILE *f, const char *path, const struct vmt_header *h,
 		char how[32];
 		if (p->end_how)
 			fprintf(f, ", \"ended\": \"%s\"", ended(p, how, sizeof how));
+		if (s->launcher)
+			fprintf(f, ", \"recorded_from\": \"%s\"", recorded_from(p));
 		fputc('}', f);
 		sep = ",\n";
 	}
@@ -341,6 +371,8 @@ static void print_text(FILE *f, const char *path, const struct vmt_header *h,
 		        p->events, p->exe);
 		if (p->end_how && p->end_how != VMT_END_EXIT)
 			fprintf(f, " (%s)", ended(p, how, sizeof how));
+		if (s->launcher)
+			fprintf(f, "  [from %s]", recorded_from(p));
 		fputc('\n', f);
 	}
 	if (s->nprocs > TEXT_TASKS)

@@ -6,6 +6,7 @@
 
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 
 #define ARENA_BYTES (256UL << 20)
@@ -25,17 +26,30 @@ static void lock_arena(void)
 
 static void unlock_arena(void) { __atomic_store_n(&lock, 0, __ATOMIC_RELEASE); }
 
+/* The reservation: ARENA_BYTES, or an eighth of RLIMIT_AS where that is
+ * less (at least ARENA_MIN), so an address-space limit leaves the
+ * program its room (the store's window is sized the same way). */
+#define ARENA_MIN (8UL << 20)
+static unsigned long arena_bytes(void)
+{
+	struct { uint64_t cur, max; } lim;
+	if (raw_failed(raw4(SYS_prlimit64, 0, RLIMIT_AS, 0, &lim)) || lim.cur / 8 >= ARENA_BYTES)
+		return ARENA_BYTES;
+	return lim.cur / 8 < ARENA_MIN ? ARENA_MIN : (unsigned long)(lim.cur / 8) & ~4095UL;
+}
+
 int arena_init(void)
 {
-	long p = raw6(SYS_mmap, ARENA_HINT, ARENA_BYTES, PROT_READ | PROT_WRITE,
+	unsigned long bytes = arena_bytes();
+	long p = raw6(SYS_mmap, ARENA_HINT, bytes, PROT_READ | PROT_WRITE,
 	              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
 	if (raw_failed(p))
-		p = raw6(SYS_mmap, 0, ARENA_BYTES, PROT_READ | PROT_WRITE,
+		p = raw6(SYS_mmap, 0, bytes, PROT_READ | PROT_WRITE,
 		         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (raw_failed(p))
 		return (int)p;
 	base = next = (char *)p;
-	limit = base + ARENA_BYTES;
+	limit = base + bytes;
 	return 0;
 }
 

@@ -137,7 +137,8 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	size_t bytes = 0;
 	char **env = exec_env_build(envp, envc, envp_end, var, &bytes);
 	if (is_static) {
-		warn_static(copy);
+		if (!shim.tramp)            /* the launcher records a static image */
+			warn_static(copy);
 		c.flags |= VMT_EV_NORETURN;
 		call_end(&c, 0);            /* the new image will not record it */
 		uint32_t file_id = c.file_id;
@@ -153,8 +154,8 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	struct vmt_store_proc *proc = shim_vfork_child ? NULL : shim.proc;
 	if (shim_vfork_child)
 		shim_live_add(1);
-	else if (is_static)
-		shim_process_end(VMT_END_UNRECORDED, 0);
+	else if (is_static && !shim.tramp)
+		shim_process_end(VMT_END_UNRECORDED, 0);   /* under the launcher: its END */
 	else if (proc)
 		__atomic_store_n(&proc->state, VMT_PROC_EXECED, __ATOMIC_RELEASE);
 	long r = nr == SYS_execve ? raw3(nr, path, argv, env ? env : envp)
@@ -163,7 +164,7 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	arena_free(name, PATH_MAX);
 	if (shim_vfork_child)
 		shim_live_add(-1);
-	else if (is_static)
+	else if (is_static && !shim.tramp)
 		shim_live_add(1);   /* failed: still here (its END stays written) */
 	if (proc)
 		__atomic_store_n(&proc->state, VMT_PROC_RUNNING, __ATOMIC_RELEASE);

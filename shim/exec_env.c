@@ -12,8 +12,7 @@
 #include <string.h>
 
 #define PRELOAD "LD_PRELOAD="
-#define OURS "VMREC_"
-#define HEAD 12              /* bytes of each string to tell those apart */
+#define HEAD 20              /* bytes of each string to tell those apart */
 #define STRING_MAX 131072    /* the kernel's MAX_ARG_STRLEN */
 #define ENV_MAX (1u << 20)   /* more pointers than any exec takes (E2BIG) */
 
@@ -37,7 +36,7 @@ struct env_scan {
 static int replaced(const struct env_scan *e, size_t i)
 {
 	const char *h = e->heads + i * HEAD;
-	return starts(h, e->got[i], PRELOAD) || starts(h, e->got[i], OURS);
+	return starts(h, e->got[i], PRELOAD) || shim_env_ours(h, e->got[i]);
 }
 
 /* 0, or -1 when the program's envp is not what the kernel would take as it

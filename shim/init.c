@@ -11,6 +11,9 @@
  *   VMREC_LAUNCHER=1  internal: the vmrec launcher finishes the trace
  *   VMREC_STORE=PATH  internal: the process tree's trace store
  *   VMREC_EXEC=...    internal: the execve event handed to a new image
+ *   VMREC_TRAMPOLINE=HEX internal: the vmrec launcher traces the tree; the
+ *                     recorder's calls go through a `syscall; ret` page
+ *                     mapped there (docs/shim.md, "Two recorders")
  *   VMREC_OFF=TRACE   internal: VMREC_OUT renamed by a root that could not
  *                     record, so its tree warns once */
 #include "arena.h"
@@ -35,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -68,7 +72,8 @@ int shim_move_high(long fd)
 
 static void save_env(const char *out, const char *store)
 {
-	static const char *names[] = { "VMREC_STACKS", "VMREC_SUD", "VMREC_RESIDENCY", NULL };
+	static const char *names[] = { "VMREC_STACKS", "VMREC_SUD", "VMREC_RESIDENCY",
+	                               "VMREC_TRAMPOLINE", NULL };
 	char *p = saved_buf;
 	int n = 0;
 	saved_env[n++] = p;
@@ -98,41 +103,88 @@ static int is_self(const char *tok, size_t n)
 	       (n >= nn && memcmp(tok + n - nn, name, nn) == 0 && (n == nn || tok[n - nn - 1] == '/'));
 }
 
-static int drop_self_preload(char *e)
+int shim_env_ours(const char *s, size_t len)
 {
-	char *v = e + 11, *w = v;
-	for (char *p = v; *p;) {
+	static const char *const names[] = {
+		"VMREC_OUT=", "VMREC_STACKS=", "VMREC_SUD=", "VMREC_RESIDENCY=", "VMREC_MODE=",
+		"VMREC_LAUNCHER=", "VMREC_STORE=", "VMREC_EXEC=", "VMREC_OFF=", "VMREC_TRAMPOLINE=",
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		size_t n = strlen(names[i]);
+		if (len >= n && memcmp(s, names[i], n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* LD_PRELOAD without the recorder, in recorder memory; NULL when nothing
+ * is left (the variable goes). */
+/* Where the copies go when the recorder has no arena (it stays out of a
+ * process under an address-space limit, map_trampoline). */
+static char *env_space(size_t bytes)
+{
+	static char spare[16384] __attribute__((aligned(16)));
+	static size_t used;
+	char *p = arena_alloc(bytes);
+	if (p || used + bytes > sizeof spare)
+		return p;
+	p = spare + used;
+	used += (bytes + 15) & ~(size_t)15;
+	return p;
+}
+
+static char *preload_without_self(char *e)
+{
+	char *out = env_space(strlen(e) + 1);
+	if (!out)
+		return e;
+	char *start = stpcpy(out, "LD_PRELOAD="), *w = start;
+	for (const char *p = e + 11; *p;) {
 		while (*p == ':' || *p == ' ')
 			p++;
-		char *q = p;
+		const char *q = p;
 		while (*q && *q != ':' && *q != ' ')
 			q++;
 		if (q > p && !is_self(p, (size_t)(q - p))) {
-			if (w > v)
+			if (w > start)
 				*w++ = ':';
-			memmove(w, p, (size_t)(q - p));
+			memcpy(w, p, (size_t)(q - p));
 			w += q - p;
 		}
 		p = q;
 	}
 	*w = 0;
-	return w == v;      /* nothing left: drop the variable */
+	return w == start ? NULL : out;
 }
 
+/* environ becomes a copy without them, in recorder memory (main's envp
+ * is read after the constructors): the initial stack stays as the
+ * kernel built it, so a program that walks past envp to the auxiliary
+ * vector (Go's runtime does) finds it where it is. */
 static void hide_env(void)
 {
 	extern char **environ;
-	char **r = environ, **w = environ;
+	size_t n = 0;
 	if (!environ)
 		return;
-	for (; *r; r++) {
-		if (strncmp(*r, "VMREC_", 6) == 0)
+	while (environ[n])
+		n++;
+	char **copy = (char **)(void *)env_space((n + 1) * sizeof(char *)), **w = copy;
+	if (!copy)
+		return;
+	for (char **r = environ; *r; r++) {
+		if (shim_env_ours(*r, strlen(*r)))
 			continue;
-		if (strncmp(*r, "LD_PRELOAD=", 11) == 0 && drop_self_preload(*r))
+		if (strncmp(*r, "LD_PRELOAD=", 11) == 0) {
+			char *kept = preload_without_self(*r);
+			if (kept)
+				*w++ = kept;
 			continue;
+		}
 		*w++ = *r;
 	}
 	*w = NULL;
+	environ = copy;
 }
 
 static char *put_dec(char *p, unsigned long v)
@@ -208,9 +260,13 @@ static void start_image(int root)
 		rec.u.event = ev;
 		shim_write(&rec);
 	}
-	uint64_t seq = shim_next_seq();
-	image_process(seq);
-	image_map(seq);
+	/* under the launcher the image's start is the launcher's: it wrote
+	 * PROCESS and MAP at the exec stop, and the loader's calls since */
+	if (!shim.tramp) {
+		uint64_t seq = shim_next_seq();
+		image_process(seq);
+		image_map(seq);
+	}
 	image_checkpoint(exec ? VMT_CK_EXEC : VMT_CK_START);
 }
 
@@ -226,6 +282,34 @@ static const char *absolute(const char *path, char *buf, size_t cap)
 		return path;
 	strcat(strcat(buf, "/"), path);
 	return buf;
+}
+
+/* Under the launcher, the recorder's first act: the trampoline page at
+ * the address the launcher chose.  The launcher's stop for this mmap
+ * tells it libvmrec is live here; from then on every call the recorder
+ * issues through the page passes its filter.  0, or -1: not recording
+ * (the launcher records this process alone). */
+static int map_trampoline(void)
+{
+	const char *v = getenv("VMREC_TRAMPOLINE");
+	struct { uint64_t cur, max; } lim;
+	if (!v || !*v)
+		return 0;
+	/* under an address-space limit the launcher records the process
+	 * alone: the recorder's reservations would take the program's room */
+	if (!raw_failed(raw4(SYS_prlimit64, 0, RLIMIT_AS, 0, &lim)) && lim.cur != RLIM_INFINITY)
+		return -1;
+	uint64_t at = strtoull(v, NULL, 16);
+	long p = raw6(SYS_mmap, (long)at, (long)SHIM_PAGE, PROT_READ | PROT_WRITE,
+	              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (raw_failed(p) || (uint64_t)p != at)
+		return -1;
+	static const unsigned char code[] = { 0x0f, 0x05, 0xc3 };   /* syscall; ret */
+	memcpy((void *)(uintptr_t)at, code, sizeof code);
+	raw3(SYS_mprotect, at, SHIM_PAGE, PROT_READ | PROT_EXEC);
+	shim.tramp = at;
+	shim_exempt_syscall = (void *)(uintptr_t)at;
+	return 0;
 }
 
 static int find_self(const struct maps_line *l, void *arg)
@@ -259,6 +343,10 @@ __attribute__((constructor)) static void shim_init(void)
 
 	if (getenv("VMREC_OFF") && !out)
 		return;         /* the root said why it is not recording */
+	if (map_trampoline() < 0) {
+		hide_env();     /* the launcher records this process alone */
+		return;
+	}
 
 	if (arena_init() < 0) {
 		say("vmrec: ", "no memory for the recorder", "; not recording\n");
@@ -305,8 +393,9 @@ __attribute__((constructor)) static void shim_init(void)
 	start_image(root);
 	shim.unpatched = (uint64_t)patch_sites(shim_sites, shim_nsites);
 	signals_catch_fatal();
+	/* no SIGSYS under the launcher: its filter sees what the hooks miss */
 	const char *sud = getenv("VMREC_SUD");
-	if (!sud || strcmp(sud, "0") != 0)
+	if (!shim.tramp && (!sud || strcmp(sud, "0") != 0))
 		sud_init();
 	hide_env();
 }

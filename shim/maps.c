@@ -1,5 +1,6 @@
 /* maps.c - parse /proc/self/maps from a buffer grown in the arena. */
 #include "maps.h"
+#include "launch_filter.h"
 #include "arena.h"
 #include "raw.h"
 #include "record.h"
@@ -99,7 +100,16 @@ int maps_is_recorder(const struct maps_line *l)
 		self_end = l->end;
 		return 1;
 	}
-	return !l->name[0] && l->start == self_end && l->start;
+	/* under the launcher: its trampoline page, and the library the
+	 * recorder brings along, whose loading the launcher left out too */
+	if (shim.tramp && (l->start == shim.tramp || strstr(l->name, LAUNCH_RECORDER_DEP)))
+		return 1;
+	/* libvmrec's bss, unless the program's memory merged into it (ld.so
+	 * places its own small mappings right after the last library): then
+	 * the VMA is the program's too, and counts as the program's */
+	extern char _end[] __attribute__((visibility("hidden")));
+	return !l->name[0] && l->start == self_end && l->start &&
+	       (!shim.tramp || l->end <= shim_page_up((uint64_t)(uintptr_t)_end));
 }
 
 static uint64_t hex(const char **p)

@@ -32,7 +32,7 @@ $(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT)
 	$(CC) -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
 	  $(SHIM_VMT) $(LIBVMT_LIBS) $(LDFLAGS)
 
-$(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c $(SHIM_CAPTURE_SRCS)) $(LIBVMT)
+$(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c shim/launch_trace.c shim/launch_filter.c $(SHIM_CAPTURE_SRCS)) $(LIBVMT)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
 
@@ -51,6 +51,16 @@ TEST_BINS += $(BUILD)/tests/shim/static_hello
 $(BUILD)/tests/shim/static_hello: tests/shim/static/static_hello.c
 	@mkdir -p $(@D)
 	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
+
+# A program whose library's constructor maps memory before libvmrec's
+# runs (tests/shim/from-execve.t).
+TEST_BINS += $(BUILD)/tests/shim/libctor_maps.so $(BUILD)/tests/shim/ctor_maps
+$(BUILD)/tests/shim/libctor_maps.so: tests/shim/ctor/ctor_maps_lib.c
+	@mkdir -p $(@D)
+	$(CC) $(VMREC_CFLAGS) -shared -fPIC -o $@ $<
+$(BUILD)/tests/shim/ctor_maps: tests/shim/ctor/ctor_maps.c $(BUILD)/tests/shim/libctor_maps.so
+	@mkdir -p $(@D)
+	$(CC) $(VMREC_CFLAGS) -o $@ $< -L$(BUILD)/tests/shim -lctor_maps -Wl,-rpath,'$$ORIGIN'
 
 # make bench: tests/bench/shim-overhead.sh and its loops.
 BENCH_SCRIPTS += tests/bench/shim-overhead.sh

@@ -45,6 +45,7 @@ struct shim_proc {
 	uint64_t trapped, unpatched;
 	uint64_t lost;              /* records not kept (atomically); END says it */
 	const char *out_path;
+	uint64_t tramp;             /* the launcher's trampoline page, 0: preloaded alone */
 };
 
 extern struct shim_proc shim;

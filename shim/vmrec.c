@@ -27,45 +27,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "launch_filter.h"
+#include "launch_trace.h"
 #include "vmt_check.h"
 #include "vmt_store.h"
-
-/* The program execvp would run, or NULL. */
-static const char *resolve(const char *prog, char *buf, size_t cap)
-{
-	if (strchr(prog, '/'))
-		return prog;
-	const char *path = getenv("PATH");
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p; ) {
-		const char *end = strchr(p, ':');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		if ((size_t)snprintf(buf, cap, "%.*s/%s", (int)len, p, prog) < cap &&
-		    access(buf, X_OK) == 0)
-			return buf;
-		p += len + (end != NULL);
-	}
-	return NULL;
-}
-
-/* An ELF executable without an interpreter cannot load libvmrec.so. */
-static int is_static(const char *path)
-{
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), interp = 0, elf = 0;
-	if (fd < 0)
-		return 0;
-	if (pread(fd, &eh, sizeof eh, 0) == (ssize_t)sizeof eh &&
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_ident[EI_CLASS] == ELFCLASS64) {
-		elf = 1;
-		for (int i = 0; i < eh.e_phnum; i++)
-			if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph)) ==
-			    (ssize_t)sizeof ph && ph.p_type == PT_INTERP)
-				interp = 1;
-	}
-	close(fd);
-	return elf && !interp;
-}
 
 static volatile pid_t child;
 
@@ -117,29 +82,6 @@ static void reaped(pid_t pid, int st)
 		fates_cap = cap;
 	}
 	fates[nfates++] = (struct vmt_store_fate){ pid, st };
-}
-
-/* Every process of the tree: the root's status, the others' as they are
- * orphaned to us (we are their subreaper). */
-static int wait_all(pid_t root, int *root_st)
-{
-	int st, got_root = 0;
-	for (;;) {
-		pid_t p = waitpid(-1, &st, 0);
-		if (p < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == ECHILD)
-				return got_root ? 0 : -1;
-			perror("vmrec: waitpid");
-			return -1;
-		}
-		reaped(p, st);
-		if (p == root) {
-			*root_st = st;
-			got_root = 1;
-		}
-	}
 }
 
 /* The launcher's own store, once its tree has gone: to `out`, the path it
@@ -274,7 +216,7 @@ static int finish_by_hand(const char *store_path, const char *out, unsigned mode
  * trace store").  Woken by each seal; whatever is left when the tree has
  * gone, and every slab still open, the finisher writes. */
 struct drainer {
-	char path[4300];
+	char path[8400];
 	pthread_t thread;
 	int started;
 	volatile int stop;
@@ -331,10 +273,10 @@ static void *drain_main(void *arg)
 	return NULL;   /* drain_stop detaches, after its wake */
 }
 
-static void drain_start(struct drainer *d, const char *out, pid_t root)
+static void drain_start(struct drainer *d, const char *store)
 {
 	sigset_t all, old;
-	snprintf(d->path, sizeof d->path, "%s.vmrec-store.%d", out, (int)root);
+	snprintf(d->path, sizeof d->path, "%s", store);
 	sigfillset(&all);   /* the signals to forward are the main thread's */
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	d->started = pthread_create(&d->thread, NULL, drain_main, d) == 0;
@@ -377,6 +319,33 @@ static int check_out(const char *out)
 		return -1;
 	}
 	return 0;
+}
+
+/* The trace's header, as the root image wrote it preloaded alone. */
+static void write_header(struct vmt_store *s, int argc, char **argv)
+{
+	struct vmt_store_put put = { s, NULL };
+	struct vmt_sink sink = { vmt_store_sink_put, &put };
+	struct vmt_writer_prefs prefs = { .sink = &sink };
+	struct vmt_writer *w = vmt_writer_fdopen(-1, (int32_t)getpid(), (int32_t)getpid(), &prefs);
+	struct vmt_record rec = { .type = VMT_REC_HEADER };
+	struct timespec ts;
+	size_t len = 1;
+	for (int k = 0; k < argc; k++)
+		len += strlen(argv[k]) + 1;
+	char *cmd = calloc(1, len);
+	for (int k = 0; cmd && k < argc; k++)
+		strcat(strcat(cmd, k ? " " : ""), argv[k]);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	rec.u.header.version = VMT_FORMAT_VERSION;
+	rec.u.header.start_realtime_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	vmt_host_probe(&rec.u.header.host);
+	rec.u.header.cmdline = cmd ? cmd : "";
+	if (w) {
+		vmt_write(w, &rec);
+		vmt_writer_close(w);
+	}
+	free(cmd);
 }
 
 int main(int argc, char **argv)
@@ -447,13 +416,23 @@ int main(int argc, char **argv)
 		snprintf(outbuf, sizeof outbuf, "%s.vmrec.lz4", base);
 		out = outbuf;
 	}
-	char found[4200];
-	const char *prog = resolve(argv[i], found, sizeof found);
-	if (prog && is_static(prog))
-		fprintf(stderr, "vmrec: %s is statically linked: not recorded\n", argv[i]);
 	/* Fail early, with the file's name, rather than inside the program. */
 	if (check_out(out) < 0)
 		return 2;
+
+	/* the store is the launcher's: it writes each image's start */
+	char store[8400], cwd[4096];
+	if (out[0] != '/' && getcwd(cwd, sizeof cwd))
+		snprintf(store, sizeof store, "%s/%s.vmrec-store.%d", cwd, out, (int)getpid());
+	else
+		snprintf(store, sizeof store, "%s.vmrec-store.%d", out, (int)getpid());
+	static struct vmt_store tree;
+	int err = vmt_store_create(&tree, store, out, (unsigned)m, 1);
+	if (err < 0) {
+		fprintf(stderr, "vmrec: cannot make the trace store %s: %s\n", store, strerror(-err));
+		return 2;
+	}
+	write_header(&tree, argc - i, argv + i);
 
 	const char *old = getenv("LD_PRELOAD");
 	char *preload = malloc(strlen(lib) + (old ? strlen(old) : 0) + 2);
@@ -465,14 +444,24 @@ int main(int argc, char **argv)
 	setenv("VMREC_OUT", out, 1);
 	setenv("VMREC_LAUNCHER", "1", 1);
 	setenv("VMREC_MODE", mode, 1);
-	unsetenv("VMREC_STORE");
+	setenv("VMREC_STORE", store, 1);
+	char tramp[32];
+	snprintf(tramp, sizeof tramp, "%llx", (unsigned long long)LAUNCH_TRAMPOLINE);
+	setenv("VMREC_TRAMPOLINE", tramp, 1);
 	unsetenv("VMREC_EXEC");
 	if (stacks)
 		setenv("VMREC_STACKS", stacks, 1);
 	if (no_sud)
 		setenv("VMREC_SUD", "0", 1);
 
+	struct launch_cfg lc = { .store = &tree, .lib_path = lib, .reaped = reaped };
+	launch_trace_init(&lc);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	int go[2];
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		perror("vmrec: pipe");
+		return 2;
+	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		perror("vmrec: fork");
@@ -480,10 +469,16 @@ int main(int argc, char **argv)
 	}
 	if (pid == 0) {
 		signal(SIGPIPE, SIG_DFL);
+		close(go[1]);
+		int fe = launch_trace_child(go[0]);
+		if (fe < 0 && fe != -EPERM)
+			fprintf(stderr, "vmrec: no seccomp filter (%s): the loader's calls are not "
+			        "recorded\n", strerror(-fe));
 		execvp(argv[i], argv + i);
 		fprintf(stderr, "vmrec: %s: %s\n", argv[i], strerror(errno));
 		_exit(127);
 	}
+	close(go[0]);
 	child = pid;
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 	for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
@@ -491,19 +486,22 @@ int main(int argc, char **argv)
 		sigaction(sigs[k], &sa, NULL);
 	}
 	static struct drainer drainer;
-	drain_start(&drainer, out, pid);
+	drain_start(&drainer, store);
 	int st = 0;
-	int waited = wait_all(pid, &st);
+	int waited = launch_trace_run(pid, go[1], &st);
+	/* orphans the tracer did not see (none expected): reap them too */
+	int ost;
+	pid_t op;
+	while ((op = waitpid(-1, &ost, __WALL)) > 0 || (op < 0 && errno == EINTR))
+		if (op > 0)
+			reaped(op, ost);
 	drain_stop(&drainer);
+	vmt_store_detach(&tree);
 	if (waited < 0)
 		return 2;
-	/* the root image made the store (none: a static program, or no exec) */
-	char store[4300];
-	snprintf(store, sizeof store, "%s.vmrec-store.%d", out, (int)pid);
 	/* a trace that cannot be finished is said on stderr; the status stays
 	 * the program's, as it would be without the recorder */
-	if (access(store, F_OK) == 0)
-		finish(store, out);
+	finish(store, out);
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return WEXITSTATUS(st);

@@ -135,6 +135,7 @@ void vmt_sys_range_args(int sys, int *addr, int *len);
 #define VMT_EV_NORETURN  0x0002u /* no result: exit, successful execve */
 #define VMT_EV_THREAD    0x0004u /* clone/clone3 created a thread */
 #define VMT_EV_LOADER    0x0008u /* issued by the dynamic loader */
+#define VMT_EV_LAUNCHER  0x0010u /* recorded by the vmrec launcher (ptrace), not libvmrec */
 
 /* One system call.  args[] are the raw register values as the kernel saw
  * them (clone3: args[0] is the struct's flags word, args[1] its

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -45,15 +46,25 @@ static long open_path(const char *path, int flags, unsigned mode)
 	return sc(SYS_openat, AT_FDCWD, (long)path, flags | O_CLOEXEC | O_NOFOLLOW, mode, 0, 0);
 }
 
+/* The window for a new store: a quarter of RLIMIT_AS where one is set. */
+static uint64_t new_window(void)
+{
+	struct { uint64_t cur, max; } lim;
+	uint64_t w = VMT_STORE_WINDOW;
+	if (!failed(sc(SYS_prlimit64, 0, RLIMIT_AS, 0, (long)&lim, 0, 0)) && lim.cur / 4 < w)
+		w = lim.cur / 4 < VMT_STORE_WINDOW_MIN ? VMT_STORE_WINDOW_MIN : lim.cur / 4 & ~((1ull << 20) - 1);
+	return w;
+}
+
 static int map_window(struct vmt_store *s, long fd)
 {
-	long p = sc(SYS_mmap, (long)VMT_STORE_ADDR, (long)VMT_STORE_WINDOW, PROT_READ | PROT_WRITE,
+	uint64_t w = s->window;
+	long p = sc(SYS_mmap, (long)VMT_STORE_ADDR, (long)w, PROT_READ | PROT_WRITE,
 	            MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, fd, 0);
 	if (failed(p) || (uint64_t)p != VMT_STORE_ADDR) {
 		if (!failed(p))
-			sc(SYS_munmap, p, (long)VMT_STORE_WINDOW, 0, 0, 0, 0);
-		p = sc(SYS_mmap, 0, (long)VMT_STORE_WINDOW, PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_NORESERVE, fd, 0);
+			sc(SYS_munmap, p, (long)w, 0, 0, 0, 0);
+		p = sc(SYS_mmap, 0, (long)w, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
 	}
 	if (failed(p))
 		return (int)p;
@@ -81,7 +92,7 @@ static int ensure(struct vmt_store *s, uint64_t upto)
 	if (upto <= ready)
 		return 0;
 	uint64_t want = (upto + EXTENT - 1) / EXTENT * EXTENT;
-	if (want > VMT_STORE_WINDOW)
+	if (want > s->window)
 		return -1;
 	long fd = open_path(s->path, O_RDWR, 0);
 	if (failed(fd))
@@ -110,6 +121,7 @@ int vmt_store_create(struct vmt_store *s, const char *path, const char *out,
 	long r = sc(SYS_fallocate, fd, 0, 0, EXTENT, 0, 0);
 	if (no_fallocate(r))
 		r = sc(SYS_ftruncate, fd, EXTENT, 0, 0, 0, 0);
+	s->window = new_window();
 	if (!failed(r))
 		r = map_window(s, fd);
 	sc(SYS_close, fd, 0, 0, 0, 0, 0);
@@ -124,6 +136,7 @@ int vmt_store_create(struct vmt_store *s, const char *path, const char *out,
 	h->ready = EXTENT;
 	h->live = 1;
 	h->mode = mode;
+	h->window_mib = (uint32_t)(s->window >> 20);
 	strcpy(h->out, out);
 	__atomic_store_n((uint64_t *)h->magic, *(const uint64_t *)"VMRCSTOR", __ATOMIC_RELEASE);
 	return 0;
@@ -141,8 +154,15 @@ int vmt_store_attach(struct vmt_store *s, const char *path)
 	long r = sc(SYS_fstat, fd, (long)&st, 0, 0, 0, 0);
 	if (!failed(r) && st.st_size < VMT_STORE_HEAD)
 		r = -EINVAL;
-	if (!failed(r))
+	struct vmt_store_head head;
+	if (!failed(r) && sc(SYS_pread64, fd, (long)&head, sizeof head, 0, 0, 0) != (long)sizeof head)
+		r = -EINVAL;
+	if (!failed(r)) {
+		/* the window its creator chose, never more than the whole */
+		s->window = head.window_mib && (uint64_t)head.window_mib << 20 < VMT_STORE_WINDOW
+		            ? (uint64_t)head.window_mib << 20 : VMT_STORE_WINDOW;
 		r = map_window(s, fd);
+	}
 	sc(SYS_close, fd, 0, 0, 0, 0, 0);
 	if (failed(r))
 		return (int)r;
@@ -156,7 +176,7 @@ int vmt_store_attach(struct vmt_store *s, const char *path)
 void vmt_store_detach(struct vmt_store *s)
 {
 	if (s->base)
-		sc(SYS_munmap, (long)s->base, (long)VMT_STORE_WINDOW, 0, 0, 0, 0);
+		sc(SYS_munmap, (long)s->base, (long)s->window, 0, 0, 0, 0);
 	s->base = NULL;
 	s->head = NULL;
 }
@@ -166,7 +186,7 @@ static void *reserve(struct vmt_store *s, size_t len, uint64_t *off)
 {
 	uint64_t need = align8(sizeof(struct region) + len);
 	uint64_t o = __atomic_fetch_add(&s->head->end, need, __ATOMIC_RELAXED);
-	if (o + need > VMT_STORE_WINDOW || ensure(s, o + need))
+	if (o + need > s->window || ensure(s, o + need))
 		return NULL;
 	struct region *r = (struct region *)(s->base + o);
 	r->len = len;
@@ -560,8 +580,8 @@ int vmt_store_finish(struct vmt_store *s, const char *out, unsigned mode,
 	sc(SYS_close, fd, 0, 0, 0, 0, 0);
 	struct finish f = { .s = s, .alloc = alloc };
 	f.limit = h->end < (uint64_t)st.st_size ? h->end : (uint64_t)st.st_size;
-	if (f.limit > VMT_STORE_WINDOW)
-		f.limit = VMT_STORE_WINDOW;
+	if (f.limit > s->window)
+		f.limit = s->window;
 
 	if (!out) {   /* the recorder's own, NUL-terminated where it made it */
 		h->out[sizeof h->out - 1] = 0;

@@ -20,6 +20,7 @@
 
 #define VMT_STORE_ADDR   0x3e0000000000ull /* below the shim's arena */
 #define VMT_STORE_WINDOW (1ull << 40)      /* the most a store can hold */
+#define VMT_STORE_WINDOW_MIN (16ull << 20) /* the least, under an address-space limit */
 #define VMT_STORE_HEAD   VMT_PAGE   /* the head page */
 #define VMT_STORE_SLAB   (256u << 10)
 
@@ -45,7 +46,11 @@ struct vmt_store_head {
 	uint32_t warned;       /* a process said the trace is incomplete: once a tree */
 	uint32_t sealed;       /* bumped at each seal: the launcher sleeps on it */
 	uint32_t drainer;      /* 1: the vmrec launcher drains the slabs (it set this) */
-	uint32_t pad;
+	/* the window every process maps, in MiB: sized at creation from the
+	 * creator's RLIMIT_AS (a quarter of it, at most VMT_STORE_WINDOW),
+	 * so an address-space limit leaves the program its room; 0: the
+	 * whole VMT_STORE_WINDOW (a store of an older recorder) */
+	uint32_t window_mib;
 	char out[3072];        /* the finished trace's path */
 };
 
@@ -78,6 +83,7 @@ struct vmt_store_proc {
 
 struct vmt_store {
 	uint8_t *base;
+	uint64_t window;       /* bytes mapped at base */
 	struct vmt_store_head *head;
 	char path[4096];
 };

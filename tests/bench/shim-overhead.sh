@@ -103,6 +103,36 @@ loop "mmap1: mmap+munmap 128 MiB (ns/iteration)" "recorded <= 1.15" mmap1 5000
 loop "malloc1: malloc+free 128 MiB (ns/iteration)" "recorded <= 1.15" malloc1 3000
 loop "sbrk loop, no page touches (ns/iteration of 17 calls)" "recorded <= 1.10, --stacks=16 <= 1.5" sbrk 2000 stacks
 
+# Start-up: what a process costs from its execve (the launcher records the
+# loader's calls with ptrace until libvmrec is live, docs/shim.md "Two
+# recorders"): wall time of the whole command natively, under vmrec and
+# under strace -f --seccomp-bpf (the same stop-only-for-these-calls
+# technique), alternating, medians of per-round ratios.
+wall_ms() {
+	s0=$(date +%s%N); "$@" >/dev/null 2>&1 || true; s1=$(date +%s%N)
+	echo $(( (s1 - s0) / 1000 ))
+}
+MEM='trace=%memory,prctl'
+startup() {   # NAME TARGET CMD...
+	name=$1 target=$2; shift 2
+	: >"$T/n"; : >"$T/r"; : >"$T/x"
+	i=0
+	while [ $i -lt "$ROUNDS" ]; do
+		wall_ms "$@" >>"$T/n"
+		wall_ms "$B/bin/vmrec" -o "$T/t.lz4" -- "$@" >>"$T/r"
+		wall_ms strace -f -qq --seccomp-bpf -e "$MEM" -o /dev/null "$@" >>"$T/x"
+		i=$((i + 1))
+	done
+	echo "$name: native $(median <"$T/n") us, vmrec $(pair_median "$T/r" "$T/n")x, strace -f --seccomp-bpf $(pair_median "$T/x" "$T/n")x (wall, medians of per-round ratios, $ROUNDS alternating rounds; target: $target)"
+}
+printf 'int f(int x) { return x * 2; }\n' >"$T/small.c"
+startup "200 execs of /bin/true from a shell" "vmrec <= 2.0" sh -c 'i=0; while [ $i -lt 200 ]; do /bin/true; i=$((i + 1)); done'
+startup "python3 -c pass" "vmrec <= 1.10" "$PY" -c pass
+if command -v gcc >/dev/null 2>&1; then
+	startup "gcc -c of a small file" "vmrec <= 1.10" gcc -c -o "$T/small.o" "$T/small.c"
+fi
+startup "/bin/true, one process" "none (the fixed cost per recording)" /bin/true
+
 # What the launcher spends draining is CPU too, on another core where
 # there is one: the whole tree's CPU for one sbrk loop, both ways.
 : >"$T/cl"; : >"$T/cp"

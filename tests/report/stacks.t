@@ -4,12 +4,15 @@
 # wrong trace costs one note, never the report.
 . "$(dirname "$0")/../lib.sh"
 R=$B/bin/vmreport V=$B/bin/vmtrace
-need_built "$B/bin/vmrec" "$B/bin/vmreplay" "$B/bin/vmreport" "$B/bin/vmtrace"
+need_built "$B/lib/libvmrec.so" "$B/bin/vmreplay" "$B/bin/vmreport" "$B/bin/vmtrace"
 # Compiled here, not in progs/: frames must not be inlined or tail calls,
 # and a sanitizer build's runtime would refuse the recorder's preload.
 ${CC:-cc} -O1 -g -fno-inline -fno-optimize-sibling-calls -o "$T/stackmap" \
 	"$S/tests/report/src/stackmap.c" || fail_all "cannot compile stackmap.c"
-"$B/bin/vmrec" --stacks=16 -o "$T/sm.vmt" -- "$T/stackmap" 2>"$T/err" ||
+# preloaded alone: the event numbers below count from the recorder's
+# constructor (under the vmrec launcher the loader's calls come first)
+alone() { _o=$1; shift; LD_PRELOAD=$B/lib/libvmrec.so VMREC_OUT=$_o "$@"; }
+VMREC_STACKS=16 alone "$T/sm.vmt" "$T/stackmap" 2>"$T/err" ||
 	skip_all "vmrec --stacks cannot record here: $(head -1 "$T/err")"
 mkdir "$T/res"
 for k in 6.1 6.8; do
@@ -76,12 +79,12 @@ bpid=$("$V" dump "$T/brk.vmt" | awk 'NR == 4 { print $1 }')
 pid=$("$V" dump "$T/gone/sm.vmt" | awk 'NR == 4 { print $1 }')
 is "$rc/$(cat "$T/err")" "0/vmreport: note: --explain shows no stacks: $T/brk.vmt: event 3 is brk of pid $bpid, the results say mmap of pid $pid: not the trace they were replayed from" \
 	"another trace: refused by its event 3's call"
-"$B/bin/vmrec" --stacks=16 -o "$T/again.vmt" -- "$T/stackmap" 2>/dev/null
+VMREC_STACKS=16 alone "$T/again.vmt" "$T/stackmap" 2>/dev/null
 pid2=$("$V" dump "$T/again.vmt" | awk 'NR == 4 { print $1 }')
 "$R" --explain --stacks="$T/again.vmt" "$A" "$C" >"$T/out" 2>"$T/err"
 is "$(cat "$T/err")" "vmreport: note: --explain shows no stacks: $T/again.vmt: event 3 is mmap of pid $pid2, the results say mmap of pid $pid: not the trace they were replayed from" \
 	"the same program recorded again: refused by its pid"
-"$B/bin/vmrec" -o "$T/short.vmt" -- true 2>/dev/null
+alone "$T/short.vmt" /bin/true 2>/dev/null
 n=$("$V" dump "$T/short.vmt" | wc -l)
 "$R" --explain --stacks="$T/short.vmt" "$A" "$C" >/dev/null 2>"$T/err"
 is "$n/$(cat "$T/err")" "$n/vmreport: note: --explain shows no stacks: $T/short.vmt: ends after $n events, the results name event 3: not the trace they were replayed from" \
@@ -93,7 +96,7 @@ case $(cat "$T/err") in "vmreport: note: --explain shows no stacks: $T/junk.vmt:
 *) ok 1 "... and the reader's one-line message"; diag "$(cat "$T/err")";; esac
 
 # recorded without stacks: nothing by default, a note when --stacks asks
-"$B/bin/vmrec" -o "$T/nostack.vmt" -- "$T/stackmap" 2>/dev/null
+alone "$T/nostack.vmt" "$T/stackmap" 2>/dev/null
 for k in 6.1 6.8; do
 	"$B/bin/vmreplay" --target sim --kernel $k --per-event -q --json "$T/res/n$k.json" \
 		"$T/nostack.vmt" >/dev/null 2>&1 || { echo "Bail out! vmreplay --target sim --kernel $k"; exit 1; }

@@ -26,9 +26,13 @@ for i in $(seq 1 48); do
 done
 is "$differ" 0 "python3 -c 'import json': as many brk calls as natively, with 32 to 50 variables"
 LD_PRELOAD="/no/such/other.so $LIB" VMREC_OUT=$T/env.lz4 env 2>/dev/null >"$T/env"
-is "$(grep -c '^VMREC_' "$T/env")" 0 "no VMREC_ variable in the program's environment"
+# the recorder's own variables go; another VMREC_ name is the user's
+is "$(grep -c '^VMREC_\(OUT\|STORE\|EXEC\|LAUNCHER\|MODE\|TRAMPOLINE\)=' "$T/env")" 0 \
+   "none of the recorder's VMREC_ variables in the program's environment"
+VMREC_STRAY=1 LD_PRELOAD=$LIB VMREC_OUT=$T/env2.lz4 env 2>/dev/null | grep -c '^VMREC_STRAY=1$' >"$T/n"
+is "$(cat "$T/n")" 1 "a VMREC_ variable the recorder does not use stays"
 is "$(grep '^LD_PRELOAD=' "$T/env")" "LD_PRELOAD=/no/such/other.so" "LD_PRELOAD keeps only the program's own entries"
-LD_PRELOAD=$LIB VMREC_OUT=$T/sh.lz4 sh -c 'env | grep -c "^VMREC_\|^LD_PRELOAD=\|^$"' >"$T/n"
+LD_PRELOAD=$LIB VMREC_OUT=$T/sh.lz4 sh -c 'env | grep -c "^VMREC_\(OUT\|STORE\|EXEC\)=\|^LD_PRELOAD=\|^$"' >"$T/n"
 is "$(cat "$T/n")" 0 "nor in a child's"
 ok $([ "$("$TC" -a "$T/sh.lz4" | grep -c '^process ')" -ge 3 ]; echo $?) "and the children are still recorded"
 done_testing

@@ -39,3 +39,24 @@ like() {
 	*) ok 1 "$3"; printf '#   got:  %s\n#   want: *%s*\n' "$1" "$2" ;;
 	esac
 }
+
+# The VMA calls of a strace -f -o FILE or a `vmtrace dump`, names only,
+# one line per process (in its order), the lines sorted: what
+# `strace -f -e trace=%memory,prctl` shows, compared call for call.
+# With LOADER_TLS=skip, ld.so's small anonymous allocations before the
+# process's first munmap are left out: the recorder's static TLS changes
+# how ld.so allocates the main thread's (one 12 KiB mmap becomes two of
+# 8 KiB in a program with several libraries).  A successful execve
+# starts a new image (strace must trace execve too).  prctl counts only for the
+# options that change VMAs.
+calls_by_process() {
+	awk -v skip="${LOADER_TLS:-}" '$2 !~ /^</ { n = $2; sub(/\(.*/, "", n)
+		if (n == "munmap") unmapped[$1] = 1
+		if (n ~ /^execve/ && $0 ~ /= 0$/) unmapped[$1] = 0   # a new image
+		if (skip && !unmapped[$1] && $0 ~ /mmap\(NULL, (4096|8192|12288), PROT_READ\|PROT_WRITE, MAP_PRIVATE\|MAP_ANONYMOUS, -1, 0\)/) next
+		if (n == "prctl" && $0 !~ /PR_SET_(VMA|THP_DISABLE|MEMORY_MERGE|MDWE)/) next
+		if (n !~ /^(mmap|munmap|mprotect|pkey_mprotect|brk|madvise|mremap|mlock|mlock2|munlock|mlockall|munlockall|mseal|shmat|shmdt|prctl|mbind|set_mempolicy_home_node|remap_file_pages|process_madvise)$/) next
+		if (!($1 in seen)) { seen[$1] = ++np; pid[np] = $1 }
+		s[$1] = s[$1] " " n }
+		END { for (i = 1; i <= np; i++) print s[pid[i]] }' "$1" | sort
+}

@@ -65,6 +65,7 @@ static void event(const struct vmt_event *e)
 	if (e->flags & 0x0001) printf(" TRAPPED");
 	if (e->flags & 0x0004) printf(" THREAD");
 	if (e->flags & 0x0008) printf(" LOADER");
+	if (e->flags & VMT_EV_LAUNCHER) printf(" LAUNCHER");
 	if (e->file_id) printf(" file=%u", e->file_id);
 	if (e->stack_id) printf(" stack=%u", e->stack_id);
 	putchar('\n');

@@ -1,0 +1,21 @@
+/* launch_filter.h - the seccomp filter the vmrec launcher's child installs
+ * before its first execve (docs/shim.md, "Two recorders"). */
+#ifndef SHIM_LAUNCH_FILTER_H
+#define SHIM_LAUNCH_FILTER_H
+
+#include <stdint.h>
+
+/* The page libvmrec maps at this address under the launcher holds its
+ * `syscall; ret`: calls issued there are libvmrec's and pass the filter. */
+#define LAUNCH_TRAMPOLINE 0x3dfffff00000ull
+
+/* The library libvmrec needs besides libc: under the launcher its
+ * loading and its VMAs are the recorder's, like libvmrec.so's. */
+#define LAUNCH_RECORDER_DEP "/liblz4.so"
+
+/* In the child: every call the table records stops the tracer
+ * (SECCOMP_RET_TRACE) unless it comes from the trampoline page; every
+ * other call is allowed.  0, or -errno. */
+int launch_filter_install(uint64_t trampoline);
+
+#endif

@@ -1,0 +1,879 @@
+/* launch_trace.c - the vmrec launcher's recorder (docs/shim.md, "Two
+ * recorders").  Every task of the tree is traced (PTRACE_SEIZE with
+ * TRACESECCOMP, FORK, VFORK, CLONE, EXEC, EXITKILL); the seccomp filter
+ * (launch_filter.c) stops a task only for a recorded call made outside
+ * libvmrec's trampoline page.  Each image's start is the launcher's
+ * (PROCESS, MAP, CHECKPOINT at the exec stop); its calls are recorded
+ * here until libvmrec maps the trampoline (it is live: its hooks record
+ * from then on), or for the image's whole life where libvmrec never
+ * comes (static programs, Go).  seq is taken from the store's counter
+ * at the seccomp stop and seq_end at the syscall-exit stop, so both
+ * recorders' events are one order. */
+#include "launch_trace.h"
+#include "launch_filter.h"
+#include "vmt.h"
+#include "vmt_meta.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FILE_ID_BASE 0x80000000u   /* the launcher's FILE ids: never libvmrec's */
+#define MAX_SPANS 16
+
+struct span { uint64_t lo, hi; };
+struct fid { uint64_t dev, ino; uint32_t id; };
+
+/* A process (thread group), shared by its tasks. */
+struct lproc {
+	int refs;
+	int pagemap;                /* /proc/PID/pagemap of this image, -1: none yet */
+	uint64_t brk;               /* the break the last brk returned */
+	pid_t tgid, ppid;
+	int pre_exec;               /* the root before its first execve */
+	int live;                   /* libvmrec has mapped the trampoline */
+	int owns_end;               /* the launcher writes this image's END */
+	uint64_t lib_lo, lib_hi;    /* libvmrec's text, once live */
+	uint32_t image;
+	struct span spans[MAX_SPANS]; /* the recorder's libraries being loaded */
+	int nspans;
+	struct fid *fids;
+	uint32_t nfids, capfids, next_id;
+};
+
+enum { CALL_NONE, CALL_RECORD, CALL_SPAN, CALL_TRAMP, CALL_EXEC_DONE };
+
+struct ltask {
+	pid_t tid;
+	struct lproc *p;
+	int started;                /* its first stop was seen */
+	int call;                   /* CALL_*: what its syscall-exit stop does */
+	struct vmt_event ev;
+	struct vmt_writer *w;
+	struct vmt_store_put put;
+	struct vmt_sink sink;
+	uint64_t last_seq;
+};
+
+static struct launch_cfg cfg;
+static struct ltask **tasks;
+static size_t ntasks, captasks;
+static char rec_libs[4][4096];     /* libvmrec.so and its own needs */
+static int nrec_libs;
+static uint64_t ldso_lo, ldso_hi;  /* unused until a task's maps say */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t next_seq(void)
+{
+	return __atomic_fetch_add(&cfg.store->head->seq, 1, __ATOMIC_RELAXED);
+}
+
+static uint64_t seq_now(void)
+{
+	return __atomic_load_n(&cfg.store->head->seq, __ATOMIC_ACQUIRE);
+}
+
+/* ---- writing ------------------------------------------------------- */
+
+static void task_write(struct ltask *t, const struct vmt_record *rec)
+{
+	if (!t->w) {
+		t->put = (struct vmt_store_put){ cfg.store, NULL };
+		t->sink = (struct vmt_sink){ vmt_store_sink_put, &t->put };
+		struct vmt_writer_prefs prefs = { .sink = &t->sink };
+		t->w = vmt_writer_fdopen(-1, t->p->tgid, t->tid, &prefs);
+		if (!t->w)
+			return;
+	}
+	uint64_t seq;
+	if (rec->type == VMT_REC_EVENT)
+		seq = rec->u.event.seq;
+	else if (!vmt_meta_seq(rec, &seq))
+		seq = t->last_seq;
+	if (seq < t->last_seq)
+		vmt_writer_flush(t->w);   /* a chunk never goes back in seq */
+	t->last_seq = seq;
+	vmt_write(t->w, rec);
+}
+
+static void task_close_writer(struct ltask *t)
+{
+	if (t->w)
+		vmt_writer_close(t->w);
+	t->w = NULL;
+	t->last_seq = 0;
+}
+
+/* ---- /proc --------------------------------------------------------- */
+
+static long read_file(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	if (fd < 0)
+		return -1;
+	while (len + 1 < cap) {
+		ssize_t r = read(fd, buf + len, cap - 1 - len);
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = 0;
+	return (long)len;
+}
+
+static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t size,
+                        const char *path, struct ltask *t)
+{
+	for (uint32_t i = 0; i < p->nfids; i++)
+		if (p->fids[i].dev == dev && p->fids[i].ino == ino)
+			return p->fids[i].id;
+	if (p->nfids == p->capfids) {
+		uint32_t cap = p->capfids ? 2 * p->capfids : 64;
+		struct fid *f = realloc(p->fids, cap * sizeof *f);
+		if (!f)
+			return 0;
+		p->fids = f;
+		p->capfids = cap;
+	}
+	uint32_t id = FILE_ID_BASE + ++p->next_id;
+	p->fids[p->nfids++] = (struct fid){ dev, ino, id };
+	struct vmt_record rec = { .type = VMT_REC_FILE };
+	rec.u.file = (struct vmt_file){ .id = id, .pid = p->tgid, .dev = dev, .ino = ino,
+	                                .size = size, .path = path };
+	task_write(t, &rec);
+	return id;
+}
+
+/* The file behind a tracee's descriptor, 0 when none. */
+static uint32_t fd_file_id(struct ltask *t, long fd)
+{
+	char link[64], path[4096];
+	struct stat st;
+	if (fd < 0)
+		return 0;
+	snprintf(link, sizeof link, "/proc/%d/fd/%ld", (int)t->tid, fd);
+	if (stat(link, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	ssize_t n = readlink(link, path, sizeof path - 1);
+	path[n > 0 ? n : 0] = 0;
+	return file_id(t->p, st.st_dev, st.st_ino, (uint64_t)st.st_size, path, t);
+}
+
+static int fd_is_recorder(struct ltask *t, long fd)
+{
+	char link[64], path[4096];
+	snprintf(link, sizeof link, "/proc/%d/fd/%ld", (int)t->tid, fd);
+	ssize_t n = readlink(link, path, sizeof path - 1);
+	if (fd < 0 || n <= 0)
+		return 0;
+	path[n] = 0;
+	for (int i = 0; i < nrec_libs; i++)
+		if (strcmp(path, rec_libs[i]) == 0)
+			return 1;
+	return 0;
+}
+
+struct maps_line { uint64_t start, end, off, ino; unsigned maj, min; char perms[5]; char name[4096]; };
+
+static int parse_maps_line(const char *s, struct maps_line *l)
+{
+	int pos = 0;
+	l->name[0] = 0;
+	if (sscanf(s, "%lx-%lx %4s %lx %x:%x %lu %n", &l->start, &l->end, l->perms, &l->off,
+	           &l->maj, &l->min, &l->ino, &pos) < 7)
+		return -1;
+	const char *n = s + pos;
+	size_t len = strcspn(n, "\n");
+	if (len >= sizeof l->name)
+		len = sizeof l->name - 1;
+	memcpy(l->name, n, len);
+	l->name[len] = 0;
+	return 0;
+}
+
+/* Each line of /proc/TID/maps, until fn returns non-zero. */
+static int maps_each(pid_t tid, int (*fn)(const struct maps_line *, void *), void *arg)
+{
+	char path[64], line[4300];
+	struct maps_line l;
+	int n = 0;
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)tid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (parse_maps_line(line, &l) == 0) {
+			n++;
+			if (fn && fn(&l, arg))
+				break;
+		}
+	fclose(f);
+	return n;
+}
+
+static uint32_t prot_of(const char *perms)
+{
+	return (perms[0] == 'r' ? VMT_PROT_READ : 0) | (perms[1] == 'w' ? VMT_PROT_WRITE : 0) |
+	       (perms[2] == 'x' ? VMT_PROT_EXEC : 0);
+}
+
+struct map_build { struct ltask *t; struct vmt_vma *v; char (*names)[256]; uint32_t n, cap; };
+
+static int add_vma(const struct maps_line *l, void *arg)
+{
+	struct map_build *b = arg;
+	if (b->n == b->cap) {
+		uint32_t cap = b->cap ? 2 * b->cap : 128;
+		struct vmt_vma *v = realloc(b->v, cap * sizeof *v);
+		char (*nm)[256] = v ? realloc(b->names, cap * sizeof *nm) : NULL;
+		if (v)
+			b->v = v;
+		if (!nm)
+			return 1;
+		b->names = nm;
+		b->cap = cap;
+	}
+	struct vmt_vma *v = &b->v[b->n];
+	size_t len = strnlen(l->name, sizeof b->names[0] - 1);
+	memcpy(b->names[b->n], l->name, len);
+	b->names[b->n][len] = 0;
+	b->n++;
+	uint32_t id = 0;
+	if (l->ino && l->name[0] == '/') {
+		struct stat st;
+		uint64_t size = stat(l->name, &st) == 0 ? (uint64_t)st.st_size : 0;
+		id = file_id(b->t->p, makedev(l->maj, l->min), l->ino, size, l->name, b->t);
+	}
+	*v = (struct vmt_vma){ .start = l->start, .end = l->end, .offset = l->off,
+	                       .prot = prot_of(l->perms),
+	                       .flags = l->perms[3] == 's' ? VMT_VMA_SHARED : 0,
+	                       .file_id = id };
+	return 0;
+}
+
+static void join_args(char *buf, long n)
+{
+	for (long i = 0; i < n - 1; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+}
+
+/* The new image's PROCESS, MAP and CHECKPOINT, as libvmrec writes them
+ * preloaded alone. */
+static void write_image_start(struct ltask *t, int reason)
+{
+	static char exe[4096], cmd[16384];
+	char path[64];
+	struct vmt_record rec = { .type = VMT_REC_PROCESS };
+	uint64_t seq = next_seq();
+	snprintf(path, sizeof path, "/proc/%d/exe", (int)t->tid);
+	ssize_t n = readlink(path, exe, sizeof exe - 1);
+	exe[n > 0 ? n : 0] = 0;
+	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)t->tid);
+	long c = read_file(path, cmd, sizeof cmd);
+	join_args(cmd, c);
+	if (c < 0)
+		cmd[0] = 0;
+	rec.u.process = (struct vmt_process){ .seq = seq, .time_ns = now_ns(), .pid = t->p->tgid,
+	                                      .ppid = t->p->ppid, .image = t->p->image,
+	                                      .exe = exe, .cmdline = cmd };
+	task_write(t, &rec);
+	if (reason != VMT_CK_FORK) {
+		struct map_build b = { .t = t };
+		maps_each(t->tid, add_vma, &b);
+		for (uint32_t i = 0; i < b.n; i++)
+			b.v[i].name = b.names[i];
+		rec.type = VMT_REC_MAP;
+		rec.u.map = (struct vmt_map){ .seq = seq, .pid = t->p->tgid, .nvma = b.n, .vmas = b.v };
+		task_write(t, &rec);
+		free(b.v);
+		free(b.names);
+	}
+	rec.type = VMT_REC_CHECKPOINT;
+	int count = maps_each(t->tid, NULL, NULL);
+	rec.u.checkpoint = (struct vmt_checkpoint){ .seq = next_seq(), .pid = t->p->tgid,
+	                                            .reason = (uint32_t)reason,
+	                                            .vma_count = count > 0 ? (uint64_t)count : 0 };
+	task_write(t, &rec);
+}
+
+static void write_end(struct ltask *t, int st)
+{
+	struct vmt_record rec = { .type = VMT_REC_END };
+	rec.u.end = (struct vmt_end){ .seq = next_seq(), .pid = t->p->tgid,
+	                              .how = WIFSIGNALED(st) ? VMT_END_SIGNAL : VMT_END_EXIT,
+	                              .status = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st) };
+	task_write(t, &rec);
+}
+
+/* ---- tasks ----------------------------------------------------------- */
+
+static struct ltask *task_find(pid_t tid)
+{
+	for (size_t i = 0; i < ntasks; i++)
+		if (tasks[i]->tid == tid)
+			return tasks[i];
+	return NULL;
+}
+
+static struct lproc *proc_find(pid_t tgid)
+{
+	for (size_t i = 0; i < ntasks; i++)
+		if (tasks[i]->p->tgid == tgid)
+			return tasks[i]->p;
+	return NULL;
+}
+
+static struct ltask *task_add(pid_t tid, struct lproc *p)
+{
+	if (ntasks == captasks) {
+		size_t cap = captasks ? 2 * captasks : 64;
+		struct ltask **more = realloc(tasks, cap * sizeof *more);
+		if (!more)
+			return NULL;
+		tasks = more;
+		captasks = cap;
+	}
+	struct ltask *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->tid = tid;
+	t->p = p;
+	p->refs++;
+	tasks[ntasks++] = t;
+	return t;
+}
+
+static void proc_put(struct lproc *p)
+{
+	if (--p->refs == 0) {
+		if (p->pagemap >= 0)
+			close(p->pagemap);
+		free(p->fids);
+		free(p);
+	}
+}
+
+static void task_del(struct ltask *t)
+{
+	task_close_writer(t);
+	for (size_t i = 0; i < ntasks; i++)
+		if (tasks[i] == t) {
+			tasks[i] = tasks[--ntasks];
+			break;
+		}
+	proc_put(t->p);
+	free(t);
+}
+
+/* A process copied from its parent (fork, vfork): what libvmrec knows in
+ * the parent it knows in the child. */
+static struct lproc *proc_copy(const struct lproc *from, pid_t tgid)
+{
+	struct lproc *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->tgid = tgid;
+	p->pagemap = -1;
+	p->ppid = from ? from->tgid : 0;
+	if (from) {
+		p->live = from->live;
+		p->owns_end = !from->live;
+		p->lib_lo = from->lib_lo;
+		p->lib_hi = from->lib_hi;
+		p->brk = from->brk;
+		memcpy(p->spans, from->spans, sizeof p->spans);
+		p->nspans = from->nspans;
+	}
+	return p;
+}
+
+/* A task seen for the first time (its first stop, or its parent's event):
+ * a thread of a known process, or a new process whose image the parent's
+ * recorder announces (libvmrec where live, else the launcher). */
+/* A new process copied from `parent` (NULL: not traced), its first task. */
+static struct ltask *proc_new_task(pid_t tid, struct lproc *parent)
+{
+	struct lproc *p = proc_copy(parent, tid);
+	if (!p)
+		return NULL;
+	struct ltask *t = task_add(tid, p);
+	if (!t) {
+		free(p);
+		return NULL;
+	}
+	if (parent && !parent->live)
+		write_image_start(t, VMT_CK_FORK);
+	return t;
+}
+
+static struct ltask *task_get(pid_t tid)
+{
+	struct ltask *t = task_find(tid);
+	if (t)
+		return t;
+	/* its first stop came before its parent's event: /proc says whose */
+	char path[64], buf[4096];
+	int tgid = tid, ppid = 0;
+	snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+	if (read_file(path, buf, sizeof buf) > 0) {
+		char *f = strstr(buf, "\nTgid:");
+		tgid = f ? atoi(f + 6) : tid;
+		f = strstr(buf, "\nPPid:");
+		ppid = f ? atoi(f + 6) : 0;
+	}
+	struct lproc *p = proc_find(tgid > 0 ? tgid : tid);
+	if (p)
+		return task_add(tid, p);
+	return proc_new_task(tid, ppid > 0 ? proc_find(ppid) : NULL);
+}
+
+/* ---- calls ----------------------------------------------------------- */
+
+static int in_spans(const struct lproc *p, uint64_t a, uint64_t len)
+{
+	for (int i = 0; i < p->nspans; i++)
+		if (a >= p->spans[i].lo && a + len <= p->spans[i].hi)
+			return 1;
+	return 0;
+}
+
+struct find_ip { uint64_t ip, lo, hi; };
+
+static int find_ip(const struct maps_line *l, void *arg)
+{
+	struct find_ip *f = arg;
+	if (f->ip < l->start || f->ip >= l->end)
+		return 0;
+	f->lo = l->start;
+	f->hi = l->end;
+	return 1;
+}
+
+static void args_of(const struct user_regs_struct *r, uint64_t a[6])
+{
+	a[0] = r->rdi; a[1] = r->rsi; a[2] = r->rdx;
+	a[3] = r->r10; a[4] = r->r8; a[5] = r->r9;
+}
+
+static uint64_t clone_flags(struct ltask *t, const struct user_regs_struct *r)
+{
+	if ((long)r->orig_rax == SYS_clone3) {
+		uint64_t fl = 0;
+		struct iovec local = { &fl, sizeof fl }, remote = { (void *)r->rdi, sizeof fl };
+		if (process_vm_readv(t->tid, &local, 1, &remote, 1, 0) != (ssize_t)sizeof fl)
+			return 0;
+		return fl;
+	}
+	return (long)r->orig_rax == SYS_clone ? r->rdi : 0;
+}
+
+/* <linux/fs.h> of Linux 6.7 (PAGEMAP_SCAN), as shim/residency.c */
+struct pm_region { uint64_t start, end, categories; };
+struct pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+#define PM_SCAN _IOWR('f', 16, struct pm_scan_arg)
+#define PM_PRESENT (1u << 3)
+#define PM_SWAPPED (1u << 4)
+#define RES_MAX_PAGES (1u << 18)  /* as libvmrec: at most 1 GiB a call */
+#define RES_RUNS 4096
+
+/* Which pages of [start, start + len) the tracee has mapped, as libvmrec
+ * asks before a call that changes or removes memory (docs/shim.md,
+ * RESIDENCY): PAGEMAP_SCAN on its /proc/PID/pagemap.  No record when
+ * none is, or the kernel cannot say. */
+static void residency(struct ltask *t, uint64_t seq, uint64_t start, uint64_t len)
+{
+	static struct vmt_run runs[RES_RUNS];
+	struct lproc *p = t->p;
+	start &= ~4095ull;
+	uint64_t npages = (len + 4095) / 4096;
+	if (!npages)
+		return;
+	if (npages > RES_MAX_PAGES)
+		npages = RES_MAX_PAGES;
+	if (p->pagemap == -1) {
+		char path[64];
+		snprintf(path, sizeof path, "/proc/%d/pagemap", (int)p->tgid);
+		p->pagemap = open(path, O_RDONLY | O_CLOEXEC);
+		if (p->pagemap < 0)
+			p->pagemap = -2;
+	}
+	if (p->pagemap < 0)
+		return;
+	struct pm_region r[32];
+	struct pm_scan_arg q = {
+		.size = sizeof q, .start = start, .end = start + npages * 4096,
+		.vec = (uint64_t)(uintptr_t)r, .vec_len = 32,
+		.category_anyof_mask = PM_PRESENT | PM_SWAPPED, .return_mask = PM_PRESENT | PM_SWAPPED,
+	};
+	uint32_t n = 0;
+	for (;;) {
+		long got = ioctl(p->pagemap, PM_SCAN, &q);
+		if (got < 0) {
+			close(p->pagemap);
+			p->pagemap = -2;       /* an old kernel: no records, as mincore-less */
+			return;
+		}
+		for (long i = 0; i < got; i++) {
+			uint64_t first = (r[i].start - start) / 4096, count = (r[i].end - r[i].start) / 4096;
+			if (n && runs[n - 1].first + runs[n - 1].count == first)
+				runs[n - 1].count += count;
+			else if (n < RES_RUNS)
+				runs[n++] = (struct vmt_run){ first, count };
+			else
+				return;            /* too scattered to say in runs: none */
+		}
+		if (got < 32 || q.walk_end >= q.end)
+			break;
+		q.start = q.walk_end;
+	}
+	if (!n)
+		return;
+	struct vmt_record rec = { .type = VMT_REC_RESIDENCY };
+	rec.u.residency = (struct vmt_residency){ .seq = seq, .pid = p->tgid, .start = start,
+	                                          .npages = npages, .nruns = n, .runs = runs };
+	task_write(t, &rec);
+}
+
+static void residency_before(struct ltask *t, const struct vmt_event *ev)
+{
+	const uint64_t *a = ev->args;
+	switch (ev->sys) {
+	case VMT_SYS_MUNMAP: case VMT_SYS_MPROTECT: case VMT_SYS_PKEY_MPROTECT:
+	case VMT_SYS_MADVISE: case VMT_SYS_MREMAP:
+		residency(t, ev->seq, a[0], a[1] + (a[0] & 4095));
+		break;
+	case VMT_SYS_BRK:
+		if (a[0] && t->p->brk && a[0] < t->p->brk) {
+			uint64_t from = (a[0] + 4095) & ~4095ull;
+			if (from < t->p->brk)
+				residency(t, ev->seq, from, t->p->brk - from);
+		}
+		break;
+	}
+}
+
+/* The seccomp stop: how the task goes on (PTRACE_SYSCALL to see the
+ * result, PTRACE_CONT when nothing is recorded). */
+static int on_seccomp(struct ltask *t)
+{
+	struct user_regs_struct r;
+	struct lproc *p = t->p;
+	if (ptrace(PTRACE_GETREGS, t->tid, 0, &r) < 0)
+		return PTRACE_CONT;
+	uint64_t a[6];
+	args_of(&r, a);
+	/* the row, `match` included: an ioctl that is no uffd registration,
+	 * a prctl of another option, is not recorded */
+	int sys = vmt_sys_of_call((long)r.orig_rax, a);
+	t->call = CALL_NONE;
+	if (p->pre_exec || sys == VMT_SYS_NONE)
+		return PTRACE_CONT;
+	if (p->live && r.rip >= p->lib_lo && r.rip < p->lib_hi)
+		return PTRACE_CONT;         /* libvmrec's own, or a call it records */
+	if (sys == VMT_SYS_MMAP && a[0] == LAUNCH_TRAMPOLINE && (a[3] & MAP_FIXED_NOREPLACE)) {
+		t->call = CALL_TRAMP;       /* libvmrec's first act */
+		return PTRACE_SYSCALL;
+	}
+	int fx = vmt_sys_effect(sys);
+	if (p->live && fx == VMT_FX_EXIT)
+		return PTRACE_CONT;         /* libvmrec records its threads' ends itself */
+	if (!p->live && sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS) && fd_is_recorder(t, (long)a[4])) {
+		t->call = CALL_SPAN;        /* the loader maps the recorder's library */
+		return PTRACE_SYSCALL;
+	}
+	int ai, li;
+	vmt_sys_range_args(sys, &ai, &li);
+	if (ai >= 0 && li >= 0 && in_spans(p, a[ai], a[li]))
+		return PTRACE_CONT;
+	struct vmt_event *ev = &t->ev;
+	memset(ev, 0, sizeof *ev);
+	ev->seq = next_seq();
+	ev->time_ns = now_ns();
+	ev->pid = p->tgid;
+	ev->tid = t->tid;
+	ev->sys = (uint16_t)sys;
+	ev->flags = VMT_EV_LAUNCHER;
+	memcpy(ev->args, a, sizeof ev->args);
+	if (sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS))
+		ev->file_id = fd_file_id(t, (long)a[4]);
+	if (sys == VMT_SYS_CLONE3) {   /* as libvmrec keeps it (docs/trace-format.md) */
+		uint64_t c[8] = { 0 };
+		struct iovec local = { c, sizeof c }, remote = { (void *)a[0], sizeof c };
+		if (a[1] >= 64 && process_vm_readv(t->tid, &local, 1, &remote, 1, 0) == (ssize_t)sizeof c) {
+			ev->args[0] = c[0]; ev->args[1] = c[5]; ev->args[2] = c[6];
+			ev->args[3] = c[2]; ev->args[4] = c[3]; ev->args[5] = c[7];
+		}
+	}
+	residency_before(t, ev);
+	if (fx == VMT_FX_EXIT) {
+		ev->flags |= VMT_EV_NORETURN;
+		ev->seq_end = seq_now();
+		task_write(t, &(struct vmt_record){ .type = VMT_REC_EVENT, .u.event = *ev });
+		if (sys == VMT_SYS_EXIT_GROUP || t->tid == p->tgid) {
+			struct vmt_record rec = { .type = VMT_REC_CHECKPOINT };
+			int count = maps_each(t->tid, NULL, NULL);
+			rec.u.checkpoint = (struct vmt_checkpoint){ .seq = next_seq(), .pid = p->tgid,
+			                                            .reason = VMT_CK_EXIT,
+			                                            .vma_count = count > 0 ? (uint64_t)count : 0 };
+			task_write(t, &rec);
+		}
+		task_close_writer(t);
+		return PTRACE_CONT;
+	}
+	t->call = CALL_RECORD;
+	return PTRACE_SYSCALL;
+}
+
+static void finish_call(struct ltask *t, long ret)
+{
+	struct vmt_event *ev = &t->ev;
+	ev->seq_end = seq_now();
+	ev->latency_ns = now_ns() - ev->time_ns;
+	ev->err = ret < 0 && ret > -4096 ? (int32_t)-ret : 0;
+	ev->result = ev->err ? -1 : ret;
+	task_write(t, &(struct vmt_record){ .type = VMT_REC_EVENT, .u.event = *ev });
+}
+
+static void on_syscall_exit(struct ltask *t)
+{
+	struct user_regs_struct r;
+	int call = t->call;
+	t->call = CALL_NONE;
+	if (call == CALL_NONE || call == CALL_EXEC_DONE || ptrace(PTRACE_GETREGS, t->tid, 0, &r) < 0)
+		return;
+	long ret = (long)r.rax;
+	struct lproc *p = t->p;
+	if (call == CALL_TRAMP) {
+		if ((uint64_t)ret == LAUNCH_TRAMPOLINE) {
+			struct find_ip f = { .ip = r.rip };
+			maps_each(t->tid, find_ip, &f);
+			p->live = 1;
+			p->lib_lo = f.lo;
+			p->lib_hi = f.hi;
+			p->owns_end = 0;
+			task_close_writer(t);   /* libvmrec writes from here on */
+		}
+		return;
+	}
+	if (call == CALL_SPAN) {
+		if (ret >= 0 && p->nspans < MAX_SPANS)
+			p->spans[p->nspans++] = (struct span){ (uint64_t)ret, (uint64_t)ret + r.rsi };
+		return;
+	}
+	int fx = vmt_sys_effect(t->ev.sys);
+	if (t->ev.sys == VMT_SYS_BRK && ret > 0)
+		p->brk = (uint64_t)ret;
+	if (fx == VMT_FX_TASK && ret > 0) {
+		uint64_t fl = clone_flags(t, &r);
+		if (t->ev.sys == VMT_SYS_CLONE || t->ev.sys == VMT_SYS_CLONE3)
+			if (fl & CLONE_THREAD)
+				t->ev.flags |= VMT_EV_THREAD;
+	}
+	finish_call(t, ret);
+}
+
+/* PTRACE_EVENT_FORK/VFORK/CLONE at the parent: the new task is known
+ * before it runs (its PROCESS before any of its records). */
+static void on_new_task(struct ltask *t, int event)
+{
+	unsigned long msg = 0;
+	struct user_regs_struct r;
+	if (ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg) < 0 || !msg || task_find((pid_t)msg))
+		return;
+	/* the parent's registers still say what it asked for */
+	if (event == PTRACE_EVENT_CLONE && ptrace(PTRACE_GETREGS, t->tid, 0, &r) == 0 &&
+	    (clone_flags(t, &r) & CLONE_THREAD))
+		task_add((pid_t)msg, t->p);
+	else
+		proc_new_task((pid_t)msg, t->p);
+}
+
+/* PTRACE_EVENT_EXEC: a new image in this process (tid is the leader's
+ * now; the former tid is in the event message). */
+static void on_exec(struct ltask *t)
+{
+	unsigned long former = 0;
+	ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &former);
+	struct lproc *p = t->p;
+	if (former && (pid_t)former != t->tid) {
+		struct ltask *o = task_find((pid_t)former);
+		if (o) {
+			t->call = o->call;
+			t->ev = o->ev;
+			t->ev.tid = t->tid;
+			o->call = CALL_NONE;
+		}
+	}
+	if (t->call == CALL_RECORD) {   /* the execve the launcher saw returned */
+		t->ev.flags |= VMT_EV_NORETURN;
+		finish_call(t, 0);
+		t->call = CALL_EXEC_DONE;
+	}
+	task_close_writer(t);
+	if (p->pre_exec)
+		p->pre_exec = 0;
+	else
+		p->image++;
+	p->live = 0;
+	p->owns_end = 1;
+	p->nspans = 0;
+	p->brk = 0;
+	if (p->pagemap >= 0)
+		close(p->pagemap);   /* it answers for the old image's memory */
+	p->pagemap = -1;
+	p->lib_lo = p->lib_hi = 0;
+	write_image_start(t, p->image == 0 && p->ppid == 0 ? VMT_CK_START : VMT_CK_EXEC);
+}
+
+/* ---- the loop -------------------------------------------------------- */
+
+void launch_trace_init(const struct launch_cfg *c)
+{
+	cfg = *c;
+	nrec_libs = 0;
+	char real[4096];
+	if (realpath(c->lib_path, real))
+		snprintf(rec_libs[nrec_libs++], sizeof rec_libs[0], "%s", real);
+	/* what libvmrec needs beside libc: the launcher maps it too */
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[4300];
+	struct maps_line l;
+	while (f && fgets(line, sizeof line, f))
+		if (parse_maps_line(line, &l) == 0 && strstr(l.name, LAUNCH_RECORDER_DEP) && nrec_libs < 4) {
+			int dup = 0;
+			for (int i = 0; i < nrec_libs; i++)
+				dup |= strcmp(rec_libs[i], l.name) == 0;
+			if (!dup)
+				snprintf(rec_libs[nrec_libs++], sizeof rec_libs[0], "%s", l.name);
+		}
+	if (f)
+		fclose(f);
+	(void)ldso_lo;
+	(void)ldso_hi;
+}
+
+int launch_trace_child(int wait_fd)
+{
+	char go = 0;
+	while (read(wait_fd, &go, 1) < 0 && errno == EINTR)
+		;
+	close(wait_fd);
+	/* untraced (the launcher is itself traced), a filter that stops for a
+	 * tracer would fail every recorded call with ENOSYS */
+	if (go == 'g')
+		return launch_filter_install(LAUNCH_TRAMPOLINE);
+	unsetenv("VMREC_TRAMPOLINE");   /* libvmrec records as preloaded alone */
+	return -EPERM;
+}
+
+static int is_stop_sig(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+int launch_trace_run(pid_t child, int go_fd, int *root_st)
+{
+	long opts = PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+	            PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL |
+	            PTRACE_O_TRACESYSGOOD;
+	int seized = ptrace(PTRACE_SEIZE, child, 0, opts) == 0;
+	if (!seized)
+		fprintf(stderr, "vmrec: cannot trace %d: %s; the loader's calls are not recorded\n",
+		        (int)child, strerror(errno));
+	struct lproc *root = proc_copy(NULL, child);
+	struct ltask *rt = root ? task_add(child, root) : NULL;
+	if (rt) {
+		root->pre_exec = 1;
+		rt->started = 1;
+	}
+	if (write(go_fd, seized ? "g" : "n", 1) < 0)
+		perror("vmrec: start");
+	close(go_fd);
+	int got_root = 0;
+	for (;;) {
+		int st;
+		pid_t tid = waitpid(-1, &st, __WALL);
+		if (tid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			struct ltask *t = task_find(tid);
+			if (t && t->tid == t->p->tgid && t->p->owns_end && !t->p->pre_exec)
+				write_end(t, st);
+			if (!t || t->tid == t->p->tgid)
+				cfg.reaped(tid, st);
+			if (tid == child) {
+				*root_st = st;
+				got_root = 1;
+			}
+			if (t)
+				task_del(t);
+			continue;
+		}
+		if (!WIFSTOPPED(st))
+			continue;
+		struct ltask *t = task_get(tid);
+		int sig = WSTOPSIG(st), ev = st >> 16, how = PTRACE_CONT, inject = 0;
+		if (!t) {
+			ptrace(PTRACE_CONT, tid, 0, 0);
+			continue;
+		}
+		if (sig == (SIGTRAP | 0x80)) {
+			on_syscall_exit(t);
+		} else if (ev == PTRACE_EVENT_SECCOMP) {
+			how = on_seccomp(t);
+		} else if (ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK || ev == PTRACE_EVENT_CLONE) {
+			on_new_task(t, ev);
+			how = t->call != CALL_NONE ? PTRACE_SYSCALL : PTRACE_CONT;
+		} else if (ev == PTRACE_EVENT_EXEC) {
+			on_exec(t);
+			how = t->call != CALL_NONE ? PTRACE_SYSCALL : PTRACE_CONT;
+		} else if (ev == PTRACE_EVENT_STOP) {
+			if (!t->started) {
+				t->started = 1;          /* a new task's first stop */
+			} else if (is_stop_sig(sig)) {
+				ptrace(PTRACE_LISTEN, tid, 0, 0);   /* group-stop, as strace */
+				continue;
+			}
+			how = t->call != CALL_NONE ? PTRACE_SYSCALL : PTRACE_CONT;
+		} else if (ev == 0) {
+			inject = sig;               /* a signal for the program */
+			t->started = 1;
+			how = t->call != CALL_NONE ? PTRACE_SYSCALL : PTRACE_CONT;
+		}
+		ptrace(how, tid, 0, inject);
+	}
+	for (size_t i = 0; i < ntasks; i++)
+		task_close_writer(tasks[i]);
+	return got_root ? 0 : -1;
+}
