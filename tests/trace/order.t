@@ -146,7 +146,9 @@ cat >"$T/log" <<'LOG'
 101   1700000000.000400 mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f1000000000 <0.000003>
 100   1700000000.000500 exit_group(0)   = ?
 LOG
-"$V" import-strace "$T/log" -o "$T/log.vmt" >/dev/null
+"$V" import-strace "$T/log" -o "$T/log.vmt" >/dev/null 2>"$T/ierr"
+like "$?:$(cat "$T/ierr")" "^1:vmtrace: $T/log: written, but it shows what no kernel could have done: " \
+   "import-strace writes such a log and exits 1, saying so"
 "$V" check "$T/log.vmt" >"$T/out"
 is "$?:$(cat "$T/out")" "1:$T/log.vmt: bad: event seq 4 (pid 100 tid 101 mmap) was given 0x7f1000000000-0x7f1000001000, which event seq 3 (tid 100 mmap) had mapped, in every order the calls' times allow" \
    "an imported log that hands one address to two threads: both calls named"
