@@ -11,6 +11,7 @@
  * recorders' events are one order. */
 #include "launch_trace.h"
 #include "launch_filter.h"
+#include "pagemap_scan.h"
 #include "vmt.h"
 #include "vmt_meta.h"
 
@@ -492,15 +493,6 @@ static uint64_t clone_flags(struct ltask *t, const struct user_regs_struct *r)
 	return (long)r->orig_rax == SYS_clone ? r->rdi : 0;
 }
 
-/* <linux/fs.h> of Linux 6.7 (PAGEMAP_SCAN), as shim/residency.c */
-struct pm_region { uint64_t start, end, categories; };
-struct pm_scan_arg {
-	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
-	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
-};
-#define PM_SCAN _IOWR('f', 16, struct pm_scan_arg)
-#define PM_PRESENT (1u << 3)
-#define PM_SWAPPED (1u << 4)
 #define RES_MAX_PAGES (1u << 18)  /* as libvmrec: at most 1 GiB a call */
 #define RES_RUNS 4096
 

@@ -14,6 +14,7 @@
 #include "arena.h"
 #include "init.h"
 #include "maps.h"
+#include "pagemap_scan.h"
 #include "raw.h"
 #include "record.h"
 
@@ -26,15 +27,6 @@
 #define PAGE 4096UL
 #define VEC 4096UL
 
-/* <linux/fs.h> of Linux 6.7; Debian 12's headers predate it. */
-struct pm_region { uint64_t start, end, categories; };
-struct pm_scan_arg {
-	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
-	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
-};
-#define PM_SCAN _IOWR('f', 16, struct pm_scan_arg)
-#define PM_PRESENT (1u << 3)
-#define PM_SWAPPED (1u << 4)
 #define PM_REGIONS 32
 
 /* The fd of /proc/self/pagemap for process pm_pid; PM_UNTRIED before the
