@@ -159,12 +159,24 @@ static int64_t remap_to(struct sim_mm *mm, struct remap *r, bool *changed)
 	return move(mm, v, r, (uint64_t)dst, changed);
 }
 
+/* X5's vma_multi_allowed(): a VMA that may move together with others.  A
+ * userfaultfd-armed one (VM_UFFD_*) may not: its remap event needs the
+ * mmap lock dropped.  Nor may a file whose get_unmapped_area is its own
+ * (not shmem's, hugetlb's or thp_get_unmapped_area): device files; the
+ * model knows files by identity only and takes every one as allowed. */
+static bool multi_allowed(const struct sim_vma *v)
+{
+	return !(v->flags & VM_UFFD_FLAGS);
+}
+
 /* X5: a move that keeps the length (MREMAP_FIXED, old_len == new_len) may
  * span several VMAs (remap_move): each VMA's part of the old range moves
  * on its own, to the destination plus its distance from the first VMA, so
  * the gaps between them stay; a gap before the first VMA is EFAULT, one
- * after the last is allowed.  A part that fails leaves the parts before it
- * moved.  The result is where the first part went. */
+ * after the last is allowed.  A VMA that may not move with others
+ * (multi_allowed) is EFAULT when the range goes on past it as its first,
+ * before anything moved, and as a later one.  A part that fails leaves the
+ * parts before it moved.  The result is where the first part went. */
 static int64_t remap_move(struct sim_mm *mm, const struct remap *all, bool *changed)
 {
 	uint64_t start = all->addr, end = all->addr + all->old_len, cur = start, last_end = 0;
@@ -188,6 +200,12 @@ static int64_t remap_move(struct sim_mm *mm, const struct remap *all, bool *chan
 		part.old_len = part.new_len = (end < v->end ? end : v->end) - part.addr;
 		part.new_addr = target + (parts ? v->start - last_end : 0);
 		last_end = v->end;
+		if (!multi_allowed(v) && parts)
+			return sim_fail_by(mm, EFAULT, "mremap: a userfaultfd-armed VMA after the first of "
+			                   "several does not move (the parts before it moved)", R_X5_MREMAP_MULTI);
+		if (!multi_allowed(v) && v->end < end)
+			return sim_fail_by(mm, EFAULT, "mremap: a userfaultfd-armed first VMA moves only alone, "
+			                   "and the old range goes on past it (nothing moved)", R_X5_MREMAP_MULTI);
 		if (parts && (v->flags & VM_SEALED))
 			return sim_fail_by(mm, EPERM, "mremap: sealed VMA (the parts before it moved)", R_X1_MSEAL);
 		if ((part.flags & MREMAP_DONTUNMAP) && (v->flags & (VM_DONTEXPAND | VM_PFNMAP)))

@@ -771,6 +771,44 @@ static void test_uffd_register_splits(void)
 	sim_mm_free(mm);
 }
 
+/* X5's vma_multi_allowed(): a userfaultfd-armed VMA moves only alone
+ * (mremap_test's mremap_move_multi_invalid_vmas, 7.2): first of several,
+ * EFAULT before anything moved; after the first, EFAULT with the first
+ * moved; alone, it moves */
+static void test_mremap_multi_uffd_armed(void)
+{
+	struct sim_mm *mm = mk("6.18");
+	uint64_t a = BASE - 64 * MB, d = BASE - 32 * MB;
+	const uint64_t fx = MREMAP_MAYMOVE | MREMAP_FIXED;
+	struct vmt_range rg;
+	struct vmt_ranges r = { .n = 1, .ranges = &rg, .mode = 1 };
+	int64_t ret;
+
+	/* five one-page VMAs a page apart, each registered (MISSING) */
+	for (int i = 0; i < 5; i++) {
+		map(mm, a + 2 * i * PG, PG, RW, ANON | MAP_FIXED);
+		rg = (struct vmt_range){ a + 2 * i * PG, PG };
+		call_ranges(mm, VMT_SYS_UFFDIO_REGISTER, (uint64_t[6]){ 3, 0xc020aa00 }, &r);
+	}
+	is_int(sim_vma_count(mm), 5, "five registered VMAs");
+	ret = call(mm, VMT_SYS_MREMAP, a, 10 * PG, 10 * PG, fx, d);
+	is_int(ret, -EFAULT, "a move of all five: EFAULT");
+	ok(has_rule("X5"), "the rule names X5: %s", res.rule);
+	ok(flags_at(mm, a) != 0 && flags_at(mm, d) == 0, "nothing moved");
+	ret = call(mm, VMT_SYS_MREMAP, a, 2 * PG, 2 * PG, fx, d);
+	is_int(ret, -EFAULT, "the first and the gap after it: EFAULT too (the range goes on past it)");
+	ret = call(mm, VMT_SYS_MREMAP, a, PG, PG, fx, d);
+	is_int(ret, (int64_t)d, "the first alone moves");
+	call(mm, VMT_SYS_MUNMAP, d, PG, 0, 0, 0);
+	/* an unregistered first VMA, the registered ones after it */
+	map(mm, a, PG, RW, ANON | MAP_FIXED);
+	ret = call(mm, VMT_SYS_MREMAP, a, 10 * PG, 10 * PG, fx, d);
+	is_int(ret, -EFAULT, "an unregistered first VMA, a registered second: EFAULT");
+	ok(flags_at(mm, a) == 0 && flags_at(mm, d) != 0, "after the first moved");
+	is_int(sim_vma_count(mm), 5, "five VMAs still");
+	sim_mm_free(mm);
+}
+
 /* H1 (PR_SET_THP_DISABLE), W1 b507808ebce2 (PR_SET_MDWE): later calls
  * answer otherwise (prctl_thp_disable, mdwe_test) */
 static void test_prctl_changes_later_calls(void)
@@ -862,6 +900,7 @@ int main(void)
 	test_new_mapping_between_two_anon_vmas();
 	test_policy_and_name_keep_apart();
 	test_uffd_register_splits();
+	test_mremap_multi_uffd_armed();
 	test_prctl_changes_later_calls();
 	test_memory_merge_marks_every_vma();
 	test_map_shadow_stack();
