@@ -203,6 +203,51 @@ __attribute__((hot)) static void apply_mmap(struct rp_engine *e, uint32_t slot, 
 	}
 }
 
+/* Is anything mapped in [lo, hi) of the replay? (the back end's count) */
+static int any_mapped(struct rp_engine *e, struct rp_pstate *p, uint64_t lo, uint64_t hi)
+{
+	const uint64_t r[1][2] = { { lo, hi } };
+	return lo < hi && e->be->count(p->space, r, 1) != 0;
+}
+
+/* A length-keeping MREMAP_FIXED move that failed may have moved the VMAs
+ * before the one refused (X5: the kernel moves each VMA of the old range
+ * in turn, a later userfaultfd-armed or sealed one fails the call): what
+ * is no longer at the old range's start was moved, each part to the
+ * destination plus its distance from the start.  The address map follows;
+ * nothing moved costs one count. */
+static void failed_move(struct rp_engine *e, struct rp_pstate *p, uint64_t old, uint64_t len,
+                        uint64_t rec_dst, uint64_t old_r, uint64_t dst_r)
+{
+	uint64_t cur = old, stop = old + len;
+	struct am_piece pc;
+	while (am_next_piece(&p->am, &cur, old + len, &pc)) {
+		if (!pc.mapped)
+			continue;
+		uint64_t lo = pc.start + (uint64_t)pc.delta, hi = pc.end + (uint64_t)pc.delta;
+		if (!any_mapped(e, p, lo, hi))
+			continue;
+		while (hi - lo > e->page) {   /* the first page still mapped */
+			uint64_t mid = lo + ((hi - lo) / 2 & ~(e->page - 1));
+			if (any_mapped(e, p, lo, mid))
+				hi = mid;
+			else
+				lo = mid;
+		}
+		stop = lo - (uint64_t)pc.delta;
+		break;
+	}
+	cur = old;
+	while (cur < stop && am_next_piece(&p->am, &cur, stop, &pc)) {
+		if (!pc.mapped)
+			continue;
+		uint64_t to = rec_dst + (pc.start - old), to_r = dst_r + (pc.start + (uint64_t)pc.delta - old_r);
+		am_remove(&p->am, pc.start, pc.end);
+		am_set(&p->am, to, to + (pc.end - pc.start), (int64_t)(to_r - to));
+		cur = pc.end;
+	}
+}
+
 static void apply_mremap(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
                          struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx,
                          int *skipped, int64_t *want)
@@ -241,8 +286,11 @@ static void apply_mremap(struct rp_engine *e, struct rp_pstate *p, const struct 
 	else if (newlen < oldlen)
 		*fx = (struct rp_effect){ .lo = old_r + newlen, .hi = old_r + oldlen, .kind = RP_FX_REMOVE };
 	e->be->apply(p->space, ev, NULL, fx, out);
-	if (out->err)
+	if (out->err) {
+		if ((ev->args[3] & MREMAP_FIXED) && oldlen == newlen)
+			failed_move(e, p, old, oldlen, rec->args[4], old_r, ev->args[4]);
 		return;
+	}
 	uint64_t rec_new = !rec->err ? (uint64_t)rec->result : (uint64_t)out->ret - (uint64_t)d_old;
 	if (!(flags & MREMAP_DONTUNMAP))
 		am_remove(&p->am, old, old + oldlen);
