@@ -8,12 +8,14 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "replay/standin.h"
 
 /* A stand-in file holds every page the recorded mappings of it reach,
  * counted in 4 KiB pages (x86-64's). */
 #define STANDIN_PAGE 4096u
+#define MFD_CLOEXEC_ 1u
 static uint64_t standin_size(uint64_t need)
 {
 	return (need + STANDIN_PAGE - 1) & ~(uint64_t)(STANDIN_PAGE - 1);
@@ -159,6 +161,21 @@ static int open_nofollow(const char *path, char *why, size_t whylen)
 	return -1;
 }
 
+/* A memfd's path as /proc/PID/maps shows it: "/memfd:NAME (deleted)". */
+static int is_memfd(const struct vmt_file *f)
+{
+	return f->path && strncmp(f->path, "/memfd:", 7) == 0;
+}
+
+/* A memfd's stand-in is a memfd (shmem), as the recorded file was: what
+ * the kernel allows on a mapping of it (userfaultfd registration, a
+ * shmem's placement) is shmem's, which a file in the stand-in directory's
+ * file system is not.  It has no path to open again: never lazy. */
+static int memfd_standin(void)
+{
+	return (int)syscall(SYS_memfd_create, "vmreplay-standin", MFD_CLOEXEC_);
+}
+
 static int open_standin(const struct standins *s, size_t i, int create)
 {
 	char p[320];
@@ -257,6 +274,15 @@ int standins_create(struct standins *s, const struct rp_trace *t, int real_files
 		if (real_files && !(use[i] & RP_FILE_MAPPED))
 			continue;
 		int fd = real_files ? open_real(s, i, use[i]) : -1;
+		int memfd = fd < 0 && is_memfd(&t->files[i]);
+		if (memfd && ((fd = memfd_standin()) < 0 || ftruncate(fd, (off_t)standin_size(need[i])) < 0)) {
+			snprintf(why, whylen, "%s: cannot create a memfd stand-in: %s", t->files[i].path,
+			         strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			ret = -1;
+			break;
+		}
 		if (fd < 0) {
 			if (!s->dir[0]) {
 				const char *tmp = getenv("TMPDIR");
@@ -279,7 +305,7 @@ int standins_create(struct standins *s, const struct rp_trace *t, int real_files
 				break;
 			}
 		}
-		if (++open_now > budget) {
+		if (!memfd && ++open_now > budget) {
 			close(fd);   /* the file stays; opened again when mapped */
 			fd = STANDIN_LAZY;
 		}

@@ -1,6 +1,7 @@
 /* standin.h - stand-in files for file-backed mappings: one sparse file of
  * the recorded size per recorded file identity (dev, ino), in a private
- * temporary directory that is removed at exit, on SIGINT/SIGTERM/SIGHUP too.
+ * temporary directory that is removed at exit, on SIGINT/SIGTERM/SIGHUP too;
+ * a recorded memfd ("/memfd:NAME") gets a memfd, shmem as it was.
  * With real_files the recorded paths are opened instead, read-only and
  * following no symlink; a file that cannot be mapped as recorded (gone,
  * not a regular file, shorter than recorded, or mapped shared and

@@ -8,12 +8,9 @@ NSELF=0 NEV=0
 # Known gaps, each with what is missing: the comparison still runs and
 # prints every differing event, as a TAP TODO (docs/kernel-profiles.md,
 # "Known gaps").  A gap that closes shows as "unexpectedly succeeded".
+# None now: a case "*vs sim host: NAME (REL)") echo "what is missing" ;;
 gap_of() {
 	case $1 in
-	*"vs sim host: mremap_test (7.2)")
-		echo "X5: which multi-VMA moves this kernel refuses with EFAULT is not modelled" ;;
-	*"vs sim host: uffd-unit-tests (7.2)")
-		echo "the kernel replay's userfaultfd refuses registrations the recording made (EINVAL)" ;;
 	esac
 }
 compare() {
