@@ -535,7 +535,7 @@ __attribute__((hot)) int rp_replay_event(struct rp_engine *e, uint32_t slot, str
 		break;
 	case VMT_FX_CHANGE:
 		if (vmt_sys_ranges(rec->sys) != VMT_RANGES_NONE && vmt_sys_ranges(rec->sys) != VMT_RANGES_VMA_NAME) {
-			rp_apply_ranges_call(e, p, rec, &ev, &out, &fx, &want);
+			rp_apply_ranges_call(e, p, rec, &ev, &out, &fx, &want, &skipped);
 			break;
 		}
 		rp_call_pointers(e, p, rec, &ev);

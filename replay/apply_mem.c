@@ -3,7 +3,9 @@
  * iovec and the uffd (un)registration's struct rebuilt from the event's
  * RANGES record with translated addresses, on this process's own pidfd
  * and userfaultfd; prctl(PR_SET_VMA)'s name from the record; mbind's
- * nodemask (not recorded) as node 0.  The process-wide prctl options are
+ * nodemask (not recorded) as node 0.  A process_madvise that worked on
+ * another process is not replayed; one whose pidfd failed (EBADF, ESRCH)
+ * gets one that fails so.  The process-wide prctl options are
  * issued as recorded; a mapping call other than mmap (map_shadow_stack)
  * at its translated address.  A call the running kernel lacks fails with
  * the errno it gives, which is the recorded one where the recording's
@@ -15,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "replay/engine_int.h"
 #include "replay/trace.h"
@@ -46,6 +49,46 @@ static int own_pidfd(void)
 		f.fd = (int)syscall(SYS_pidfd_open, me, 0);
 	}
 	return f.fd;
+}
+
+/* A pidfd of a process that has ended: process_madvise on it is ESRCH.
+ * A child that exits at once, reaped; its pidfd stays. */
+static int dead_pidfd(void)
+{
+	static struct own_fd f;
+	pid_t me = getpid();
+	if (f.pid != me) {
+		f.pid = me;
+		f.fd = -1;
+		pid_t c = fork();
+		if (c == 0)
+			_exit(0);
+		if (c > 0) {
+			f.fd = (int)syscall(SYS_pidfd_open, c, 0);
+			waitpid(c, NULL, 0);
+		}
+	}
+	return f.fd;
+}
+
+/* A process_madvise that succeeded when recorded although none of its
+ * ranges was mapped in the caller worked on another process's memory
+ * (its pidfd's): the replay has that memory in another replayer, if at
+ * all, so the call is not issued (skipped, and said). */
+static int on_other_process(const struct rp_engine *e, const struct rp_pstate *p, const struct vmt_ranges *r)
+{
+	int any = 0;
+	for (uint32_t i = 0; i < r->n; i++) {
+		if (!r->ranges[i].len)
+			continue;
+		uint64_t cur = r->ranges[i].start & ~(e->page - 1);
+		struct am_piece pc;
+		while (am_next_piece(&p->am, &cur, rp_page_up(e, r->ranges[i].start + r->ranges[i].len), &pc))
+			if (pc.mapped)
+				return 0;
+		any = 1;
+	}
+	return any;
 }
 
 /* A userfaultfd whose faults are SIGBUS, never a wait: nothing here
@@ -124,7 +167,8 @@ int64_t rp_ranges_offset(const struct rp_engine *e, const struct rp_pstate *p, c
 #define IOV_MAX_ 1024
 
 void rp_apply_ranges_call(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
-                          struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want)
+                          struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want,
+                          int *skipped)
 {
 	const struct vmt_ranges *r = rp_trace_ranges(e->t, rec);
 	struct vmt_range iov[64], *v = iov;
@@ -139,10 +183,19 @@ void rp_apply_ranges_call(struct rp_engine *e, struct rp_pstate *p, const struct
 		}
 		fx->ranges = r;
 	}
+	if (vmt_sys_ranges(rec->sys) == VMT_RANGES_IOVEC && r && !rec->err && on_other_process(e, p, r)) {
+		*skipped = 1;
+		*out = (struct vr_result){ .ret = rec->result, .outcome = VR_UNCHANGED };
+		rp_say(e, "event %zu (%s): worked on another process's memory when recorded: not replayed",
+		    (size_t)(rec - e->t->events), vmt_sys_key(rec->sys));
+		return;
+	}
 	if (e->be->per_process) {
 		switch (vmt_sys_ranges(rec->sys)) {
 		case VMT_RANGES_IOVEC:
-			ev->args[0] = (uint64_t)own_pidfd();
+			/* the pidfd as the recording's failed: none (EBADF), an
+			 * ended process's (ESRCH); else this process's own */
+			ev->args[0] = (uint64_t)(rec->err == EBADF ? -1 : rec->err == ESRCH ? dead_pidfd() : own_pidfd());
 			if (!r) {
 				ev->args[1] = UNREADABLE;
 				break;

@@ -79,7 +79,8 @@ void rp_ranged(struct rp_engine *e, struct rp_pstate *p, struct vmt_event *ev, i
 void rp_call_pointers(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
                       struct vmt_event *ev);
 void rp_apply_ranges_call(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
-                          struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want);
+                          struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want,
+                          int *skipped);
 void rp_apply_process_call(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
                            struct vmt_event *ev, struct vr_result *out, int64_t *want);
 void rp_apply_map_call(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
