@@ -6,7 +6,8 @@
 # natively, recorded with vmrec (the recording must give the selftest's own
 # result), then replayed with --per-event on a kernel and in the
 # simulator's profile for that kernel, and every event compared: outcome,
-# VMA count, errno and result (tests/vm/selftests_cmp.py).
+# VMA count, errno and result (tests/vm/selftests_cmp.py).  The replays
+# on this kernel pass --strict too (each a test).
 #
 # - this kernel: the newest bookworm source not newer than it and the
 #   newest Debian source (unstable's, fetched into the build tree), against
@@ -130,6 +131,7 @@ for rel in $src_rel $NEWEST; do
 	for n in $BUILT; do
 		record "$rel" "$n" || { skip "$n ($rel) not recorded faithfully here"; continue; }
 		kreplay "$n" "$T/$rel-$n.lz4" "$T/k$rel-$n.json"
+		strict "--strict on this kernel: $n ($rel)"
 		sim host "$T/$rel-$n.lz4" "$T/s$rel-$n.json"
 		compare "$host vs sim host: $n ($rel)" "$T/k$rel-$n.json" "$T/s$rel-$n.json"
 	done
