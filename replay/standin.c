@@ -274,7 +274,8 @@ int standins_create(struct standins *s, const struct rp_trace *t, int real_files
 		if (real_files && !(use[i] & RP_FILE_MAPPED))
 			continue;
 		int fd = real_files ? open_real(s, i, use[i]) : -1;
-		int memfd = fd < 0 && is_memfd(&t->files[i]);
+		/* a memfd stays open: past the descriptor budget a file does */
+		int memfd = fd < 0 && is_memfd(&t->files[i]) && open_now < budget;
 		if (memfd && ((fd = memfd_standin()) < 0 || ftruncate(fd, (off_t)standin_size(need[i])) < 0)) {
 			snprintf(why, whylen, "%s: cannot create a memfd stand-in: %s", t->files[i].path,
 			         strerror(errno));
@@ -305,7 +306,7 @@ int standins_create(struct standins *s, const struct rp_trace *t, int real_files
 				break;
 			}
 		}
-		if (!memfd && ++open_now > budget) {
+		if (++open_now > budget) {
 			close(fd);   /* the file stays; opened again when mapped */
 			fd = STANDIN_LAZY;
 		}

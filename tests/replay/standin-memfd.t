@@ -24,4 +24,21 @@ ok $? "the memfd's stand-in is a memfd"
 grep -q " $T/tmp/vmreplay\.[^/]*/f1\$" "$T/maps"
 ok $? "the regular file's is a file in the stand-in directory"
 is "$(ls -A "$T/tmp")" "" "the stand-in directory is removed"
+
+# more memfds than the descriptor limit leaves room for: those past it
+# get files in the stand-in directory, opened when mapped (as
+# standin-fds.t's files), and the replay runs
+N=300
+{ base_map
+  i=1
+  while [ $i -le $N ]; do
+	echo "file 100 $i 4096 /memfd:m$i"
+	printf 'ev 100 mmap 0x%x 0x1000 3 0x1 3 0 = 0x%x file=%d\n' \
+		$((0x20000000 + (i - 1) * 8192)) $((0x20000000 + (i - 1) * 8192)) $i
+	i=$((i + 1))
+  done
+  echo "ck 100 4 $((N + 6)) 1"
+} | mk many
+(ulimit -n 128 && TMPDIR="$T/tmp" "$V" -q --strict "$T/many.vmt") >"$T/out" 2>&1
+is "$?:$(cat "$T/out")" "0:" "$N memfds under ulimit -n 128: every one mapped"
 done_testing
