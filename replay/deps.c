@@ -15,6 +15,16 @@
 
 #define NONE UINT32_MAX
 
+/* The most pieces a process's map of last touchers holds (24 bytes each):
+ * past it the next step is made process-wide, which waits for every
+ * lane's last step and empties the map.  Only a process that touches ever
+ * new ranges with no process-wide step between them gets there; the cost
+ * is one wait for all its threads, the gain a sweep whose memory does not
+ * grow with such a trace.  (A test may set it lower.) */
+#ifndef DEPS_MAX_PIECES
+#define DEPS_MAX_PIECES 65536
+#endif
+
 enum { C_NONE, C_RANGE, C_BRK, C_ALL };
 
 struct cls {
@@ -392,6 +402,8 @@ int rp_deps_build(struct rp_deps *d, const struct rp_trace *t, int kernel_placem
 		d->off[s] = (uint32_t)d->ndeps;
 		struct cls c;
 		classify(&b, P, s, &c);
+		if (P->last.n > DEPS_MAX_PIECES)
+			c.kind = C_ALL;
 		if (!P->seen) {
 			/* the image is built by the first step */
 			P->seen = 1;

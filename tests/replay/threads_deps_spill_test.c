@@ -1,11 +1,15 @@
-/* --threads: the dependency lists in files (replay/deps.h).  This test
- * builds deps.c and spill.c with RP_SPILL_ANON_MAX 0, so every array moves
- * into a file as a trace of millions of steps makes them do: the lists of
- * two threads' brk pairs, long enough for the sweep to drop its windows
- * several times, are those built in memory (VMREPLAY_NO_SPILL), and stay
- * so after rp_deps_drop; the files are unlinked and no descriptor stays
- * open, even when the lists are freed twice. */
+/* --threads: what the dependency lists hold against a trace's length
+ * (replay/deps.h).  This test builds deps.c and spill.c with
+ * RP_SPILL_ANON_MAX 0, so every array moves into a file as a trace of
+ * millions of steps makes them do: the lists of two threads' brk pairs,
+ * long enough for the sweep to drop its windows several times, are those
+ * built in memory (VMREPLAY_NO_SPILL), and stay so after rp_deps_drop; the
+ * files are unlinked and no descriptor stays open, even when the lists
+ * are freed twice.  And with DEPS_MAX_PIECES 1000, threads that map ever
+ * new ranges get a process-wide step every 1001 ranges, so the sweep's
+ * map of last touchers stays bounded. */
 #define RP_SPILL_ANON_MAX 0
+#define DEPS_MAX_PIECES 1000
 #include "replay/spill.c"
 #include "replay/deps.c"
 
@@ -42,6 +46,40 @@ static void make_trace(void)
 		                                     .args = { to }, .result = (int64_t)to };
 		steps[t.nsteps++] = (struct rp_step){ .kind = RP_EVENT, .idx = (uint32_t)t.nevents++ };
 	}
+}
+
+/* a process, then 3000 mmaps of a page, 3 pages apart (neither overlapping
+ * nor touching), by tids 100 and 101 in turn */
+static void make_mmap_trace(void)
+{
+	memset(&t, 0, sizeof(t));
+	t.steps = steps;
+	t.events = evs;
+	t.procs = procs;
+	t.nprocs = 1;
+	steps[t.nsteps++] = (struct rp_step){ .kind = RP_PROCESS };
+	for (int i = 0; i < 3000; i++) {
+		uint64_t at = 0x10000000 + (uint64_t)i * 3 * 4096;
+		evs[t.nevents] = (struct vmt_event){ .pid = 100, .tid = 100 + i % 2, .sys = (uint16_t)vmt_sys_from_name("mmap"),
+		                                     .args = { 0, 4096, 3, 0x22 }, .result = (int64_t)at };
+		steps[t.nsteps++] = (struct rp_step){ .kind = RP_EVENT, .idx = (uint32_t)t.nevents++ };
+	}
+}
+
+/* "S<D,D" for every step S that waits for steps D */
+static const char *show(const struct rp_deps *d)
+{
+	static char buf[512];
+	size_t n = 0;
+	buf[0] = 0;
+	for (size_t s = 0; s < t.nsteps && n < sizeof(buf) - 32; s++) {
+		if (d->off[s] == d->off[s + 1])
+			continue;
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%zu<", n ? " " : "", s);
+		for (uint32_t i = d->off[s]; i < d->off[s + 1]; i++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%u", i > d->off[s] ? "," : "", d->dep[i]);
+	}
+	return buf;
 }
 
 static int open_fds(void)
@@ -113,6 +151,13 @@ int main(void)
 	rp_deps_free(&file);
 	rp_deps_free(&mem);
 	ok(fcntl(0, F_GETFD) >= 0, "freed twice: descriptor 0 is not closed");
+
+	make_mmap_trace();
+	struct rp_deps d;
+	ok(rp_deps_build(&d, &t, 0, 4096) == 0, "3000 disjoint mmaps by two threads");
+	is_str(show(&d), "2<0 1002<1001 1003<1002 2004<2003 2005<2004",
+	       "past 1000 ranges touched a step is process-wide: it waits for the other thread, the next for it");
+	rp_deps_free(&d);
 	rmdir(dir);
 	return done_testing();
 }
