@@ -132,7 +132,7 @@ static int note_dontneed(const long *a, struct release *rel)
 }
 
 /* The pages a call may change or remove, asked as the table's residency
- * column says (docs/shim.md, "Residency"). */
+ * column says (docs/residency.md). */
 __attribute__((hot)) static void residency_before(int sys, uint64_t seq, const long *a, struct release *rel,
                                                   const struct vmt_ranges *ranges)
 {
@@ -341,8 +341,7 @@ static void cancel_restore(int async)
 /* Every recorded call runs the functions marked hot (here, record.c,
  * residency.c, empty_ranges.c, vmt_writer.c): the compiler places them
  * together, so the path spans three code pages instead of seven, and the
- * kernel's work between two calls evicts fewer of its lines (a brk loop
- * without residency: 1.24-1.27 -> 1.22-1.23 of native). */
+ * kernel's work between two calls evicts fewer of its lines. */
 __attribute__((hot)) long shim_vma_call(int sys, long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 {
 	struct shim_call c;

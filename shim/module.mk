@@ -27,8 +27,24 @@ $(OBJ)/shim-plain/traces/%.o: traces/%.c
 	$(CC) $(VMREC_CFLAGS) -fno-sanitize=all -MMD -MP -c $< -o $@
 endif
 
+# The library runs inside the program it records: a libc mmap would be
+# recorded as the program's (or re-enter our hooks), a malloc would change
+# the program's heap.  So no object of shim/ in it may refer to libc's
+# VMA or allocation functions (system calls go through raw.h, memory
+# comes from arena.h); the link fails naming them, as rr's preload makes
+# them compile errors (its X-macro table and vmt.h's fields use the same
+# names, which rules out #pragma poison here).  tests/build/shim-symbols.t
+# limits what the linked library imports.
+SHIM_NOT_LIBC := mmap mmap64 munmap mprotect pkey_mprotect madvise posix_madvise \
+	mremap brk sbrk mlock mlock2 munlock mlockall munlockall shmat shmdt \
+	remap_file_pages process_madvise malloc calloc realloc reallocarray free \
+	aligned_alloc posix_memalign memalign valloc strdup strndup fopen fdopen
+
 $(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT)
 	@mkdir -p $(@D)
+	@bad=$$(nm -u $(call objs,$(SHIM_LIB_SRCS)) | awk 'NF == 2 { print $$2 }' | \
+	  grep -xE "$$(echo $(SHIM_NOT_LIBC) | tr ' ' '|')" | sort -u | tr '\n' ' '); \
+	[ -z "$$bad" ] || { echo "libvmrec.so: shim/ calls libc's $$bad(raw.h, arena.h instead)" >&2; exit 1; }
 	$(CC) -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
 	  $(SHIM_VMT) $(LIBVMT_LIBS) $(LDFLAGS)
 

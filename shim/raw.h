@@ -25,9 +25,8 @@ static inline uint64_t shim_page_down(uint64_t x) { return x & SHIM_PAGE_MASK; }
 /* A "syscall; ret" inside libc's text (sud.c), or NULL.  Syscall User
  * Dispatch exempts libc's text, so a call issued there skips the kernel's
  * read of this thread's selector byte: ~50 ns in a tight loop, ~2.7 us
- * in a malloc1 loop here, after the page fault of each fresh block
- * (docs/shim.md, Cost).  So the recorded call and the questions asked
- * beside it (residency's PAGEMAP_SCAN, the fault count) go through it.
+ * in a malloc1 loop here, after the page fault of each fresh block.  So
+ * the recorded call and the questions asked beside it (residency's PAGEMAP_SCAN, the fault count) go through it.
  * Only for calls that return on the same stack (not clone, vfork, exec). */
 extern void *shim_exempt_syscall;
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "vmt_format.h"
 #include "vmt_meta.h"
+#include "vmt_scratch.h"
 
 #define VARINT_MAX 10u
 
@@ -287,27 +288,21 @@ static const uint8_t *get_bytes(struct in *in, uint64_t n)
 
 /* Grow *arr to hold n elements; n was already checked against the input
  * size, so this is bounded by the frame. */
-static int reserve(void **arr, size_t *cap, size_t n, size_t elem)
+static int reserve(const struct vmt_scratch *s, void **arr, size_t *cap, size_t n, size_t elem)
 {
-	void *p;
-	if (n <= *cap)
-		return 0;
-	p = realloc(*arr, n * elem);
-	if (!p)
-		return VMT_ENOMEM;
-	*arr = p;
-	*cap = n;
-	return 0;
+	return vmt_scratch_grow(arr, cap, n, elem, s->alloc);
 }
 
 void vmt_scratch_free(struct vmt_scratch *s)
 {
-	free(s->vmas);
-	free(s->ips);
-	free(s->args);
-	free(s->ranges);
+	const struct vmt_alloc *a = s->alloc;
+	vmt_scratch_release(s->vmas, s->nvmas, sizeof(*s->vmas), a);
+	vmt_scratch_release(s->ips, s->nips, sizeof(*s->ips), a);
+	vmt_scratch_release(s->args, s->nargs, sizeof(*s->args), a);
+	vmt_scratch_release(s->ranges, s->nranges, sizeof(*s->ranges), a);
 	vmt_res_scratch_free(&s->res);
 	memset(s, 0, sizeof(*s));
+	s->alloc = a;
 }
 
 int vmt_meta_index(const uint8_t *p, const uint8_t *end,
@@ -327,6 +322,7 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 	struct in in = { *pp, end, 0 };
 	int type;
 
+	s->res.alloc = s->alloc;
 	if (in.p >= end)
 		return VMT_ECORRUPT;
 	type = *in.p++;
@@ -375,7 +371,7 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		/* every VMA takes at least 7 bytes */
 		if (in.bad || x->nvma > (uint64_t)(in.end - in.p) / 7)
 			return VMT_ECORRUPT;
-		if (reserve((void **)&s->vmas, &s->nvmas, x->nvma, sizeof(*s->vmas)))
+		if (reserve(s, (void **)&s->vmas, &s->nvmas, x->nvma, sizeof(*s->vmas)))
 			return VMT_ENOMEM;
 		for (uint32_t i = 0; i < x->nvma && !in.bad; i++) {
 			struct vmt_vma *v = &s->vmas[i];
@@ -404,7 +400,7 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		/* every VMA takes at least 3 bytes */
 		if (in.bad || x->nvma > (uint64_t)(in.end - in.p) / 3)
 			return VMT_ECORRUPT;
-		if (reserve((void **)&s->vmas, &s->nvmas, x->nvma, sizeof(*s->vmas)))
+		if (reserve(s, (void **)&s->vmas, &s->nvmas, x->nvma, sizeof(*s->vmas)))
 			return VMT_ENOMEM;
 		for (uint32_t i = 0; i < x->nvma && !in.bad; i++) {
 			struct vmt_vma *v = &s->vmas[i];
@@ -457,7 +453,7 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		x->id = get_u32(&in); x->pid = get_i32(&in); x->depth = get_u32(&in);
 		if (in.bad || x->depth > (uint64_t)(in.end - in.p))
 			return VMT_ECORRUPT;
-		if (reserve((void **)&s->ips, &s->nips, x->depth, sizeof(*s->ips)))
+		if (reserve(s, (void **)&s->ips, &s->nips, x->depth, sizeof(*s->ips)))
 			return VMT_ENOMEM;
 		for (uint32_t i = 0; i < x->depth; i++) {
 			prev += (uint64_t)vmt_unzigzag(get_u(&in));
@@ -494,7 +490,7 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		/* every element takes at least 2 bytes */
 		if (in.bad || x->argc > (uint64_t)(in.end - in.p) / 2)
 			return VMT_ECORRUPT;
-		if (reserve((void **)&s->args, &s->nargs, x->argc, sizeof(*s->args)))
+		if (reserve(s, (void **)&s->args, &s->nargs, x->argc, sizeof(*s->args)))
 			return VMT_ENOMEM;
 		for (uint32_t i = 0; i < x->argc && !in.bad; i++) {
 			struct vmt_arg *a = &s->args[i];
@@ -520,7 +516,7 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		/* every range takes at least 2 bytes */
 		if (in.bad || x->n > VMT_RANGES_MAX || x->n > (uint64_t)(in.end - in.p) / 2)
 			return VMT_ECORRUPT;
-		if (reserve((void **)&s->ranges, &s->nranges, x->n, sizeof(*s->ranges)))
+		if (reserve(s, (void **)&s->ranges, &s->nranges, x->n, sizeof(*s->ranges)))
 			return VMT_ENOMEM;
 		for (uint32_t i = 0; i < x->n && !in.bad; i++) {
 			s->ranges[i].start = get_u(&in);

@@ -48,6 +48,7 @@ struct vmt_scratch {
 	struct vmt_range *ranges;
 	size_t nranges;
 	struct vmt_res_scratch res;
+	const struct vmt_alloc *alloc;   /* NULL: malloc */
 };
 void vmt_scratch_free(struct vmt_scratch *s);
 

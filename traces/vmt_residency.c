@@ -9,6 +9,7 @@
 #include <string.h>
 #include "vmt_format.h"
 #include "vmt_residency.h"
+#include "vmt_scratch.h"
 
 /* The flags in the low 4 bits of the record's first varint; the event
  * index's difference from the previous record's is in the bits above. */
@@ -195,28 +196,18 @@ int vmt_res_index(const uint8_t *p, const uint8_t *end,
 
 void vmt_res_scratch_free(struct vmt_res_scratch *s)
 {
-	free(s->bits);
-	free(s->runs);
+	const struct vmt_alloc *a = s->alloc;
+	vmt_scratch_release(s->bits, s->nbits, 1, a);
+	vmt_scratch_release(s->runs, s->nruns, sizeof(*s->runs), a);
 	memset(s, 0, sizeof(*s));
-}
-
-static int grow(void **arr, size_t *cap, size_t n, size_t elem)
-{
-	if (n <= *cap)
-		return 0;
-	void *p = realloc(*arr, n * elem);
-	if (!p)
-		return VMT_ENOMEM;
-	*arr = p;
-	*cap = n;
-	return 0;
+	s->alloc = a;
 }
 
 /* x's bitmap from its runs (checked against npages), in s. */
 static int bits_of_runs(struct vmt_residency *x, struct vmt_res_scratch *s)
 {
 	size_t n = (size_t)((x->npages + 7) / 8);
-	if (grow((void **)&s->bits, &s->nbits, n ? n : 1, 1))
+	if (vmt_scratch_grow((void **)&s->bits, &s->nbits, n ? n : 1, 1, s->alloc))
 		return VMT_ENOMEM;
 	memset(s->bits, 0, n);
 	for (uint32_t i = 0; i < x->nruns; i++) {
@@ -245,7 +236,7 @@ int vmt_res_runs_of_bits(struct vmt_residency *x, struct vmt_res_scratch *s)
 	while (run_next(&it, &r)) {
 		/* doubling when full: asking for 2n at every run past 16 was a
 		 * realloc per run, quadratic in a bitmap of many runs */
-		if (n == s->nruns && grow((void **)&s->runs, &s->nruns, n < 16 ? 16 : 2 * n, sizeof(r)))
+		if (n == s->nruns && vmt_scratch_grow((void **)&s->runs, &s->nruns, n < 16 ? 16 : 2 * n, sizeof(r), s->alloc))
 			return VMT_ENOMEM;
 		s->runs[n++] = r;
 	}
@@ -307,7 +298,7 @@ int vmt_res_decode(const uint8_t **pp, const uint8_t *end, struct vmt_residency 
 		for (uint32_t i = 0; i < ctx->nruns; i++)
 			if (ctx->runs[i].first + ctx->runs[i].count > x->npages)
 				return VMT_ECORRUPT;
-		if (grow((void **)&s->runs, &s->nruns, VMT_RES_KEEP, sizeof(*s->runs)))
+		if (vmt_scratch_grow((void **)&s->runs, &s->nruns, VMT_RES_KEEP, sizeof(*s->runs), s->alloc))
 			return VMT_ENOMEM;
 		memcpy(s->runs, ctx->runs, ctx->nruns * sizeof(*s->runs));
 		x->nruns = ctx->nruns;
@@ -318,7 +309,7 @@ int vmt_res_decode(const uint8_t **pp, const uint8_t *end, struct vmt_residency 
 		/* each run takes two bytes at least */
 		if (nruns > (uint64_t)(end - p) / 2 || nruns > UINT32_MAX)
 			return VMT_ECORRUPT;
-		if (grow((void **)&s->runs, &s->nruns, nruns ? nruns : 1, sizeof(*s->runs)))
+		if (vmt_scratch_grow((void **)&s->runs, &s->nruns, nruns ? nruns : 1, sizeof(*s->runs), s->alloc))
 			return VMT_ENOMEM;
 		for (uint64_t i = 0; i < nruns; i++) {
 			uint64_t gap, count;

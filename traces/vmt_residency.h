@@ -42,6 +42,7 @@ struct vmt_res_scratch {
 	size_t nbits;        /* bytes */
 	struct vmt_run *runs;
 	size_t nruns;
+	const struct vmt_alloc *alloc;   /* NULL: malloc */
 };
 void vmt_res_scratch_free(struct vmt_res_scratch *s);
 /* Decode a wire-type-12 record's fields from [*pp, end): 0 and *pp

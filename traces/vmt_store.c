@@ -394,10 +394,13 @@ static uint32_t slab_first(const struct vmt_store *s, uint64_t limit, const stru
 /* The slab's records from st to len into w, in order; a record whose seq
  * is below one before it starts a chunk of its own (readers merge chunks
  * by seq; a pooled writer's slab holds calls of several threads). */
-static void slab_records(const struct vmt_store_slab *sl, uint32_t st, uint32_t len, struct vmt_writer *w)
+static void slab_records(const struct vmt_store_slab *sl, uint32_t st, uint32_t len,
+                         struct vmt_writer *w, const struct vmt_alloc *alloc)
 {
 	const uint8_t *log = (const uint8_t *)(sl + 1);
-	struct vmt_scratch scratch = { 0 };
+	/* decoded through the caller's allocator: a finisher inside the
+	 * recorded program must not call the program's malloc */
+	struct vmt_scratch scratch = { .alloc = alloc };
 	uint64_t last = 0;
 	/* entries are 8-aligned as a writer leaves them: a start that is not
 	 * is not a writer's */
@@ -441,7 +444,7 @@ static void finish_slab(struct finish *f, const struct vmt_store_slab *sl, uint6
 		f->err = ENOMEM;
 		return;
 	}
-	slab_records(sl, st, len, w);
+	slab_records(sl, st, len, w, f->alloc);
 	done(f, w);
 }
 
@@ -496,7 +499,7 @@ int vmt_store_drain(struct vmt_store *s, struct vmt_store_slab *sl, const struct
 	struct vmt_writer *w = vmt_writer_fdopen(-1, sl->pid, sl->tid, &prefs);
 	if (!w)
 		return VMT_ENOMEM;
-	slab_records(sl, sl->start, len, w);
+	slab_records(sl, sl->start, len, w, alloc);
 	int r = vmt_writer_close(w);
 	if (r == 0 && sl->start >= len)
 		__atomic_store_n(&sl->state, VMT_SLAB_DRAINED, __ATOMIC_RELEASE);

@@ -2,7 +2,7 @@
  * its records while it runs, so that no death of a process and nothing it
  * does to its descriptors loses a record already written.  Internal to
  * vmrec (libvmrec.so and the vmrec launcher); the design is in
- * docs/shim.md, "The trace store".
+ * docs/store.md.
  *
  * One file, mapped MAP_SHARED by every recorded process at the same
  * address; no descriptor stays open.  It holds a head page (the tree's

@@ -15,7 +15,7 @@
  * as an armed recorded thread's do, and no selector is read: the
  * recorder's own calls come from exempt text); "floor" also asks, before
  * each call that releases memory, the PAGEMAP_SCAN question the recorder
- * asks there (docs/shim.md, RESIDENCY).  Together: what the kernel alone
+ * asks there (docs/residency.md).  Together: what the kernel alone
  * costs of a recorded run. */
 #include <fcntl.h>
 #include <pthread.h>

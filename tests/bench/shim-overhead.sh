@@ -34,8 +34,7 @@ PY=$(command -v python3.11 || command -v python3)
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # Recorded under the vmrec launcher, which drains the trace store (the
-# recorded threads only log their records; docs/shim.md, "The trace
-# store"); pre: preloaded alone, each thread encoding its own chunks.
+# recorded threads only log their records; docs/store.md); pre: preloaded alone, each thread encoding its own chunks.
 rec() { "$B/bin/vmrec" -o "$T/t.lz4" -- "$@"; }
 nores() { VMREC_RESIDENCY=0 "$B/bin/vmrec" -o "$T/t.lz4" -- "$@"; }
 stk() { "$B/bin/vmrec" --stacks=16 -o "$T/t.lz4" -- "$@"; }

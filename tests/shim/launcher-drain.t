@@ -1,9 +1,9 @@
 #!/bin/sh
 # Under the vmrec launcher the recorded threads only log their records into
-# their slabs and the launcher makes the chunks (docs/shim.md, "The trace
-# store"): a trace recorded that way holds every call once, over hundreds
-# of slabs and with several threads sealing at once; with the launcher killed midway the writers
-# make their own chunks again, the program runs on, and `vmrec --finish`
+# their slabs and the launcher makes the chunks (docs/store.md): a trace
+# recorded that way holds every call once, over hundreds of slabs and
+# with several threads sealing at once; with the launcher killed midway
+# the writers make their own chunks again, the program runs on, and `vmrec --finish`
 # gives every call recorded until then (the program goes with the
 # launcher: PTRACE_O_EXITKILL, since its seccomp filter would fail every
 # recorded call without a tracer).
