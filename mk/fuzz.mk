@@ -17,7 +17,7 @@ fuzz: fuzz-$(1)
 fuzz-$(1): $$(BUILD)/fuzz/fuzz_$(1)
 	@mkdir -p $$(BUILD)/fuzz/$(1)-corpus
 	$$(BUILD)/fuzz/fuzz_$(1) -max_total_time=$$(FUZZ_SECONDS) -rss_limit_mb=2048 \
-	  -timeout=10 -artifact_prefix=$$(BUILD)/fuzz/$(1)- $$(BUILD)/fuzz/$(1)-corpus $(6)
+	  -timeout=$$(FUZZ_TIMEOUT) -artifact_prefix=$$(BUILD)/fuzz/$(1)- $$(BUILD)/fuzz/$(1)-corpus $(6)
 $$(BUILD)/fuzz/fuzz_$(1): $(2) $(4) tests/fuzz/fuzz.h $$(wildcard traces/*.h lib/*.h analysis/*.h replay/*.h replay/sim/*.h replay/sim/*.def replay/vm/*.h)
 	@mkdir -p $$(@D)
 	$$(FUZZ_CC) $$(FUZZ_FLAGS) $(if $(filter-out -,$(3)),-Dmain=$(3)_main) -o $$@ $(2) $(4) $(5)

@@ -15,6 +15,16 @@
 
 #define NONE UINT32_MAX
 
+/* The most pieces a process's map of last touchers holds (24 bytes each):
+ * past it the next step is made process-wide, which waits for every
+ * lane's last step and empties the map.  Only a process that touches ever
+ * new ranges with no process-wide step between them gets there; the cost
+ * is one wait for all its threads, the gain a sweep whose memory does not
+ * grow with such a trace.  (A test may set it lower.) */
+#ifndef DEPS_MAX_PIECES
+#define DEPS_MAX_PIECES 65536
+#endif
+
 enum { C_NONE, C_RANGE, C_BRK, C_ALL };
 
 struct cls {
@@ -36,7 +46,7 @@ struct build {
 	struct proc *p;
 	uint64_t page;
 	int kplace;
-	size_t lcap, dcap, hcap, ntouched;
+	size_t lcap, hcap, ntouched;
 	/* per lane: its last step, the next lane of its process, the last
 	 * barrier it is known to follow; scratch for the step being built */
 	uint32_t *lane_last, *lane_next, *lane_bar, *best, *touched;
@@ -258,13 +268,10 @@ static void want(struct build *b, uint32_t own_lane, uint32_t step)
 static int flush(struct build *b)
 {
 	struct rp_deps *d = b->d;
-	if (d->ndeps + b->ntouched > b->dcap) {
-		size_t cap = b->dcap ? 2 * b->dcap : 1024;
-		while (cap < d->ndeps + b->ntouched)
-			cap *= 2;
-		if (grow(&d->dep, sizeof(uint32_t), cap))
+	if ((d->ndeps + b->ntouched) * sizeof(uint32_t) > d->dep_sp.bytes) {
+		if (rp_spill_grow(&d->dep_sp, (d->ndeps + b->ntouched) * sizeof(uint32_t)))
 			return -1;
-		b->dcap = cap;
+		d->dep = d->dep_sp.p;
 	}
 	uint32_t *out = d->dep + d->ndeps;
 	for (size_t i = 0; i < b->ntouched; i++) {
@@ -345,20 +352,47 @@ static void note_fork(struct build *b, const struct proc *P, uint32_t slot, cons
 		}
 }
 
+static void spills_init(struct rp_deps *d)
+{
+	rp_spill_init(&d->lane_sp, 0);
+	rp_spill_init(&d->off_sp, 0);
+	rp_spill_init(&d->dep_sp, 0);
+	rp_spill_init(&d->next_sp, 0);
+}
+
+void rp_deps_drop(const struct rp_deps *d)
+{
+	rp_spill_drop(&d->lane_sp);
+	rp_spill_drop(&d->off_sp);
+	rp_spill_drop(&d->dep_sp);
+	rp_spill_drop(&d->next_sp);
+}
+
 int rp_deps_build(struct rp_deps *d, const struct rp_trace *t, int kernel_placement, uint64_t page)
 {
 	memset(d, 0, sizeof(*d));
+	spills_init(d);
 	struct build b = { .t = t, .d = d, .page = page ? page : 4096, .kplace = kernel_placement };
 	int ret = -1;
+	size_t per_step = (t->nsteps + 1) * sizeof(uint32_t);
 	b.p = calloc(t->nprocs + 1, sizeof(*b.p));
-	d->lane = malloc((t->nsteps + 1) * sizeof(*d->lane));
-	d->off = malloc((t->nsteps + 1) * sizeof(*d->off));
-	d->next = malloc((t->nsteps + 1) * sizeof(*d->next));
-	if (!b.p || !d->lane || !d->off || !d->next)
+	if (!b.p || rp_spill_grow(&d->lane_sp, per_step) || rp_spill_grow(&d->off_sp, per_step) ||
+	    rp_spill_grow(&d->next_sp, per_step) || rp_spill_grow(&d->dep_sp, 4096))
 		goto out;
+	d->lane = d->lane_sp.p;
+	d->off = d->off_sp.p;
+	d->next = d->next_sp.p;
+	d->dep = d->dep_sp.p;
 	for (size_t i = 0; i < t->nprocs; i++)
 		b.p[i] = (struct proc){ .barrier = NONE, .brk = NONE, .fork = NONE, .lanes = NONE };
 	for (size_t s = 0; s < t->nsteps; s++) {
+		/* the sweep keeps a window of the steps, events and its own
+		 * arrays resident: the driver's memory stays flat too (the
+		 * earlier steps it looks back at fault in again) */
+		if (s % RP_SPILL_WINDOW == RP_SPILL_WINDOW - 1) {
+			rp_trace_drop(t);
+			rp_deps_drop(d);
+		}
 		const struct rp_step *st = &t->steps[s];
 		struct proc *P = &b.p[st->slot];
 		uint32_t lane = lane_of(&b, st->slot, rp_step_tid(t, s));
@@ -368,6 +402,8 @@ int rp_deps_build(struct rp_deps *d, const struct rp_trace *t, int kernel_placem
 		d->off[s] = (uint32_t)d->ndeps;
 		struct cls c;
 		classify(&b, P, s, &c);
+		if (P->last.n > DEPS_MAX_PIECES)
+			c.kind = C_ALL;
 		if (!P->seen) {
 			/* the image is built by the first step */
 			P->seen = 1;
@@ -402,6 +438,12 @@ int rp_deps_build(struct rp_deps *d, const struct rp_trace *t, int kernel_placem
 	for (uint32_t l = 0, n = 0; l < d->nlanes; l++)
 		if (d->lane_spawn[l] != NONE)
 			d->spawns[n++] = l;
+	rp_spill_seal(&d->lane_sp);
+	rp_spill_seal(&d->off_sp);
+	rp_spill_seal(&d->dep_sp);
+	rp_spill_seal(&d->next_sp);
+	rp_trace_drop(t);
+	rp_deps_drop(d);
 	ret = 0;
 out:
 	for (size_t i = 0; b.p && i < t->nprocs; i++)
@@ -434,14 +476,15 @@ uint32_t rp_deps_spawned(const struct rp_deps *d, uint32_t s)
 
 void rp_deps_free(struct rp_deps *d)
 {
-	free(d->lane);
+	rp_spill_free(&d->lane_sp);
+	rp_spill_free(&d->off_sp);
+	rp_spill_free(&d->dep_sp);
+	rp_spill_free(&d->next_sp);
 	free(d->lane_slot);
 	free(d->lane_tid);
-	free(d->off);
-	free(d->dep);
-	free(d->next);
 	free(d->lane_first);
 	free(d->lane_spawn);
 	free(d->spawns);
 	memset(d, 0, sizeof(*d));
+	spills_init(d);   /* no descriptor 0 to close a second time */
 }

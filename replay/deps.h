@@ -18,8 +18,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "replay/spill.h"
 #include "replay/trace.h"
 
+/* What grows with the trace's steps (lane, off, next: 12 bytes a step; dep:
+ * 4 bytes a dependency) is held as the trace's own arrays are (spill.h):
+ * past 8 MiB in files, of which the sweep that builds them and the lanes
+ * that read them keep resident only the window they work on
+ * (rp_deps_drop).  What grows with lanes is plain memory. */
 struct rp_deps {
 	uint32_t nlanes;
 	uint32_t *lane;        /* per step: its lane */
@@ -29,6 +35,7 @@ struct rp_deps {
 	uint32_t *dep;         /* step indices, ascending within a step, one per lane */
 	size_t ndeps;
 	uint32_t *next;        /* per step: the next step of its lane; UINT32_MAX none */
+	struct rp_spill lane_sp, off_sp, dep_sp, next_sp;   /* what holds those four */
 	uint32_t *lane_first;  /* per lane: its first step; UINT32_MAX none */
 	/* per lane: the recorded clone that made the thread, when it comes
 	 * before the thread's first step (else UINT32_MAX: the thread is
@@ -45,6 +52,9 @@ int32_t rp_step_tid(const struct rp_trace *t, size_t s);
 /* 0, or -1 (out of memory).  kernel_placement: --placement kernel. */
 int rp_deps_build(struct rp_deps *d, const struct rp_trace *t, int kernel_placement, uint64_t page);
 void rp_deps_free(struct rp_deps *d);
+/* The per-step arrays and the dependencies leave this process's memory
+ * (still in their files; spill.h). */
+void rp_deps_drop(const struct rp_deps *d);
 /* The lane whose thread step s starts (a clone), or UINT32_MAX. */
 uint32_t rp_deps_spawned(const struct rp_deps *d, uint32_t s);
 

@@ -209,9 +209,21 @@ struct rp_threads {
 	char *stacks;
 	size_t stacks_bytes;
 	uint32_t *stack_of;         /* per lane */
+	size_t stepped;             /* steps this replayer's lanes did, under lock */
 };
 
-enum { LANE_STACK = 256 << 10 };
+/* A replayer's lanes drop every spilled array (the trace's, the results,
+ * the dependencies) each LANE_DROP_STEPS steps they do between them, so
+ * what they hold is what those steps touched, however long the trace and
+ * however far apart its lanes run: a step touches an entry of each array
+ * (a page of each when its process's steps are sparse among others'),
+ * ~8 MB of pages at most in the worst case at this count, a few hundred
+ * KB when the steps are dense.  A count of the lanes' own steps, not a
+ * window of the trace's: lanes of one process may be far apart in it, and
+ * the one behind would otherwise hold everything it walks until the one
+ * ahead enters a new window.  After a drop each lane faults its current
+ * pages in again: a few faults a lane per drop. */
+enum { LANE_STACK = 256 << 10, LANE_DROP_STEPS = 4096 };
 
 static void lock_release(void *th) { pthread_mutex_unlock(&((struct rp_threads *)th)->lock); }
 static void lock_take(void *th) { pthread_mutex_lock(&((struct rp_threads *)th)->lock); }
@@ -490,6 +502,11 @@ static size_t run_lane(struct rp_engine *e, uint32_t lane, size_t from)
 		int r = do_step(e, s);
 		if (r == STEP_DONE && d->nspawns && e->t->steps[s].kind == RP_EVENT)
 			start_lane(e, rp_deps_spawned(d, s));
+		if (++th->stepped % LANE_DROP_STEPS == 0) {
+			rp_trace_drop(e->t);
+			rp_spill_drop(&e->ev_sp);
+			rp_deps_drop(d);
+		}
 		pthread_mutex_unlock(&th->lock);
 		if (r == STEP_FORK_CHILD)
 			return s;    /* the parent marks the fork done */

@@ -24,6 +24,10 @@ TEST_LIBS_replay := $(call objs,replay/addrmap.c replay/latency.c) -lm
 $(BUILD)/tests/replay/addrmap.t $(BUILD)/tests/replay/latency.t: $(call objs,replay/addrmap.c replay/latency.c)
 $(BUILD)/tests/replay/threads_deps.t: $(call objs,replay/deps.c replay/spill.c replay/trace.c)
 $(BUILD)/tests/replay/threads_deps.t: TEST_LIBS_replay += $(call objs,replay/deps.c replay/spill.c replay/trace.c) $(LIBVMT) $(LIBVMT_LIBS)
+# (it compiles deps.c and spill.c itself, with every array spilled)
+$(BUILD)/tests/replay/threads_deps_spill.t: $(call objs,replay/trace.c)
+$(BUILD)/tests/replay/threads_deps_spill.t: TEST_LIBS_replay += $(call objs,replay/trace.c) $(LIBVMT) $(LIBVMT_LIBS)
+$(OBJ)/tests/replay/threads_deps_spill_test.o: replay/deps.c replay/spill.c
 
 BENCH_SCRIPTS += tests/bench/replay-brk.sh tests/bench/replay-memory.sh
 BENCH_BINS    += $(BUILD)/bin/vmreplay $(BUILD)/tests/replay/progs/brk_loop

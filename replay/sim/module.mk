@@ -45,7 +45,7 @@ fuzz: fuzz-sim
 fuzz-sim: $(BUILD)/fuzz/fuzz_sim
 	@mkdir -p $(BUILD)/fuzz/sim-corpus
 	$(BUILD)/fuzz/fuzz_sim -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
-	  -timeout=5 -artifact_prefix=$(BUILD)/fuzz/sim- $(BUILD)/fuzz/sim-corpus tests/sim/fuzz/corpus
+	  -timeout=$(FUZZ_TIMEOUT) -artifact_prefix=$(BUILD)/fuzz/sim- $(BUILD)/fuzz/sim-corpus tests/sim/fuzz/corpus
 
 $(BUILD)/fuzz/fuzz_sim: tests/sim/fuzz/fuzz_sim.c $(LIBVMSIM_SRCS) lib/outcome.c $(LIBVMT_SRCS) $(wildcard replay/sim/*.h replay/sim/*.def traces/*.h) $(OBJ)/replay/sim/calib_default.inc
 	@mkdir -p $(@D)

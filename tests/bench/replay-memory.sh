@@ -70,3 +70,23 @@ awk -v a="$first_sim" -v b="$last_sim" -v c="$first_k" -v d="$last_k" -v e="$fir
 	print " (flat: 1)"
 }'
 echo "  ($(($(date +%s) - began)) s)"
+
+# vmreplay --threads on the kernel: brk1 in two threads of one process
+# (vmtrace synth brk1 --mode thread --tasks 2), each brk waiting for the
+# other thread's last, so the dependency lists hold about an entry a step
+# (replay/deps.h); flat too: the lists and the trace's arrays spill and
+# the lanes keep a window of them (docs/replay-cost.md, "Memory").
+began=$(date +%s)
+echo "replay-memory: vmreplay --threads peak RSS (MB) against events, brk1 in 2 threads"
+printf "  %10s %12s\n" events "--threads"
+first_th='' last_th=''
+for n in $SIZES; do
+	t=$C/brk1-thr2-$n.vmt
+	[ -s "$t" ] || "$TR" synth brk1 --mode thread --tasks 2 --iterations $((n / 4)) -o "$t"
+	th=$(peak "$V" -q --threads "$t")
+	printf "  %10d %12s\n" "$n" "$(mb "$th")"
+	[ -n "$first_th" ] || first_th=$th
+	last_th=$th
+done
+awk -v a="$first_th" -v b="$last_th" 'BEGIN { printf "  largest / smallest trace: --threads %.2fx (flat: 1)\n", b / a }'
+echo "  ($(($(date +%s) - began)) s)"
