@@ -65,12 +65,23 @@ struct ltask {
 	struct lproc *p;
 	int started;                /* its first stop was seen */
 	int call;                   /* CALL_*: what its syscall-exit stop does */
+	int live_opts;              /* asked for clone events for one call: LIVE_OPTS after it */
+	int own_exit;               /* made by a clone the launcher recorded: libvmrec knows
+	                             * nothing of it, its exit is the launcher's */
 	struct vmt_event ev;
 	struct vmt_writer *w;
 	struct vmt_store_put put;
 	struct vmt_sink sink;
 	uint64_t last_seq;
 };
+
+/* Every task is traced with these; a task of a process where libvmrec
+ * is live asks for no clone events: libvmrec's clones pass CLONE_PTRACE
+ * (shim/tramp.c), so their threads are traced without that stop. */
+#define TRACE_OPTS (PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | \
+                    PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL | \
+                    PTRACE_O_TRACESYSGOOD)
+#define LIVE_OPTS (TRACE_OPTS & ~PTRACE_O_TRACECLONE)
 
 static struct launch_cfg cfg;
 static struct ltask **tasks;
@@ -303,9 +314,10 @@ static void write_image_start(struct ltask *t, int reason)
 	                                      .ppid = t->p->ppid, .image = t->p->image,
 	                                      .exe = exe, .cmdline = cmd };
 	task_write(t, &rec);
+	int count = -1;
 	if (reason != VMT_CK_FORK) {
 		struct map_build b = { .t = t };
-		maps_each(t->tid, add_vma, &b);
+		count = maps_each(t->tid, add_vma, &b);
 		for (uint32_t i = 0; i < b.n; i++)
 			b.v[i].name = b.names[i];
 		rec.type = VMT_REC_MAP;
@@ -315,7 +327,8 @@ static void write_image_start(struct ltask *t, int reason)
 		free(b.names);
 	}
 	rec.type = VMT_REC_CHECKPOINT;
-	int count = maps_each(t->tid, NULL, NULL);
+	if (count < 0)
+		count = maps_each(t->tid, NULL, NULL);
 	rec.u.checkpoint = (struct vmt_checkpoint){ .seq = next_seq(), .pid = t->p->tgid,
 	                                            .reason = (uint32_t)reason,
 	                                            .vma_count = count > 0 ? (uint64_t)count : 0 };
@@ -588,14 +601,20 @@ static int on_seccomp(struct ltask *t)
 	t->call = CALL_NONE;
 	if (p->pre_exec || sys == VMT_SYS_NONE)
 		return PTRACE_CONT;
+	int fx = vmt_sys_effect(sys);
+	if (p->live && fx == VMT_FX_TASK && (sys == VMT_SYS_CLONE || sys == VMT_SYS_CLONE3)) {
+		/* a clone not through libvmrec's stubs may lack CLONE_PTRACE:
+		 * its task is traced through a clone event */
+		ptrace(PTRACE_SETOPTIONS, t->tid, 0, TRACE_OPTS);
+		t->live_opts = 1;
+	}
 	if (p->live && r.rip >= p->lib_lo && r.rip < p->lib_hi)
 		return PTRACE_CONT;         /* libvmrec's own, or a call it records */
 	if (sys == VMT_SYS_MMAP && a[0] == LAUNCH_TRAMPOLINE && (a[3] & MAP_FIXED_NOREPLACE)) {
 		t->call = CALL_TRAMP;       /* libvmrec's first act */
 		return PTRACE_SYSCALL;
 	}
-	int fx = vmt_sys_effect(sys);
-	if (p->live && fx == VMT_FX_EXIT)
+	if (p->live && fx == VMT_FX_EXIT && !t->own_exit)
 		return PTRACE_CONT;         /* libvmrec records its threads' ends itself */
 	if (!p->live && sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS) && fd_is_recorder(t, (long)a[4])) {
 		t->call = CALL_SPAN;        /* the loader maps the recorder's library */
@@ -654,24 +673,43 @@ static void finish_call(struct ltask *t, long ret)
 	task_write(t, &(struct vmt_record){ .type = VMT_REC_EVENT, .u.event = *ev });
 }
 
+/* The span of the recorder's library that holds ip, from the loader's
+ * mmaps of it (CALL_SPAN); /proc/PID/maps where none does. */
+static void lib_range(struct ltask *t, uint64_t ip)
+{
+	struct lproc *p = t->p;
+	for (int i = 0; i < p->nspans; i++)
+		if (ip >= p->spans[i].lo && ip < p->spans[i].hi) {
+			p->lib_lo = p->spans[i].lo;
+			p->lib_hi = p->spans[i].hi;
+			return;
+		}
+	struct find_ip f = { .ip = ip };
+	maps_each(t->tid, find_ip, &f);
+	p->lib_lo = f.lo;
+	p->lib_hi = f.hi;
+}
+
 static void on_syscall_exit(struct ltask *t)
 {
 	struct user_regs_struct r;
 	int call = t->call;
 	t->call = CALL_NONE;
+	if (t->live_opts) {
+		ptrace(PTRACE_SETOPTIONS, t->tid, 0, LIVE_OPTS);
+		t->live_opts = 0;
+	}
 	if (call == CALL_NONE || call == CALL_EXEC_DONE || ptrace(PTRACE_GETREGS, t->tid, 0, &r) < 0)
 		return;
 	long ret = (long)r.rax;
 	struct lproc *p = t->p;
 	if (call == CALL_TRAMP) {
 		if ((uint64_t)ret == LAUNCH_TRAMPOLINE) {
-			struct find_ip f = { .ip = r.rip };
-			maps_each(t->tid, find_ip, &f);
+			lib_range(t, r.rip);
 			p->live = 1;
-			p->lib_lo = f.lo;
-			p->lib_hi = f.hi;
 			p->owns_end = 0;
 			task_close_writer(t);   /* libvmrec writes from here on */
+			ptrace(PTRACE_SETOPTIONS, t->tid, 0, LIVE_OPTS);
 		}
 		return;
 	}
@@ -702,9 +740,11 @@ static void on_new_task(struct ltask *t, int event)
 		return;
 	/* the parent's registers still say what it asked for */
 	if (event == PTRACE_EVENT_CLONE && ptrace(PTRACE_GETREGS, t->tid, 0, &r) == 0 &&
-	    (clone_flags(t, &r) & CLONE_THREAD))
-		task_add((pid_t)msg, t->p);
-	else
+	    (clone_flags(t, &r) & CLONE_THREAD)) {
+		struct ltask *n = task_add((pid_t)msg, t->p);
+		if (n)
+			n->own_exit = t->call == CALL_RECORD;
+	} else
 		proc_new_task((pid_t)msg, t->p);
 }
 
@@ -742,6 +782,8 @@ static void on_exec(struct ltask *t)
 		close(p->pagemap);   /* it answers for the old image's memory */
 	p->pagemap = -1;
 	p->lib_lo = p->lib_hi = 0;
+	ptrace(PTRACE_SETOPTIONS, t->tid, 0, TRACE_OPTS);   /* until libvmrec is live again */
+	t->live_opts = 0;
 	write_image_start(t, p->image == 0 && p->ppid == 0 ? VMT_CK_START : VMT_CK_EXEC);
 }
 
@@ -793,10 +835,7 @@ static int is_stop_sig(int sig)
 
 int launch_trace_run(pid_t child, int go_fd, int *root_st)
 {
-	long opts = PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-	            PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL |
-	            PTRACE_O_TRACESYSGOOD;
-	int seized = ptrace(PTRACE_SEIZE, child, 0, opts) == 0;
+	int seized = ptrace(PTRACE_SEIZE, child, 0, TRACE_OPTS) == 0;
 	if (!seized)
 		fprintf(stderr, "vmrec: cannot trace %d: %s; the loader's calls are not recorded\n",
 		        (int)child, strerror(errno));
@@ -863,6 +902,8 @@ int launch_trace_run(pid_t child, int go_fd, int *root_st)
 			t->started = 1;
 			how = t->call != CALL_NONE ? PTRACE_SYSCALL : PTRACE_CONT;
 		}
+		if (t->live_opts && how == PTRACE_CONT)
+			how = PTRACE_SYSCALL;       /* to ask for no clone events again */
 		ptrace(how, tid, 0, inject);
 	}
 	for (size_t i = 0; i < ntasks; i++)
