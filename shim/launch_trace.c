@@ -86,9 +86,7 @@ struct ltask {
 static struct launch_cfg cfg;
 static struct ltask **tasks;
 static size_t ntasks, captasks;
-static char rec_libs[4][4096];     /* libvmrec.so and its own needs */
-static int nrec_libs;
-static uint64_t ldso_lo, ldso_hi;  /* unused until a task's maps say */
+static char rec_lib[4096];         /* libvmrec.so, as /proc shows it (it needs only libc) */
 
 static uint64_t now_ns(void)
 {
@@ -203,10 +201,7 @@ static int fd_is_recorder(struct ltask *t, long fd)
 	if (fd < 0 || n <= 0)
 		return 0;
 	path[n] = 0;
-	for (int i = 0; i < nrec_libs; i++)
-		if (strcmp(path, rec_libs[i]) == 0)
-			return 1;
-	return 0;
+	return rec_lib[0] && strcmp(path, rec_lib) == 0;
 }
 
 struct maps_line { uint64_t start, end, off, ino; unsigned maj, min; char perms[5]; char name[4096]; };
@@ -616,14 +611,14 @@ static int on_seccomp(struct ltask *t)
 	}
 	if (p->live && fx == VMT_FX_EXIT && !t->own_exit)
 		return PTRACE_CONT;         /* libvmrec records its threads' ends itself */
-	if (!p->live && sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS) && fd_is_recorder(t, (long)a[4])) {
-		t->call = CALL_SPAN;        /* the loader maps the recorder's library */
-		return PTRACE_SYSCALL;
-	}
 	int ai, li;
 	vmt_sys_range_args(sys, &ai, &li);
 	if (ai >= 0 && li >= 0 && in_spans(p, a[ai], a[li]))
-		return PTRACE_CONT;
+		return PTRACE_CONT;         /* in the recorder's library: its segments, its relro */
+	if (!p->live && sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS) && fd_is_recorder(t, (long)a[4])) {
+		t->call = CALL_SPAN;        /* the loader reserves the recorder's library */
+		return PTRACE_SYSCALL;
+	}
 	struct vmt_event *ev = &t->ev;
 	memset(ev, 0, sizeof *ev);
 	ev->seq = next_seq();
@@ -792,26 +787,8 @@ static void on_exec(struct ltask *t)
 void launch_trace_init(const struct launch_cfg *c)
 {
 	cfg = *c;
-	nrec_libs = 0;
-	char real[4096];
-	if (realpath(c->lib_path, real))
-		snprintf(rec_libs[nrec_libs++], sizeof rec_libs[0], "%s", real);
-	/* what libvmrec needs beside libc: the launcher maps it too */
-	FILE *f = fopen("/proc/self/maps", "re");
-	char line[4300];
-	struct maps_line l;
-	while (f && fgets(line, sizeof line, f))
-		if (parse_maps_line(line, &l) == 0 && strstr(l.name, LAUNCH_RECORDER_DEP) && nrec_libs < 4) {
-			int dup = 0;
-			for (int i = 0; i < nrec_libs; i++)
-				dup |= strcmp(rec_libs[i], l.name) == 0;
-			if (!dup)
-				snprintf(rec_libs[nrec_libs++], sizeof rec_libs[0], "%s", l.name);
-		}
-	if (f)
-		fclose(f);
-	(void)ldso_lo;
-	(void)ldso_hi;
+	if (!realpath(c->lib_path, rec_lib))
+		rec_lib[0] = 0;
 }
 
 int launch_trace_child(int wait_fd)

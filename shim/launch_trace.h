@@ -14,8 +14,8 @@ struct launch_cfg {
 	void (*reaped)(pid_t pid, int status);
 };
 
-/* Before fork, in the launcher: the libraries the recorder brings along
- * (libvmrec.so and what it needs that the launcher also maps). */
+/* Before fork, in the launcher: the recorder's library, libvmrec.so, as
+ * /proc will name it (it needs only libc: lz4 is linked in). */
 void launch_trace_init(const struct launch_cfg *cfg);
 
 /* After fork, in the launcher: seize `child` (blocked on the pipe until

@@ -27,10 +27,14 @@ $(OBJ)/shim-plain/traces/%.o: traces/%.c
 	$(CC) $(VMREC_CFLAGS) -fno-sanitize=all -MMD -MP -c $< -o $@
 endif
 
+# lz4 is linked in (Debian's liblz4.a is position-independent): ld.so
+# then loads one library for the recorder, not two, in every image
+# (under the launcher each of their mmaps is a ptrace stop), and the
+# program's own liblz4, if it has one, is its own.
 $(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT)
 	@mkdir -p $(@D)
 	$(CC) -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
-	  $(SHIM_VMT) $(LIBVMT_LIBS) $(LDFLAGS)
+	  $(SHIM_VMT) -l:liblz4.a $(LDFLAGS)
 
 $(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c shim/launch_trace.c shim/launch_filter.c $(SHIM_CAPTURE_SRCS)) $(LIBVMT)
 	@mkdir -p $(@D)

@@ -1,0 +1,35 @@
+#!/bin/sh
+# What an exec costs the vmrec launcher in ptrace stops (docs/shim.md,
+# "Two recorders"): two for each call it records (the seccomp stop and
+# the syscall-exit stop), one for the exec, and a few for the recorder
+# itself: ld.so mapping libvmrec.so (lz4 is linked in: no second
+# library) and libvmrec mapping its trampoline page; none for libvmrec's
+# own calls after that, none for each directory of PATH the root's
+# execvp would try.
+. "$(dirname "$0")/../lib.sh"
+. "$S/tests/shim/shim.sh"
+V=$B/bin/vmrec
+need_built "$V"
+have_strace || skip_all "strace cannot trace here"
+cd "$T" || exit 1
+
+# stops PROG ARGS...: the launcher's ptrace stops for the recording, and
+# in L.txt the number of events it recorded itself
+stops() {
+	strace -qq -e trace=wait4 -o w.txt "$V" -o s.lz4 -- "$@" >/dev/null 2>&1
+	"$TC" s.lz4 | grep -c ' LAUNCHER' >L.txt
+	grep -c 'WIFSTOPPED' w.txt
+}
+
+s=$(stops /bin/true)
+L=$(cat L.txt)
+fixed=$((s - 2 * L))
+diag "/bin/true: $s stops, $L calls recorded by the launcher"
+[ "$fixed" -le 12 ]
+ok $? "an exec costs the launcher at most 12 stops besides two per call it records ($fixed)"
+is "$(readelf -d "$LIB" | grep -c 'NEEDED')" 1 "libvmrec.so needs only libc"
+
+s0=$(stops true)
+s8=$(PATH=/nonexistent/a:/nonexistent/b:/nonexistent/c:/nonexistent/d:$PATH stops true)
+is "$s8" "$s0" "PATH's directories cost no stop"
+done_testing
