@@ -56,6 +56,13 @@ $(BUILD)/tests/shim/static_hello: tests/shim/static/static_hello.c
 	@mkdir -p $(@D)
 	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
 
+# A static program whose ioctl and prctl calls the launcher's filter
+# tells apart (tests/shim/launcher-stops.t).
+TEST_BINS += $(BUILD)/tests/shim/static_ctl
+$(BUILD)/tests/shim/static_ctl: tests/shim/static/static_ctl.c
+	@mkdir -p $(@D)
+	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
+
 # A program whose library's constructor maps memory before libvmrec's
 # runs (tests/shim/from-execve.t).
 TEST_BINS += $(BUILD)/tests/shim/libctor_maps.so $(BUILD)/tests/shim/ctor_maps

@@ -29,6 +29,15 @@ diag "/bin/true: $s stops, $L calls recorded by the launcher"
 ok $? "an exec costs the launcher at most 12 stops besides two per call it records ($fixed)"
 is "$(readelf -d "$LIB" | grep -c 'NEEDED')" 1 "libvmrec.so needs only libc"
 
+# an ioctl or prctl of a command the table does not record passes the
+# filter (isatty's TCGETS is inline in libc's tcgetattr); PR_SET_VMA stops
+SC=$B/tests/shim/static_ctl
+need_built "$SC"
+s0=$(stops "$SC" 0)
+is "$(stops "$SC" 20)" "$s0" "20 ioctl(TCGETS) and prctl(PR_GET_NAME) cost no stop"
+"$TC" s.lz4 | grep -q ' prctl 0x53564d41 0 .* LAUNCHER'
+ok $? "prctl(PR_SET_VMA) is recorded"
+
 s0=$(stops true)
 s8=$(PATH=/nonexistent/a:/nonexistent/b:/nonexistent/c:/nonexistent/d:$PATH stops true)
 is "$s8" "$s0" "PATH's directories cost no stop"
