@@ -301,8 +301,12 @@ static int map_trampoline(void)
 	if (!raw_failed(raw4(SYS_prlimit64, 0, RLIMIT_AS, 0, &lim)) && lim.cur != RLIM_INFINITY)
 		return -1;
 	uint64_t at = strtoull(v, NULL, 16);
-	if (tramp_map(at) < 0)
+	if (tramp_map(at) < 0) {
+		/* the launcher took its mmap for the page: a call it stops
+		 * for, from here, that changes nothing, says it failed */
+		raw3(SYS_madvise, at, 0, MADV_NORMAL);
 		return -1;
+	}
 	shim.tramp = at;
 	return 0;
 }

@@ -58,7 +58,7 @@ struct lproc {
 	uint32_t nfids, capfids, next_id;
 };
 
-enum { CALL_NONE, CALL_RECORD, CALL_SPAN, CALL_TRAMP, CALL_EXEC_DONE };
+enum { CALL_NONE, CALL_RECORD, CALL_SPAN, CALL_EXEC_DONE };
 
 struct ltask {
 	pid_t tid;
@@ -580,6 +580,23 @@ static void residency_before(struct ltask *t, const struct vmt_event *ev)
 	}
 }
 
+/* The span of the recorder's library that holds ip, from the loader's
+ * mmaps of it (CALL_SPAN); /proc/PID/maps where none does. */
+static void lib_range(struct ltask *t, uint64_t ip)
+{
+	struct lproc *p = t->p;
+	for (int i = 0; i < p->nspans; i++)
+		if (ip >= p->spans[i].lo && ip < p->spans[i].hi) {
+			p->lib_lo = p->spans[i].lo;
+			p->lib_hi = p->spans[i].hi;
+			return;
+		}
+	struct find_ip f = { .ip = ip };
+	maps_each(t->tid, find_ip, &f);
+	p->lib_lo = f.lo;
+	p->lib_hi = f.hi;
+}
+
 /* The seccomp stop: how the task goes on (PTRACE_SYSCALL to see the
  * result, PTRACE_CONT when nothing is recorded). */
 static int on_seccomp(struct ltask *t)
@@ -603,11 +620,25 @@ static int on_seccomp(struct ltask *t)
 		ptrace(PTRACE_SETOPTIONS, t->tid, 0, TRACE_OPTS);
 		t->live_opts = 1;
 	}
+	if (sys == VMT_SYS_MADVISE && a[0] == LAUNCH_TRAMPOLINE && a[1] == 0 && p->live) {
+		/* libvmrec could not map its page after all: not live */
+		p->live = 0;
+		p->owns_end = 1;
+		p->lib_lo = p->lib_hi = 0;
+		ptrace(PTRACE_SETOPTIONS, t->tid, 0, TRACE_OPTS);
+		return PTRACE_CONT;
+	}
 	if (p->live && r.rip >= p->lib_lo && r.rip < p->lib_hi)
 		return PTRACE_CONT;         /* libvmrec's own, or a call it records */
 	if (sys == VMT_SYS_MMAP && a[0] == LAUNCH_TRAMPOLINE && (a[3] & MAP_FIXED_NOREPLACE)) {
-		t->call = CALL_TRAMP;       /* libvmrec's first act */
-		return PTRACE_SYSCALL;
+		/* libvmrec's first act: live from here on (it says so if the
+		 * page cannot be had), so no syscall-exit stop is needed */
+		lib_range(t, r.rip);
+		p->live = 1;
+		p->owns_end = 0;
+		task_close_writer(t);       /* libvmrec writes from here on */
+		ptrace(PTRACE_SETOPTIONS, t->tid, 0, LIVE_OPTS);
+		return PTRACE_CONT;
 	}
 	if (p->live && fx == VMT_FX_EXIT && !t->own_exit)
 		return PTRACE_CONT;         /* libvmrec records its threads' ends itself */
@@ -668,23 +699,6 @@ static void finish_call(struct ltask *t, long ret)
 	task_write(t, &(struct vmt_record){ .type = VMT_REC_EVENT, .u.event = *ev });
 }
 
-/* The span of the recorder's library that holds ip, from the loader's
- * mmaps of it (CALL_SPAN); /proc/PID/maps where none does. */
-static void lib_range(struct ltask *t, uint64_t ip)
-{
-	struct lproc *p = t->p;
-	for (int i = 0; i < p->nspans; i++)
-		if (ip >= p->spans[i].lo && ip < p->spans[i].hi) {
-			p->lib_lo = p->spans[i].lo;
-			p->lib_hi = p->spans[i].hi;
-			return;
-		}
-	struct find_ip f = { .ip = ip };
-	maps_each(t->tid, find_ip, &f);
-	p->lib_lo = f.lo;
-	p->lib_hi = f.hi;
-}
-
 static void on_syscall_exit(struct ltask *t)
 {
 	struct user_regs_struct r;
@@ -698,16 +712,6 @@ static void on_syscall_exit(struct ltask *t)
 		return;
 	long ret = (long)r.rax;
 	struct lproc *p = t->p;
-	if (call == CALL_TRAMP) {
-		if ((uint64_t)ret == LAUNCH_TRAMPOLINE) {
-			lib_range(t, r.rip);
-			p->live = 1;
-			p->owns_end = 0;
-			task_close_writer(t);   /* libvmrec writes from here on */
-			ptrace(PTRACE_SETOPTIONS, t->tid, 0, LIVE_OPTS);
-		}
-		return;
-	}
 	if (call == CALL_SPAN) {
 		if (ret >= 0 && p->nspans < MAX_SPANS)
 			p->spans[p->nspans++] = (struct span){ (uint64_t)ret, (uint64_t)ret + r.rsi };

@@ -38,6 +38,21 @@ is "$(stops "$SC" 20)" "$s0" "20 ioctl(TCGETS) and prctl(PR_GET_NAME) cost no st
 "$TC" s.lz4 | grep -q ' prctl 0x53564d41 0 .* LAUNCHER'
 ok $? "prctl(PR_SET_VMA) is recorded"
 
+# libvmrec's mmap of its trampoline page is the launcher's sign that it
+# is live, taken at the call's entry: where the page cannot be had (a
+# constructor that ran first took the address) libvmrec says so and the
+# launcher records the process alone, to its end
+CM=$B/tests/shim/ctor_maps
+need_built "$CM"
+CTOR_TAKE_TRAMPOLINE=1 "$V" -o c.lz4 -- "$CM" >c.out 2>c.err
+is "$?:$(cat c.out)" "3:ctor 42" "no trampoline page: the program runs as natively"
+like "$("$B/bin/vmtrace" check c.lz4)" "OK: " "and its trace checks OK"
+"$B/bin/vmtrace" stats c.lz4 | grep -q 'ctor_maps  \[from execve: launcher\]$'
+ok $? "recorded from execve by the launcher alone"
+is "$("$TC" c.lz4 | grep -vc ' LAUNCHER')" 0 "every event is the launcher's"
+"$TC" c.lz4 | grep -q ' exit_group 0x3 = ? .*LAUNCHER'
+ok $? "its exit too"
+
 s0=$(stops true)
 s8=$(PATH=/nonexistent/a:/nonexistent/b:/nonexistent/c:/nonexistent/d:$PATH stops true)
 is "$s8" "$s0" "PATH's directories cost no stop"
