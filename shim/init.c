@@ -351,7 +351,14 @@ __attribute__((constructor)) static void shim_init(void)
 		say("vmrec: ", "no memory for the recorder", "; not recording\n");
 		return;
 	}
-	maps_each(find_self, NULL);    /* absolute, whatever LD_PRELOAD said */
+	/* as /proc/self/maps names it, whatever LD_PRELOAD said; under the
+	 * launcher LD_PRELOAD gives the real path (vmrec resolved it), and
+	 * ld.so's name for the library is that one */
+	if (shim.tramp && dladdr((void *)shim_init, &info) && info.dli_fname &&
+	    info.dli_fname[0] == '/' && strlen(info.dli_fname) < sizeof lib_path)
+		strcpy(lib_path, info.dli_fname);
+	else
+		maps_each(find_self, NULL);
 	if (!lib_path[0] && dladdr((void *)shim_init, &info) && info.dli_fname)
 		strncpy(lib_path, info.dli_fname, sizeof lib_path - 1);
 	maps_set_self_path(lib_path);

@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -432,6 +433,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vmrec: %s: recorder library not found next to vmrec\n", lib);
 		return 2;
 	}
+	/* by the name /proc gives it: ld.so's name for it (dladdr) is then
+	 * the one libvmrec needs, no /proc/self/maps read in every process */
+	char real[PATH_MAX];
+	if (realpath(lib, real) && strlen(real) < sizeof lib)
+		strcpy(lib, real);
 	if (!out) {
 		const char *base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
 		snprintf(outbuf, sizeof outbuf, "%s.vmrec.lz4", base);
