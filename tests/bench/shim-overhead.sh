@@ -136,6 +136,17 @@ startup "python3 -c pass" "vmrec <= 1.10" "$PY" -c pass
 if command -v gcc >/dev/null 2>&1; then
 	startup "gcc -c of a small file" "vmrec <= 1.10" gcc -c -o "$T/small.o" "$T/small.c"
 fi
+# a build: make -j2 of 26 small C files (cc -c each, then one link)
+if command -v gcc >/dev/null 2>&1 && command -v make >/dev/null 2>&1; then
+	mkdir -p "$T/mk"
+	for i in $(seq 1 25); do
+		printf 'int f%d(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * %d; return s; }\n' \
+			"$i" "$i" >"$T/mk/f$i.c"
+	done
+	printf 'int f1(int);\nint main(void) { return f1(3) != 3; }\n' >"$T/mk/main.c"
+	printf 'OBJS := $(patsubst %%.c,%%.o,$(wildcard *.c))\nprog: $(OBJS)\n\tgcc -o $@ $^\n%%.o: %%.c\n\tgcc -O2 -c -o $@ $<\n' >"$T/mk/Makefile"
+	startup "make -j2 of 26 C files" "vmrec <= 1.10" sh -c 'rm -f "$1"/*.o "$1"/prog; make -s -j2 -C "$1"' sh "$T/mk"
+fi
 startup "/bin/true, one process" "none (the fixed cost per recording)" /bin/true
 
 # What the launcher spends draining is CPU too, on another core where
