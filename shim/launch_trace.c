@@ -86,7 +86,6 @@ struct ltask {
 static struct launch_cfg cfg;
 static struct ltask **tasks;
 static size_t ntasks, captasks;
-static char rec_lib[4096];         /* libvmrec.so, as /proc shows it (it needs only libc) */
 
 static uint64_t now_ns(void)
 {
@@ -178,31 +177,35 @@ static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t si
 	return id;
 }
 
-/* The file behind a tracee's descriptor, 0 when none. */
-static uint32_t fd_file_id(struct ltask *t, long fd)
+/* What a tracee's descriptor is (stat through /proc/PID/fd/N): 0, or -1. */
+static int fd_stat(struct ltask *t, long fd, struct stat *st)
 {
-	char link[64], path[4096];
-	struct stat st;
+	char link[64];
 	if (fd < 0)
-		return 0;
+		return -1;
 	snprintf(link, sizeof link, "/proc/%d/fd/%ld", (int)t->tid, fd);
-	if (stat(link, &st) < 0 || !S_ISREG(st.st_mode))
-		return 0;
-	ssize_t n = readlink(link, path, sizeof path - 1);
-	path[n > 0 ? n : 0] = 0;
-	return file_id(t->p, st.st_dev, st.st_ino, (uint64_t)st.st_size, path, t);
+	return stat(link, st);
 }
 
-static int fd_is_recorder(struct ltask *t, long fd)
+/* The FILE id of the regular file st is (a tracee's descriptor fd), 0
+ * when none; its path is read only the first time the image names it. */
+static uint32_t fd_file_id(struct ltask *t, long fd, const struct stat *st)
 {
+	struct lproc *p = t->p;
+	if (!S_ISREG(st->st_mode))
+		return 0;
+	for (uint32_t i = 0; i < p->nfids; i++)
+		if (p->fids[i].dev == st->st_dev && p->fids[i].ino == st->st_ino)
+			return p->fids[i].id;
 	char link[64], path[4096];
 	snprintf(link, sizeof link, "/proc/%d/fd/%ld", (int)t->tid, fd);
 	ssize_t n = readlink(link, path, sizeof path - 1);
-	if (fd < 0 || n <= 0)
-		return 0;
-	path[n] = 0;
-	return rec_lib[0] && strcmp(path, rec_lib) == 0;
+	path[n > 0 ? n : 0] = 0;
+	return file_id(p, st->st_dev, st->st_ino, (uint64_t)st->st_size, path, t);
 }
+
+static dev_t rec_dev;              /* libvmrec.so's file */
+static ino_t rec_ino;
 
 struct maps_line { uint64_t start, end, off, ino; unsigned maj, min; char perms[5]; char name[4096]; };
 
@@ -646,7 +649,11 @@ static int on_seccomp(struct ltask *t)
 	vmt_sys_range_args(sys, &ai, &li);
 	if (ai >= 0 && li >= 0 && in_spans(p, a[ai], a[li]))
 		return PTRACE_CONT;         /* in the recorder's library: its segments, its relro */
-	if (!p->live && sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS) && fd_is_recorder(t, (long)a[4])) {
+	/* one stat of a mapped file says whether it is the recorder's and
+	 * which FILE it is */
+	struct stat fst;
+	int file = sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS) && fd_stat(t, (long)a[4], &fst) == 0;
+	if (!p->live && file && rec_ino && fst.st_dev == rec_dev && fst.st_ino == rec_ino) {
 		t->call = CALL_SPAN;        /* the loader reserves the recorder's library */
 		return PTRACE_SYSCALL;
 	}
@@ -660,7 +667,7 @@ static int on_seccomp(struct ltask *t)
 	ev->flags = VMT_EV_LAUNCHER;
 	memcpy(ev->args, a, sizeof ev->args);
 	if (sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS))
-		ev->file_id = fd_file_id(t, (long)a[4]);
+		ev->file_id = file ? fd_file_id(t, (long)a[4], &fst) : 0;
 	if (sys == VMT_SYS_CLONE3) {   /* as libvmrec keeps it (docs/trace-format.md) */
 		uint64_t c[8] = { 0 };
 		struct iovec local = { c, sizeof c }, remote = { (void *)a[0], sizeof c };
@@ -791,8 +798,11 @@ static void on_exec(struct ltask *t)
 void launch_trace_init(const struct launch_cfg *c)
 {
 	cfg = *c;
-	if (!realpath(c->lib_path, rec_lib))
-		rec_lib[0] = 0;
+	struct stat st;
+	if (stat(c->lib_path, &st) == 0) {
+		rec_dev = st.st_dev;
+		rec_ino = st.st_ino;
+	}
 }
 
 int launch_trace_child(int wait_fd)

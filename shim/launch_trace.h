@@ -14,8 +14,9 @@ struct launch_cfg {
 	void (*reaped)(pid_t pid, int status);
 };
 
-/* Before fork, in the launcher: the recorder's library, libvmrec.so, as
- * /proc will name it (it needs only libc: lz4 is linked in). */
+/* Before fork, in the launcher: the recorder's library, libvmrec.so (it
+ * needs only libc: lz4 is linked in), whose file the loader's mmaps of
+ * the recorder are of. */
 void launch_trace_init(const struct launch_cfg *cfg);
 
 /* After fork, in the launcher: seize `child` (blocked on the pipe until
