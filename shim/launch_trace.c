@@ -154,12 +154,21 @@ static long read_file(const char *path, char *buf, size_t cap)
 	return (long)len;
 }
 
-static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t size,
-                        const char *path, struct ltask *t)
+/* The id the image gave this file, 0: none yet. */
+static uint32_t known_file(const struct lproc *p, uint64_t dev, uint64_t ino)
 {
 	for (uint32_t i = 0; i < p->nfids; i++)
 		if (p->fids[i].dev == dev && p->fids[i].ino == ino)
 			return p->fids[i].id;
+	return 0;
+}
+
+static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t size,
+                        const char *path, struct ltask *t)
+{
+	uint32_t known = known_file(p, dev, ino);
+	if (known)
+		return known;
 	if (p->nfids == p->capfids) {
 		uint32_t cap = p->capfids ? 2 * p->capfids : 64;
 		struct fid *f = realloc(p->fids, cap * sizeof *f);
@@ -194,9 +203,9 @@ static uint32_t fd_file_id(struct ltask *t, long fd, const struct stat *st)
 	struct lproc *p = t->p;
 	if (!S_ISREG(st->st_mode))
 		return 0;
-	for (uint32_t i = 0; i < p->nfids; i++)
-		if (p->fids[i].dev == st->st_dev && p->fids[i].ino == st->st_ino)
-			return p->fids[i].id;
+	uint32_t known = known_file(p, st->st_dev, st->st_ino);
+	if (known)
+		return known;
 	char link[64], path[4096];
 	snprintf(link, sizeof link, "/proc/%d/fd/%ld", (int)t->tid, fd);
 	ssize_t n = readlink(link, path, sizeof path - 1);
@@ -274,9 +283,13 @@ static int add_vma(const struct maps_line *l, void *arg)
 	b->n++;
 	uint32_t id = 0;
 	if (l->ino && l->name[0] == '/') {
+		/* a file's segments: its size asked once */
 		struct stat st;
-		uint64_t size = stat(l->name, &st) == 0 ? (uint64_t)st.st_size : 0;
-		id = file_id(b->t->p, makedev(l->maj, l->min), l->ino, size, l->name, b->t);
+		uint64_t dev = makedev(l->maj, l->min);
+		id = known_file(b->t->p, dev, l->ino);
+		if (!id)
+			id = file_id(b->t->p, dev, l->ino, stat(l->name, &st) == 0 ? (uint64_t)st.st_size : 0,
+			             l->name, b->t);
 	}
 	*v = (struct vmt_vma){ .start = l->start, .end = l->end, .offset = l->off,
 	                       .prot = prot_of(l->perms),
