@@ -11,6 +11,7 @@
 	.hidden shim_clone3_enter, shim_clone_enter, shim_clone_parent, shim_clone_child
 	.hidden shim_clone_einval, shim_syscall_c, shim_set_errno
 	.hidden sud_enabled, shim_sud_selector
+	.hidden shim_tramp_vfork, shim_tramp_clone, shim_tramp_clone3
 
 /* A hook's parent side, where the event is written: fn is called with the
  * syscall's result (not jumped to), so the hook's own frame stays on the
@@ -29,6 +30,20 @@
 	.cfi_endproc
 .endm
 
+/* A task-creating call: under the launcher issued in the trampoline
+ * page (tramp.c), whose stub jumps back to \back in parent and child
+ * alike; here otherwise.  r11: the syscall clobbers it anyway. */
+.macro TASK_SYSCALL slot, back
+	mov \slot(%rip),%r11
+	test %r11,%r11
+	jz 1000f
+	jmp *%r11
+1000:	syscall
+	.globl \back
+	.hidden \back
+\back:
+.endm
+
 /* pid_t vfork(void) */
 	.globl shim_hook_vfork
 	.hidden shim_hook_vfork
@@ -39,7 +54,7 @@ shim_hook_vfork:
 	add $8,%rsp
 	pop %rdi                /* the child must not see our return address change */
 	mov $__NR_vfork,%eax
-	syscall
+	TASK_SYSCALL shim_tramp_vfork, shim_vfork_back
 	push %rdi
 	test %rax,%rax
 	jz 1f
@@ -60,24 +75,24 @@ shim_hook_clone3:
 	jz 9f
 	test %rdx,%rdx
 	jz 9f
-	push %rdi
-	push %rsi
-	push %rdx
-	push %rcx
-	sub $8,%rsp
-	call shim_clone3_enter
-	add $8,%rsp
-	pop %rcx
-	pop %rdx
-	pop %rsi
-	pop %rdi
-	mov %rcx,%r8            /* arg, kept by the kernel for the child */
+	sub $168,%rsp           /* room for a copy of cl_args, and 4 registers */
+	mov %rdi,160(%rsp)
+	mov %rsi,152(%rsp)
+	mov %rdx,144(%rsp)
+	mov %rcx,136(%rsp)
+	mov %rsp,%rdx           /* the copy's 128 bytes, kept until the call */
+	call shim_clone3_enter  /* the cl_args to pass: the caller's or the copy */
+	mov %rax,%rdi
+	mov 152(%rsp),%rsi
+	mov 144(%rsp),%rdx
+	mov 136(%rsp),%r8       /* arg, kept by the kernel for the child */
 	mov (%rdi),%r9          /* flags, for the child */
 	mov 24(%rdi),%r10       /* parent_tid, for the child */
 	mov $__NR_clone3,%eax
-	syscall
+	TASK_SYSCALL shim_tramp_clone3, shim_clone3_back
 	test %rax,%rax
 	jz 1f
+	add $168,%rsp
 	PARENT_TAIL shim_clone_parent
 1:	xor %ebp,%ebp
 	and $-16,%rsp
@@ -118,18 +133,18 @@ shim_hook_clone:
 	mov %r8,%rdx            /* parent_tid */
 	mov 48(%rsp),%rcx       /* child_tid (8(%rsp) at entry) */
 	mov %r9,%r8             /* tls */
-	call shim_clone_enter
+	call shim_clone_enter   /* the flags to pass */
 	add $8,%rsp
 	pop %r9
 	pop %r8
 	pop %rdx
 	pop %rsi
-	mov %rdx,%rdi           /* flags */
+	mov %rax,%rdi           /* flags */
 	mov %r8,%rdx            /* parent_tid */
 	mov %r9,%r8             /* tls */
 	mov 8(%rsp),%r10        /* child_tid */
 	mov $__NR_clone,%eax
-	syscall
+	TASK_SYSCALL shim_tramp_clone, shim_clone_back
 	test %rax,%rax
 	jz 1f
 	PARENT_TAIL shim_clone_parent

@@ -15,6 +15,7 @@
 #include "raw.h"
 #include "residency.h"
 #include "sud.h"
+#include "tramp.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -77,13 +78,23 @@ HIDDEN long shim_vfork_parent(long r)
 /* ---- clone3 (glibc's __clone3: cl_args, size, fn, arg) ---------------- */
 struct clone_args_head { uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls; };
 
-HIDDEN void shim_clone3_enter(const struct clone_args_head *a)
+/* The arguments the kernel gets: the caller's, or under the launcher a
+ * copy in the hook's frame (never TLS: see SHIM_PENDING) with
+ * CLONE_PTRACE where it needs one (tramp_clone_flags). */
+HIDDEN const struct clone_args_head *shim_clone3_enter(const struct clone_args_head *a,
+                                                       size_t size, uint64_t copy[16])
 {
 	/* glibc passes at least CLONE_ARGS_SIZE_VER0 (64 bytes: up to tls) */
 	split_begin(VMT_SYS_CLONE3, (const uint64_t[6]){ a->flags, a->stack, a->stack_size,
 	                                                 a->child_tid, a->parent_tid, a->tls });
 	if (a->flags & CLONE_THREAD)
 		split.flags |= VMT_EV_THREAD;
+	uint64_t fl = tramp_clone_flags(a->flags, a->exit_signal);
+	if (fl == a->flags || size < sizeof *a || size > 16 * sizeof *copy)
+		return a;
+	memcpy(copy, a, size);
+	copy[0] = fl;
+	return (const struct clone_args_head *)(void *)copy;
 }
 
 HIDDEN long shim_clone_parent(long r)
@@ -119,12 +130,14 @@ HIDDEN long shim_clone_einval(void)
 
 /* ---- clone (fn, stack, flags, arg, ptid, tls, ctid) ------------------ */
 /* The registers the kernel receives: flags, stack, parent_tid, child_tid, tls. */
-HIDDEN void shim_clone_enter(uint64_t flags, uint64_t stack, uint64_t ptid, uint64_t ctid,
-                             uint64_t tls)
+/* The flags the kernel gets (tramp_clone_flags). */
+HIDDEN uint64_t shim_clone_enter(uint64_t flags, uint64_t stack, uint64_t ptid, uint64_t ctid,
+                                 uint64_t tls)
 {
 	split_begin(VMT_SYS_CLONE, (const uint64_t[6]){ flags, stack, ptid, ctid, tls, 0 });
 	if (flags & CLONE_THREAD)
 		split.flags |= VMT_EV_THREAD;
+	return tramp_clone_flags(flags, flags & CSIGNAL);
 }
 
 HIDDEN long shim_set_errno(long r) { return shim_errno_ret(r); }

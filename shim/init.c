@@ -31,6 +31,7 @@
 #include "empty_ranges.h"
 #include "signals.h"
 #include "sud.h"
+#include "tramp.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -285,10 +286,10 @@ static const char *absolute(const char *path, char *buf, size_t cap)
 }
 
 /* Under the launcher, the recorder's first act: the trampoline page at
- * the address the launcher chose.  The launcher's stop for this mmap
- * tells it libvmrec is live here; from then on every call the recorder
- * issues through the page passes its filter.  0, or -1: not recording
- * (the launcher records this process alone). */
+ * the address the launcher chose (tramp.c).  The launcher's stop for
+ * its mmap tells it libvmrec is live here; from then on every call the
+ * recorder issues goes through the page and passes its filter.  0, or
+ * -1: not recording (the launcher records this process alone). */
 static int map_trampoline(void)
 {
 	const char *v = getenv("VMREC_TRAMPOLINE");
@@ -300,15 +301,13 @@ static int map_trampoline(void)
 	if (!raw_failed(raw4(SYS_prlimit64, 0, RLIMIT_AS, 0, &lim)) && lim.cur != RLIM_INFINITY)
 		return -1;
 	uint64_t at = strtoull(v, NULL, 16);
-	long p = raw6(SYS_mmap, (long)at, (long)SHIM_PAGE, PROT_READ | PROT_WRITE,
-	              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-	if (raw_failed(p) || (uint64_t)p != at)
+	if (tramp_map(at) < 0) {
+		/* the launcher took its mmap for the page: a call it stops
+		 * for, from here, that changes nothing, says it failed */
+		raw3(SYS_madvise, at, 0, MADV_NORMAL);
 		return -1;
-	static const unsigned char code[] = { 0x0f, 0x05, 0xc3 };   /* syscall; ret */
-	memcpy((void *)(uintptr_t)at, code, sizeof code);
-	raw3(SYS_mprotect, at, SHIM_PAGE, PROT_READ | PROT_EXEC);
+	}
 	shim.tramp = at;
-	shim_exempt_syscall = (void *)(uintptr_t)at;
 	return 0;
 }
 
@@ -352,7 +351,14 @@ __attribute__((constructor)) static void shim_init(void)
 		say("vmrec: ", "no memory for the recorder", "; not recording\n");
 		return;
 	}
-	maps_each(find_self, NULL);    /* absolute, whatever LD_PRELOAD said */
+	/* as /proc/self/maps names it, whatever LD_PRELOAD said; under the
+	 * launcher LD_PRELOAD gives the real path (vmrec resolved it), and
+	 * ld.so's name for the library is that one */
+	if (shim.tramp && dladdr((void *)shim_init, &info) && info.dli_fname &&
+	    info.dli_fname[0] == '/' && strlen(info.dli_fname) < sizeof lib_path)
+		strcpy(lib_path, info.dli_fname);
+	else
+		maps_each(find_self, NULL);
 	if (!lib_path[0] && dladdr((void *)shim_init, &info) && info.dli_fname)
 		strncpy(lib_path, info.dli_fname, sizeof lib_path - 1);
 	maps_set_self_path(lib_path);
@@ -391,6 +397,7 @@ __attribute__((constructor)) static void shim_init(void)
 	if (stacks && atoi(stacks) > 0 && stacks_init(atoi(stacks)) == 0)
 		shim.stacks = atoi(stacks);
 	start_image(root);
+	tramp_patch_thread_exit();
 	shim.unpatched = (uint64_t)patch_sites(shim_sites, shim_nsites);
 	signals_catch_fatal();
 	/* no SIGSYS under the launcher: its filter sees what the hooks miss */

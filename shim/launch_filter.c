@@ -12,42 +12,89 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define MAX_INSNS 128
+#define MAX_INSNS 160
+#define MAX_MATCH 8
+
+/* A number the table records: every call of it, or (rows with `match`:
+ * prctl's options, ioctl's uffd commands) only those whose argument is
+ * one of the rows' values.  An isatty's ioctl(TCGETS), inline in libc's
+ * tcgetattr, so stops nobody. */
+struct nr_rule { long nr; int any, n; int arg[MAX_MATCH]; uint32_t value[MAX_MATCH]; };
+
+static int rules_of_table(struct nr_rule *r)
+{
+	int nrules = 0;
+	for (int sys = 1; sys < VMT_SYS_COUNT; sys++) {
+		long nr = vmt_sys_nr(sys);
+		if (nr < 0)
+			continue;
+		int k = 0;
+		while (k < nrules && r[k].nr != nr)
+			k++;
+		if (k == nrules)
+			r[nrules++] = (struct nr_rule){ .nr = nr };
+		int arg;
+		uint32_t value;
+		if (!vmt_sys_match(sys, &arg, &value) || r[k].n == MAX_MATCH)
+			r[k].any = 1;
+		else {
+			r[k].arg[r[k].n] = arg;
+			r[k].value[r[k].n++] = value;
+		}
+	}
+	return nrules;
+}
+
+#define STMT(code, k) ((struct sock_filter)BPF_STMT(code, k))
+#define JUMP(code, k, jt, jf) ((struct sock_filter)BPF_JUMP(code, k, jt, jf))
 
 int launch_filter_install(uint64_t tramp)
 {
 	struct sock_filter f[MAX_INSNS];
-	int n = 0, nrows = 0;
-	long nrs[VMT_SYS_COUNT];
-	for (int sys = 1; sys < VMT_SYS_COUNT; sys++) {
-		long nr = vmt_sys_nr(sys), seen = 0;
-		for (int k = 0; k < nrows; k++)
-			seen |= nrs[k] == nr;
-		if (nr >= 0 && !seen)
-			nrs[nrows++] = nr;
+	struct nr_rule rules[VMT_SYS_COUNT];
+	int n = 0, nrules = rules_of_table(rules);
+	/* the layout: 4 header, a jump per number, ALLOW, each matched
+	 * number's argument checks and ALLOW, then the ip check (6) */
+	int at = 4 + nrules + 1, block[VMT_SYS_COUNT];
+	for (int k = 0; k < nrules; k++) {
+		block[k] = at;
+		if (!rules[k].any)
+			at += 2 * rules[k].n + 1;
 	}
-	if (nrows + 12 > MAX_INSNS)
+	int ipcheck = at;
+	if (ipcheck + 6 > MAX_INSNS)
 		return -E2BIG;
 	/* another architecture's calls (i386 int 0x80) pass: their numbers differ */
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
-	/* row k jumps to the ip check, which follows the rows and one ALLOW */
-	for (int k = 0; k < nrows; k++)
-		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nrs[k],
-		                                      (uint8_t)(nrows - k), 0);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0);
+	f[n++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	for (int k = 0; k < nrules; k++) {
+		int to = rules[k].any ? ipcheck : block[k];
+		f[n] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)rules[k].nr, (uint8_t)(to - n - 1), 0);
+		n++;
+	}
+	f[n++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	for (int k = 0; k < nrules; k++) {
+		if (rules[k].any)
+			continue;
+		for (int m = 0; m < rules[k].n; m++) {
+			/* the low half of the argument, as the kernel reads a command */
+			f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS,
+			              offsetof(struct seccomp_data, args) + 8 * rules[k].arg[m]);
+			f[n] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, rules[k].value[m], (uint8_t)(ipcheck - n - 1), 0);
+			n++;
+		}
+		f[n++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	}
 	/* the instruction pointer, little-endian halves: in the page -> ALLOW */
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-	                                      offsetof(struct seccomp_data, instruction_pointer) + 4);
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(tramp >> 32), 0, 3);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-	                                      offsetof(struct seccomp_data, instruction_pointer));
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xfffff000u);
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)tramp & 0xfffff000u, 1, 0);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, instruction_pointer) + 4);
+	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(tramp >> 32), 0, 3);
+	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, instruction_pointer));
+	f[n++] = STMT(BPF_ALU | BPF_AND | BPF_K, 0xfffff000u);
+	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)tramp & 0xfffff000u, 1, 0);
+	f[n++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	f[n++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	struct sock_fprog prog = { .len = (unsigned short)n, .filter = f };
 	/* without CAP_SYS_ADMIN the kernel asks for no_new_privs, which a
 	 * traced setuid program loses anyway */

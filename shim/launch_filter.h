@@ -9,10 +9,6 @@
  * `syscall; ret`: calls issued there are libvmrec's and pass the filter. */
 #define LAUNCH_TRAMPOLINE 0x3dfffff00000ull
 
-/* The library libvmrec needs besides libc: under the launcher its
- * loading and its VMAs are the recorder's, like libvmrec.so's. */
-#define LAUNCH_RECORDER_DEP "/liblz4.so"
-
 /* In the child: every call the table records stops the tracer
  * (SECCOMP_RET_TRACE) unless it comes from the trampoline page; every
  * other call is allowed.  0, or -errno. */

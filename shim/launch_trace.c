@@ -58,13 +58,16 @@ struct lproc {
 	uint32_t nfids, capfids, next_id;
 };
 
-enum { CALL_NONE, CALL_RECORD, CALL_SPAN, CALL_TRAMP, CALL_EXEC_DONE };
+enum { CALL_NONE, CALL_RECORD, CALL_SPAN, CALL_EXEC_DONE };
 
 struct ltask {
 	pid_t tid;
 	struct lproc *p;
 	int started;                /* its first stop was seen */
 	int call;                   /* CALL_*: what its syscall-exit stop does */
+	int live_opts;              /* asked for clone events for one call: LIVE_OPTS after it */
+	int own_exit;               /* made by a clone the launcher recorded: libvmrec knows
+	                             * nothing of it, its exit is the launcher's */
 	struct vmt_event ev;
 	struct vmt_writer *w;
 	struct vmt_store_put put;
@@ -72,12 +75,17 @@ struct ltask {
 	uint64_t last_seq;
 };
 
+/* Every task is traced with these; a task of a process where libvmrec
+ * is live asks for no clone events: libvmrec's clones pass CLONE_PTRACE
+ * (shim/tramp.c), so their threads are traced without that stop. */
+#define TRACE_OPTS (PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | \
+                    PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL | \
+                    PTRACE_O_TRACESYSGOOD)
+#define LIVE_OPTS (TRACE_OPTS & ~PTRACE_O_TRACECLONE)
+
 static struct launch_cfg cfg;
 static struct ltask **tasks;
 static size_t ntasks, captasks;
-static char rec_libs[4][4096];     /* libvmrec.so and its own needs */
-static int nrec_libs;
-static uint64_t ldso_lo, ldso_hi;  /* unused until a task's maps say */
 
 static uint64_t now_ns(void)
 {
@@ -146,12 +154,21 @@ static long read_file(const char *path, char *buf, size_t cap)
 	return (long)len;
 }
 
-static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t size,
-                        const char *path, struct ltask *t)
+/* The id the image gave this file, 0: none yet. */
+static uint32_t known_file(const struct lproc *p, uint64_t dev, uint64_t ino)
 {
 	for (uint32_t i = 0; i < p->nfids; i++)
 		if (p->fids[i].dev == dev && p->fids[i].ino == ino)
 			return p->fids[i].id;
+	return 0;
+}
+
+static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t size,
+                        const char *path, struct ltask *t)
+{
+	uint32_t known = known_file(p, dev, ino);
+	if (known)
+		return known;
 	if (p->nfids == p->capfids) {
 		uint32_t cap = p->capfids ? 2 * p->capfids : 64;
 		struct fid *f = realloc(p->fids, cap * sizeof *f);
@@ -169,34 +186,35 @@ static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t si
 	return id;
 }
 
-/* The file behind a tracee's descriptor, 0 when none. */
-static uint32_t fd_file_id(struct ltask *t, long fd)
+/* What a tracee's descriptor is (stat through /proc/PID/fd/N): 0, or -1. */
+static int fd_stat(struct ltask *t, long fd, struct stat *st)
 {
-	char link[64], path[4096];
-	struct stat st;
+	char link[64];
 	if (fd < 0)
-		return 0;
+		return -1;
 	snprintf(link, sizeof link, "/proc/%d/fd/%ld", (int)t->tid, fd);
-	if (stat(link, &st) < 0 || !S_ISREG(st.st_mode))
-		return 0;
-	ssize_t n = readlink(link, path, sizeof path - 1);
-	path[n > 0 ? n : 0] = 0;
-	return file_id(t->p, st.st_dev, st.st_ino, (uint64_t)st.st_size, path, t);
+	return stat(link, st);
 }
 
-static int fd_is_recorder(struct ltask *t, long fd)
+/* The FILE id of the regular file st is (a tracee's descriptor fd), 0
+ * when none; its path is read only the first time the image names it. */
+static uint32_t fd_file_id(struct ltask *t, long fd, const struct stat *st)
 {
+	struct lproc *p = t->p;
+	if (!S_ISREG(st->st_mode))
+		return 0;
+	uint32_t known = known_file(p, st->st_dev, st->st_ino);
+	if (known)
+		return known;
 	char link[64], path[4096];
 	snprintf(link, sizeof link, "/proc/%d/fd/%ld", (int)t->tid, fd);
 	ssize_t n = readlink(link, path, sizeof path - 1);
-	if (fd < 0 || n <= 0)
-		return 0;
-	path[n] = 0;
-	for (int i = 0; i < nrec_libs; i++)
-		if (strcmp(path, rec_libs[i]) == 0)
-			return 1;
-	return 0;
+	path[n > 0 ? n : 0] = 0;
+	return file_id(p, st->st_dev, st->st_ino, (uint64_t)st->st_size, path, t);
 }
+
+static dev_t rec_dev;              /* libvmrec.so's file */
+static ino_t rec_ino;
 
 struct maps_line { uint64_t start, end, off, ino; unsigned maj, min; char perms[5]; char name[4096]; };
 
@@ -265,9 +283,13 @@ static int add_vma(const struct maps_line *l, void *arg)
 	b->n++;
 	uint32_t id = 0;
 	if (l->ino && l->name[0] == '/') {
+		/* a file's segments: its size asked once */
 		struct stat st;
-		uint64_t size = stat(l->name, &st) == 0 ? (uint64_t)st.st_size : 0;
-		id = file_id(b->t->p, makedev(l->maj, l->min), l->ino, size, l->name, b->t);
+		uint64_t dev = makedev(l->maj, l->min);
+		id = known_file(b->t->p, dev, l->ino);
+		if (!id)
+			id = file_id(b->t->p, dev, l->ino, stat(l->name, &st) == 0 ? (uint64_t)st.st_size : 0,
+			             l->name, b->t);
 	}
 	*v = (struct vmt_vma){ .start = l->start, .end = l->end, .offset = l->off,
 	                       .prot = prot_of(l->perms),
@@ -303,9 +325,10 @@ static void write_image_start(struct ltask *t, int reason)
 	                                      .ppid = t->p->ppid, .image = t->p->image,
 	                                      .exe = exe, .cmdline = cmd };
 	task_write(t, &rec);
+	int count = -1;
 	if (reason != VMT_CK_FORK) {
 		struct map_build b = { .t = t };
-		maps_each(t->tid, add_vma, &b);
+		count = maps_each(t->tid, add_vma, &b);
 		for (uint32_t i = 0; i < b.n; i++)
 			b.v[i].name = b.names[i];
 		rec.type = VMT_REC_MAP;
@@ -315,7 +338,8 @@ static void write_image_start(struct ltask *t, int reason)
 		free(b.names);
 	}
 	rec.type = VMT_REC_CHECKPOINT;
-	int count = maps_each(t->tid, NULL, NULL);
+	if (count < 0)
+		count = maps_each(t->tid, NULL, NULL);
 	rec.u.checkpoint = (struct vmt_checkpoint){ .seq = next_seq(), .pid = t->p->tgid,
 	                                            .reason = (uint32_t)reason,
 	                                            .vma_count = count > 0 ? (uint64_t)count : 0 };
@@ -572,6 +596,23 @@ static void residency_before(struct ltask *t, const struct vmt_event *ev)
 	}
 }
 
+/* The span of the recorder's library that holds ip, from the loader's
+ * mmaps of it (CALL_SPAN); /proc/PID/maps where none does. */
+static void lib_range(struct ltask *t, uint64_t ip)
+{
+	struct lproc *p = t->p;
+	for (int i = 0; i < p->nspans; i++)
+		if (ip >= p->spans[i].lo && ip < p->spans[i].hi) {
+			p->lib_lo = p->spans[i].lo;
+			p->lib_hi = p->spans[i].hi;
+			return;
+		}
+	struct find_ip f = { .ip = ip };
+	maps_each(t->tid, find_ip, &f);
+	p->lib_lo = f.lo;
+	p->lib_hi = f.hi;
+}
+
 /* The seccomp stop: how the task goes on (PTRACE_SYSCALL to see the
  * result, PTRACE_CONT when nothing is recorded). */
 static int on_seccomp(struct ltask *t)
@@ -588,23 +629,47 @@ static int on_seccomp(struct ltask *t)
 	t->call = CALL_NONE;
 	if (p->pre_exec || sys == VMT_SYS_NONE)
 		return PTRACE_CONT;
+	int fx = vmt_sys_effect(sys);
+	if (p->live && fx == VMT_FX_TASK && (sys == VMT_SYS_CLONE || sys == VMT_SYS_CLONE3)) {
+		/* a clone not through libvmrec's stubs may lack CLONE_PTRACE:
+		 * its task is traced through a clone event */
+		ptrace(PTRACE_SETOPTIONS, t->tid, 0, TRACE_OPTS);
+		t->live_opts = 1;
+	}
+	if (sys == VMT_SYS_MADVISE && a[0] == LAUNCH_TRAMPOLINE && a[1] == 0 && p->live) {
+		/* libvmrec could not map its page after all: not live */
+		p->live = 0;
+		p->owns_end = 1;
+		p->lib_lo = p->lib_hi = 0;
+		ptrace(PTRACE_SETOPTIONS, t->tid, 0, TRACE_OPTS);
+		return PTRACE_CONT;
+	}
 	if (p->live && r.rip >= p->lib_lo && r.rip < p->lib_hi)
 		return PTRACE_CONT;         /* libvmrec's own, or a call it records */
 	if (sys == VMT_SYS_MMAP && a[0] == LAUNCH_TRAMPOLINE && (a[3] & MAP_FIXED_NOREPLACE)) {
-		t->call = CALL_TRAMP;       /* libvmrec's first act */
-		return PTRACE_SYSCALL;
+		/* libvmrec's first act: live from here on (it says so if the
+		 * page cannot be had), so no syscall-exit stop is needed */
+		lib_range(t, r.rip);
+		p->live = 1;
+		p->owns_end = 0;
+		task_close_writer(t);       /* libvmrec writes from here on */
+		ptrace(PTRACE_SETOPTIONS, t->tid, 0, LIVE_OPTS);
+		return PTRACE_CONT;
 	}
-	int fx = vmt_sys_effect(sys);
-	if (p->live && fx == VMT_FX_EXIT)
+	if (p->live && fx == VMT_FX_EXIT && !t->own_exit)
 		return PTRACE_CONT;         /* libvmrec records its threads' ends itself */
-	if (!p->live && sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS) && fd_is_recorder(t, (long)a[4])) {
-		t->call = CALL_SPAN;        /* the loader maps the recorder's library */
-		return PTRACE_SYSCALL;
-	}
 	int ai, li;
 	vmt_sys_range_args(sys, &ai, &li);
 	if (ai >= 0 && li >= 0 && in_spans(p, a[ai], a[li]))
-		return PTRACE_CONT;
+		return PTRACE_CONT;         /* in the recorder's library: its segments, its relro */
+	/* one stat of a mapped file says whether it is the recorder's and
+	 * which FILE it is */
+	struct stat fst;
+	int file = sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS) && fd_stat(t, (long)a[4], &fst) == 0;
+	if (!p->live && file && rec_ino && fst.st_dev == rec_dev && fst.st_ino == rec_ino) {
+		t->call = CALL_SPAN;        /* the loader reserves the recorder's library */
+		return PTRACE_SYSCALL;
+	}
 	struct vmt_event *ev = &t->ev;
 	memset(ev, 0, sizeof *ev);
 	ev->seq = next_seq();
@@ -615,7 +680,7 @@ static int on_seccomp(struct ltask *t)
 	ev->flags = VMT_EV_LAUNCHER;
 	memcpy(ev->args, a, sizeof ev->args);
 	if (sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS))
-		ev->file_id = fd_file_id(t, (long)a[4]);
+		ev->file_id = file ? fd_file_id(t, (long)a[4], &fst) : 0;
 	if (sys == VMT_SYS_CLONE3) {   /* as libvmrec keeps it (docs/trace-format.md) */
 		uint64_t c[8] = { 0 };
 		struct iovec local = { c, sizeof c }, remote = { (void *)a[0], sizeof c };
@@ -659,22 +724,14 @@ static void on_syscall_exit(struct ltask *t)
 	struct user_regs_struct r;
 	int call = t->call;
 	t->call = CALL_NONE;
+	if (t->live_opts) {
+		ptrace(PTRACE_SETOPTIONS, t->tid, 0, LIVE_OPTS);
+		t->live_opts = 0;
+	}
 	if (call == CALL_NONE || call == CALL_EXEC_DONE || ptrace(PTRACE_GETREGS, t->tid, 0, &r) < 0)
 		return;
 	long ret = (long)r.rax;
 	struct lproc *p = t->p;
-	if (call == CALL_TRAMP) {
-		if ((uint64_t)ret == LAUNCH_TRAMPOLINE) {
-			struct find_ip f = { .ip = r.rip };
-			maps_each(t->tid, find_ip, &f);
-			p->live = 1;
-			p->lib_lo = f.lo;
-			p->lib_hi = f.hi;
-			p->owns_end = 0;
-			task_close_writer(t);   /* libvmrec writes from here on */
-		}
-		return;
-	}
 	if (call == CALL_SPAN) {
 		if (ret >= 0 && p->nspans < MAX_SPANS)
 			p->spans[p->nspans++] = (struct span){ (uint64_t)ret, (uint64_t)ret + r.rsi };
@@ -702,9 +759,11 @@ static void on_new_task(struct ltask *t, int event)
 		return;
 	/* the parent's registers still say what it asked for */
 	if (event == PTRACE_EVENT_CLONE && ptrace(PTRACE_GETREGS, t->tid, 0, &r) == 0 &&
-	    (clone_flags(t, &r) & CLONE_THREAD))
-		task_add((pid_t)msg, t->p);
-	else
+	    (clone_flags(t, &r) & CLONE_THREAD)) {
+		struct ltask *n = task_add((pid_t)msg, t->p);
+		if (n)
+			n->own_exit = t->call == CALL_RECORD;
+	} else
 		proc_new_task((pid_t)msg, t->p);
 }
 
@@ -742,6 +801,8 @@ static void on_exec(struct ltask *t)
 		close(p->pagemap);   /* it answers for the old image's memory */
 	p->pagemap = -1;
 	p->lib_lo = p->lib_hi = 0;
+	ptrace(PTRACE_SETOPTIONS, t->tid, 0, TRACE_OPTS);   /* until libvmrec is live again */
+	t->live_opts = 0;
 	write_image_start(t, p->image == 0 && p->ppid == 0 ? VMT_CK_START : VMT_CK_EXEC);
 }
 
@@ -750,26 +811,11 @@ static void on_exec(struct ltask *t)
 void launch_trace_init(const struct launch_cfg *c)
 {
 	cfg = *c;
-	nrec_libs = 0;
-	char real[4096];
-	if (realpath(c->lib_path, real))
-		snprintf(rec_libs[nrec_libs++], sizeof rec_libs[0], "%s", real);
-	/* what libvmrec needs beside libc: the launcher maps it too */
-	FILE *f = fopen("/proc/self/maps", "re");
-	char line[4300];
-	struct maps_line l;
-	while (f && fgets(line, sizeof line, f))
-		if (parse_maps_line(line, &l) == 0 && strstr(l.name, LAUNCH_RECORDER_DEP) && nrec_libs < 4) {
-			int dup = 0;
-			for (int i = 0; i < nrec_libs; i++)
-				dup |= strcmp(rec_libs[i], l.name) == 0;
-			if (!dup)
-				snprintf(rec_libs[nrec_libs++], sizeof rec_libs[0], "%s", l.name);
-		}
-	if (f)
-		fclose(f);
-	(void)ldso_lo;
-	(void)ldso_hi;
+	struct stat st;
+	if (stat(c->lib_path, &st) == 0) {
+		rec_dev = st.st_dev;
+		rec_ino = st.st_ino;
+	}
 }
 
 int launch_trace_child(int wait_fd)
@@ -793,10 +839,7 @@ static int is_stop_sig(int sig)
 
 int launch_trace_run(pid_t child, int go_fd, int *root_st)
 {
-	long opts = PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-	            PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL |
-	            PTRACE_O_TRACESYSGOOD;
-	int seized = ptrace(PTRACE_SEIZE, child, 0, opts) == 0;
+	int seized = ptrace(PTRACE_SEIZE, child, 0, TRACE_OPTS) == 0;
 	if (!seized)
 		fprintf(stderr, "vmrec: cannot trace %d: %s; the loader's calls are not recorded\n",
 		        (int)child, strerror(errno));
@@ -863,6 +906,8 @@ int launch_trace_run(pid_t child, int go_fd, int *root_st)
 			t->started = 1;
 			how = t->call != CALL_NONE ? PTRACE_SYSCALL : PTRACE_CONT;
 		}
+		if (t->live_opts && how == PTRACE_CONT)
+			how = PTRACE_SYSCALL;       /* to ask for no clone events again */
 		ptrace(how, tid, 0, inject);
 	}
 	for (size_t i = 0; i < ntasks; i++)

@@ -14,8 +14,9 @@ struct launch_cfg {
 	void (*reaped)(pid_t pid, int status);
 };
 
-/* Before fork, in the launcher: the libraries the recorder brings along
- * (libvmrec.so and what it needs that the launcher also maps). */
+/* Before fork, in the launcher: the recorder's library, libvmrec.so (it
+ * needs only libc: lz4 is linked in), whose file the loader's mmaps of
+ * the recorder are of. */
 void launch_trace_init(const struct launch_cfg *cfg);
 
 /* After fork, in the launcher: seize `child` (blocked on the pipe until

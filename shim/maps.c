@@ -1,6 +1,5 @@
 /* maps.c - parse /proc/self/maps from a buffer grown in the arena. */
 #include "maps.h"
-#include "launch_filter.h"
 #include "arena.h"
 #include "raw.h"
 #include "record.h"
@@ -100,9 +99,8 @@ int maps_is_recorder(const struct maps_line *l)
 		self_end = l->end;
 		return 1;
 	}
-	/* under the launcher: its trampoline page, and the library the
-	 * recorder brings along, whose loading the launcher left out too */
-	if (shim.tramp && (l->start == shim.tramp || strstr(l->name, LAUNCH_RECORDER_DEP)))
+	/* under the launcher: its trampoline page */
+	if (shim.tramp && l->start == shim.tramp)
 		return 1;
 	/* libvmrec's bss, unless the program's memory merged into it (ld.so
 	 * places its own small mappings right after the last library): then

@@ -8,7 +8,7 @@ SHIM_LIB_SRCS := shim/arena.c $(SHIM_CAPTURE_SRCS) shim/empty_ranges.c shim/exec
 	shim/exec_args.c shim/exec_env.c shim/forkgate.c shim/hooks_mem.c shim/hooks_proc.c \
 	shim/image.c shim/init.c shim/maps.c shim/neighbours.c shim/patch.c shim/record.c \
 	shim/residency.c shim/signals.c shim/sites.c shim/stacks.c \
-	shim/stackset.c shim/sud.c shim/umem.c shim/arch_x86_64.S
+	shim/stackset.c shim/sud.c shim/tramp.c shim/umem.c shim/arch_x86_64.S
 EXTRA_CFLAGS_shim/ := -fvisibility=hidden
 
 LIBS += $(BUILD)/lib/libvmrec.so
@@ -40,13 +40,17 @@ SHIM_NOT_LIBC := mmap mmap64 munmap mprotect pkey_mprotect madvise posix_madvise
 	remap_file_pages process_madvise malloc calloc realloc reallocarray free \
 	aligned_alloc posix_memalign memalign valloc strdup strndup fopen fdopen
 
+# lz4 is linked in (Debian's liblz4.a is position-independent): ld.so
+# then loads one library for the recorder, not two, in every image
+# (under the launcher each of their mmaps is a ptrace stop), and the
+# program's own liblz4, if it has one, is its own.
 $(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT)
 	@mkdir -p $(@D)
 	@bad=$$(nm -u $(call objs,$(SHIM_LIB_SRCS)) | awk 'NF == 2 { print $$2 }' | \
 	  grep -xE "$$(echo $(SHIM_NOT_LIBC) | tr ' ' '|')" | sort -u | tr '\n' ' '); \
 	[ -z "$$bad" ] || { echo "libvmrec.so: shim/ calls libc's $$bad(raw.h, arena.h instead)" >&2; exit 1; }
 	$(CC) -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
-	  $(SHIM_VMT) $(LIBVMT_LIBS) $(LDFLAGS)
+	  $(SHIM_VMT) -l:liblz4.a $(LDFLAGS)
 
 $(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c shim/launch_trace.c shim/launch_filter.c $(SHIM_CAPTURE_SRCS)) $(LIBVMT)
 	@mkdir -p $(@D)
@@ -65,6 +69,13 @@ $(BUILD)/tests/shim/tracecalls: $(call objs,tests/shim/tracecalls.c) $(LIBVMT)
 # A statically linked program for the "not recorded, not harmed" test.
 TEST_BINS += $(BUILD)/tests/shim/static_hello
 $(BUILD)/tests/shim/static_hello: tests/shim/static/static_hello.c
+	@mkdir -p $(@D)
+	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
+
+# A static program whose ioctl and prctl calls the launcher's filter
+# tells apart (tests/shim/launcher-stops.t).
+TEST_BINS += $(BUILD)/tests/shim/static_ctl
+$(BUILD)/tests/shim/static_ctl: tests/shim/static/static_ctl.c
 	@mkdir -p $(@D)
 	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
 

@@ -108,8 +108,9 @@ static unsigned char *search_in(const char *pat, const unsigned char *fixed, siz
                                 size_t best_at, unsigned char *p, unsigned char *end);
 
 /* Find the pattern in libc's text: memmem for its longest fixed run, then
- * the whole pattern around each hit. */
-static unsigned char *search(const char *pat)
+ * the whole pattern around each hit; first within 64 KiB of the exported
+ * symbol `near`, then (whole_text) everywhere. */
+static unsigned char *search(const char *pat, const char *near_sym, int whole_text)
 {
 	unsigned char fixed[128];
 	size_t n = 0, best = 0, best_at = 0, run = 0;
@@ -127,14 +128,13 @@ static unsigned char *search(const char *pat)
 	}
 	if (!text_start)
 		dl_iterate_phdr(find_libc, NULL);
-	/* glibc keeps its clone implementations together: look near clone()
-	 * first (memmem over all of libc's text costs ~0.3 ms per process) */
+	/* memmem over all of libc's text costs ~0.3 ms per process */
 	unsigned char *lo = (unsigned char *)text_start, *hi = (unsigned char *)text_end;
-	unsigned char *near = libc_symbol("clone"), *hit = NULL;
+	unsigned char *near = libc_symbol(near_sym), *hit = NULL;
 	if (near)
 		hit = search_in(pat, fixed, best, best_at, near - 65536 > lo ? near - 65536 : lo,
 		                near + 65536 < hi ? near + 65536 : hi);
-	return hit ? hit : search_in(pat, fixed, best, best_at, lo, hi);
+	return hit || !whole_text ? hit : search_in(pat, fixed, best, best_at, lo, hi);
 }
 
 static unsigned char *search_in(const char *pat, const unsigned char *fixed, size_t best,
@@ -229,6 +229,15 @@ uint64_t patch_wrapper_return_ip(const struct patch_site *sites, size_t n, uint6
 	return s && s->call_end ? s->at + s->call_end : 0;
 }
 
+static struct { const char *near, *bytes; void *to; } extra;
+
+void patch_extra(const char *near, const char *bytes, void *to)
+{
+	extra.near = near;
+	extra.bytes = bytes;
+	extra.to = to;
+}
+
 int patch_sites(struct patch_site *sites, size_t n)
 {
 	unsigned char *at[n];
@@ -240,7 +249,8 @@ int patch_sites(struct patch_site *sites, size_t n)
 		struct patch_site *s = &sites[i];
 		const char *name = s->sym ? s->sym : "clone3";
 		size_t len = 0;
-		at[i] = s->sym ? libc_symbol(s->sym) : search(s->bytes);
+		/* glibc keeps its clone implementations together */
+		at[i] = s->sym ? libc_symbol(s->sym) : search(s->bytes, "clone", 1);
 		if (!at[i]) {
 			skipped++;
 			warn(": not found in libc\n", name);
@@ -251,10 +261,13 @@ int patch_sites(struct patch_site *sites, size_t n)
 			at[i] = NULL;
 		}
 	}
+	unsigned char *extra_at = extra.bytes ? search(extra.bytes, extra.near, 0) : NULL;
 	if (text_writable(1) < 0) {
 		warn(": cannot make libc text writable\n", "libc");
 		return (int)n;
 	}
+	if (extra_at)
+		write_jump(extra_at, extra.to);
 	for (size_t i = 0; i < n; i++)
 		if (at[i]) {
 			sites[i].sys_end = syscall_end(at[i], matched[i]);

@@ -19,6 +19,11 @@ struct patch_site {
 /* Patch every site; a site whose bytes differ is left alone, counted and
  * named on stderr once.  Returns the number left alone. */
 int patch_sites(struct patch_site *sites, size_t n);
+/* One more jump for the next patch_sites, not at a libc entry: the code
+ * matching `bytes` (at least 13 of them, entered only at their start)
+ * within 64 KiB of libc's exported `near` jumps to `to`; left alone,
+ * quietly, where it is not found. */
+void patch_extra(const char *near, const char *bytes, void *to);
 /* For an address inside one of the patched sites' hooks, where the call
  * would have been in libc's wrapper (its syscall instruction, as strace -k
  * shows it); 0 when the address is in no hook. */

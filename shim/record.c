@@ -769,12 +769,15 @@ void shim_thread_exit(void) { thread_exit(stack_released()); }
 
 static void finish_if_last(int64_t live)
 {
+	/* the launcher waits for every process of its tree and finishes */
+	if (shim.store.head->launcher)
+		return;
 	/* a few left: perhaps processes that ended unseen (a raw exit after a
 	 * clone, a kill): whoever leaves looks (bounded: never per process of
 	 * a large tree) */
 	if (live > 0 && live <= 16)
 		live = vmt_store_reap(&shim.store, shim.pid);
-	if (live > 0 || shim.store.head->launcher)
+	if (live > 0)
 		return;
 	char msg[256];
 	if (vmt_store_finish(&shim.store, NULL, 0, NULL, 0, &shim_alloc, msg, sizeof msg) == 0) {

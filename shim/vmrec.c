@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,27 @@ static int find_library(char *buf, size_t cap)
 	if ((size_t)snprintf(buf, cap, "%s/lib/libvmrec.so", exe) >= cap)
 		return -1;
 	return access(buf, R_OK);
+}
+
+/* The file execvp would run for `name`: the first regular, executable
+ * file along PATH (NULL: none, or a name with a slash). */
+static const char *path_search(const char *name)
+{
+	static char buf[8192];
+	const char *dirs = getenv("PATH");
+	if (strchr(name, '/') || !*name)
+		return NULL;
+	for (const char *d = dirs ? dirs : "/bin:/usr/bin"; ; d++) {
+		size_t n = strcspn(d, ":");
+		struct stat st;
+		if ((size_t)snprintf(buf, sizeof buf, "%.*s%s%s", (int)n, d, n ? "/" : "", name) <
+		            sizeof buf &&
+		    stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+			return buf;
+		d += n;
+		if (!*d)
+			return NULL;
+	}
 }
 
 static struct vmt_store_fate *fates;
@@ -410,6 +432,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vmrec: %s: recorder library not found next to vmrec\n", lib);
 		return 2;
 	}
+	/* by the name /proc gives it: ld.so's name for it (dladdr) is then
+	 * the one libvmrec needs, no /proc/self/maps read in every process */
+	char real[PATH_MAX];
+	if (realpath(lib, real) && strlen(real) < sizeof lib)
+		strcpy(lib, real);
 	if (!out) {
 		const char *base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
 		snprintf(outbuf, sizeof outbuf, "%s.vmrec.lz4", base);
@@ -469,11 +496,16 @@ int main(int argc, char **argv)
 	if (pid == 0) {
 		signal(SIGPIPE, SIG_DFL);
 		close(go[1]);
+		/* found before the filter: each execve that execvp tries along
+		 * PATH would stop the launcher */
+		const char *path = path_search(argv[i]);
 		int fe = launch_trace_child(go[0]);
 		if (fe < 0 && fe != -EPERM)
 			fprintf(stderr, "vmrec: no seccomp filter (%s): the loader's calls are not "
 			        "recorded\n", strerror(-fe));
-		execvp(argv[i], argv + i);
+		if (path)
+			execv(path, argv + i);
+		execvp(argv[i], argv + i);   /* what execvp makes of the rest (a script without #!) */
 		fprintf(stderr, "vmrec: %s: %s\n", argv[i], strerror(errno));
 		_exit(127);
 	}
