@@ -357,6 +357,19 @@ static void write_end(struct ltask *t, int st)
 
 /* ---- tasks ----------------------------------------------------------- */
 
+/* A process's leader also stops at its exit (PTRACE_O_TRACEEXIT), so the
+ * launcher can let go of it before it is a zombie: a traced zombie is not
+ * the parent's to reap until its tracer has waited for it, and a parent
+ * that polls the child's pidfd and then calls waitpid(WNOHANG), as the
+ * kernel's selftest harness does, would find nothing to reap
+ * (tests/shim/pidfd-wait.t).  Other threads need no such stop. */
+static void set_opts(const struct ltask *t, int opts)
+{
+	ptrace(PTRACE_SETOPTIONS, t->tid, 0, opts | (t->tid == t->p->tgid ? PTRACE_O_TRACEEXIT : 0));
+}
+
+static size_t proc_tasks(const struct lproc *p);
+
 static struct ltask *task_find(pid_t tid)
 {
 	for (size_t i = 0; i < ntasks; i++)
@@ -401,6 +414,14 @@ static void proc_put(struct lproc *p)
 		free(p->fids);
 		free(p);
 	}
+}
+
+static size_t proc_tasks(const struct lproc *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < ntasks; i++)
+		n += tasks[i]->p == p;
+	return n;
 }
 
 static void task_del(struct ltask *t)
@@ -633,7 +654,7 @@ static int on_seccomp(struct ltask *t)
 	if (p->live && fx == VMT_FX_TASK && (sys == VMT_SYS_CLONE || sys == VMT_SYS_CLONE3)) {
 		/* a clone not through libvmrec's stubs may lack CLONE_PTRACE:
 		 * its task is traced through a clone event */
-		ptrace(PTRACE_SETOPTIONS, t->tid, 0, TRACE_OPTS);
+		set_opts(t, TRACE_OPTS);
 		t->live_opts = 1;
 	}
 	if (sys == VMT_SYS_MADVISE && a[0] == LAUNCH_TRAMPOLINE && a[1] == 0 && p->live) {
@@ -641,7 +662,7 @@ static int on_seccomp(struct ltask *t)
 		p->live = 0;
 		p->owns_end = 1;
 		p->lib_lo = p->lib_hi = 0;
-		ptrace(PTRACE_SETOPTIONS, t->tid, 0, TRACE_OPTS);
+		set_opts(t, TRACE_OPTS);
 		return PTRACE_CONT;
 	}
 	if (p->live && r.rip >= p->lib_lo && r.rip < p->lib_hi)
@@ -653,7 +674,7 @@ static int on_seccomp(struct ltask *t)
 		p->live = 1;
 		p->owns_end = 0;
 		task_close_writer(t);       /* libvmrec writes from here on */
-		ptrace(PTRACE_SETOPTIONS, t->tid, 0, LIVE_OPTS);
+		set_opts(t, LIVE_OPTS);
 		return PTRACE_CONT;
 	}
 	if (p->live && fx == VMT_FX_EXIT && !t->own_exit)
@@ -725,7 +746,7 @@ static void on_syscall_exit(struct ltask *t)
 	int call = t->call;
 	t->call = CALL_NONE;
 	if (t->live_opts) {
-		ptrace(PTRACE_SETOPTIONS, t->tid, 0, LIVE_OPTS);
+		set_opts(t, LIVE_OPTS);
 		t->live_opts = 0;
 	}
 	if (call == CALL_NONE || call == CALL_EXEC_DONE || ptrace(PTRACE_GETREGS, t->tid, 0, &r) < 0)
@@ -801,7 +822,7 @@ static void on_exec(struct ltask *t)
 		close(p->pagemap);   /* it answers for the old image's memory */
 	p->pagemap = -1;
 	p->lib_lo = p->lib_hi = 0;
-	ptrace(PTRACE_SETOPTIONS, t->tid, 0, TRACE_OPTS);   /* until libvmrec is live again */
+	set_opts(t, TRACE_OPTS);   /* until libvmrec is live again */
 	t->live_opts = 0;
 	write_image_start(t, p->image == 0 && p->ppid == 0 ? VMT_CK_START : VMT_CK_EXEC);
 }
@@ -839,7 +860,7 @@ static int is_stop_sig(int sig)
 
 int launch_trace_run(pid_t child, int go_fd, int *root_st)
 {
-	int seized = ptrace(PTRACE_SEIZE, child, 0, TRACE_OPTS) == 0;
+	int seized = ptrace(PTRACE_SEIZE, child, 0, TRACE_OPTS | PTRACE_O_TRACEEXIT) == 0;
 	if (!seized)
 		fprintf(stderr, "vmrec: cannot trace %d: %s; the loader's calls are not recorded\n",
 		        (int)child, strerror(errno));
@@ -893,9 +914,30 @@ int launch_trace_run(pid_t child, int go_fd, int *root_st)
 		} else if (ev == PTRACE_EVENT_EXEC) {
 			on_exec(t);
 			how = t->call != CALL_NONE ? PTRACE_SYSCALL : PTRACE_CONT;
+		} else if (ev == PTRACE_EVENT_EXIT) {
+			/* the leader's last stop while alive: with no other task of
+			 * its process left, say how it ends and let it go, so its
+			 * parent reaps it as soon as it is a zombie (set_opts) */
+			unsigned long msg = 0;
+			if (t->tid == t->p->tgid && proc_tasks(t->p) == 1 &&
+			    ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0) {
+				int est = (int)msg;
+				if (t->p->owns_end && !t->p->pre_exec)
+					write_end(t, est);
+				cfg.reaped(tid, est);
+				if (tid == child) {
+					*root_st = est;
+					got_root = 1;
+				}
+				task_del(t);
+				ptrace(PTRACE_DETACH, tid, 0, 0);
+				continue;
+			}
 		} else if (ev == PTRACE_EVENT_STOP) {
 			if (!t->started) {
 				t->started = 1;          /* a new task's first stop */
+				if (t->tid != t->p->tgid)   /* inherited from its leader */
+					set_opts(t, t->p->live ? LIVE_OPTS : TRACE_OPTS);
 			} else if (is_stop_sig(sig)) {
 				ptrace(PTRACE_LISTEN, tid, 0, 0);   /* group-stop, as strace */
 				continue;
