@@ -46,6 +46,8 @@ mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 
 began=$(date +%s)
 echo "replay-memory: peak RSS (MB) against events, brk1 synth (vmtrace synth brk1 --tasks 1)"
+# a child's peak starts at the measuring python's own (fork, then exec)
+echo "  (the floor, the peak of /bin/true measured so: $(mb "$(peak true)") MB)"
 printf "  %10s %12s %12s %12s %14s\n" events "sim" "kernel" "vmreport" "per-event JSON"
 first_sim='' first_k='' first_r='' last_r=''
 for n in $SIZES; do
