@@ -231,7 +231,10 @@ static int sort_rows(struct rep_spill *s, char *err, size_t errlen)
 		bad(err, errlen, "cannot read back the per_event rows: %s", strerror(errno ? errno : EIO));
 		goto out;
 	}
-	for (size_t at = 0; at < size; at += rec_size((const struct head *)(all + at))) {
+	for (size_t at = 0, len; at < size; at += len) {
+		struct head h;
+		memcpy(&h, all + at, sizeof(h));	/* rows are not aligned */
+		len = rec_size(&h);
 		if (n == cap) {
 			struct place *np = realloc(pl, (cap *= 2) * sizeof(*pl));
 			if (!np) {
@@ -240,8 +243,6 @@ static int sort_rows(struct rep_spill *s, char *err, size_t errlen)
 			}
 			pl = np;
 		}
-		struct head h;
-		memcpy(&h, all + at, sizeof(h));
 		pl[n++] = (struct place){ h.i, at };
 	}
 	qsort(pl, n, sizeof(*pl), by_event);
