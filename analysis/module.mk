@@ -13,7 +13,7 @@ VMTRACE_SRCS  := analysis/vmtrace.c analysis/vmtrace_check.c analysis/vmtrace_du
                  analysis/synth/synth_pthread.c analysis/synth/synth_space.c \
                  analysis/synth/synth_tasks.c analysis/synth/synth_wis.c
 VMREPORT_SRCS := analysis/vmreport.c analysis/vmreport_checks.c analysis/vmreport_compare.c \
-                 analysis/vmreport_explain.c analysis/vmreport_format.c analysis/vmreport_html.c \
+                 analysis/vmreport_events.c analysis/vmreport_explain.c analysis/vmreport_format.c analysis/vmreport_html.c \
                  analysis/vmreport_html_plots.c analysis/vmreport_html_shared.c analysis/vmreport_json.c analysis/vmreport_lkp.c analysis/vmreport_md.c analysis/vmreport_names.c \
                  analysis/vmreport_results.c analysis/vmreport_stacks.c analysis/vmreport_stats.c \
                  analysis/vmreport_text.c

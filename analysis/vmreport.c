@@ -324,7 +324,9 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < nin; i++) {
 		char err[256];
-		if (rep_results_load(argv[optind + i], &in[i], err, sizeof(err))) {
+		/* the rows are read again only by --explain and the HTML plots */
+		bool keep = a.opt.explain || a.format == FMT_HTML;
+		if (rep_results_load(argv[optind + i], &in[i], keep, err, sizeof(err))) {
 			fprintf(stderr, "vmreport: %s: %s\n", argv[optind + i], err);
 			status = 1;
 		}

@@ -99,11 +99,29 @@ static const char *problem(const struct rep_table *t, size_t i)
 	return NULL;
 }
 
-/* Walks the events of input I and the first by index: counts into E, keeps
- * the first t->opt->explain that differ in E->first when it is allocated,
- * and hands each that differs to FN when it is not NULL. */
-static void walk(const struct rep_table *t, size_t i, struct rep_explain *e, rep_divergence_fn *fn,
-		 void *arg)
+/* The event whose cited rules are the latest to differ between the sides:
+ * its index and rules, copied (the cursor's event lasts one step). */
+struct why {
+	struct rep_event ev;
+	const char *cited[REP_MAX_MODEL];
+	bool set;
+};
+
+static void why_set(struct why *w, const struct rep_event *ev)
+{
+	w->ev = (struct rep_event){ .i = ev->i, .op = ev->op, .outcome = ev->outcome, .pid = ev->pid,
+				    .vma_count = ev->vma_count, .cited = w->cited, .ncited = ev->ncited };
+	memcpy(w->cited, ev->cited, ev->ncited * sizeof(*ev->cited));
+	w->set = true;
+}
+
+/* Walks the events of input I and the first by index, reading both from
+ * their files in step: counts into E, keeps copies of the first
+ * t->opt->explain that differ in E->first when it is allocated, and hands
+ * each that differs to FN when it is not NULL (its events last the call).
+ * 0, or -1 when out of memory. */
+static int walk(const struct rep_table *t, size_t i, struct rep_explain *e, rep_divergence_fn *fn,
+		void *arg)
 {
 	const struct rep_results *a = &t->in[0], *b = &t->in[i];
 	e->costs = a->has_model && b->has_model;
@@ -111,19 +129,21 @@ static void walk(const struct rep_table *t, size_t i, struct rep_explain *e, rep
 	 * differently at that event, else at the nearest earlier event where
 	 * they do (a rule that placed a mapping elsewhere shows in the cost of
 	 * the calls that follow). */
-	const struct rep_event *why_a = NULL, *why_b = NULL;
+	struct why *why = calloc(2, sizeof(*why));
 	struct last_counts la = { 0 }, lb = { 0 };
-	size_t x = 0, y = 0;
-	while (x < a->nevents || y < b->nevents) {
-		const struct rep_event *ea = x < a->nevents ? &a->events[x] : NULL;
-		const struct rep_event *eb = y < b->nevents ? &b->events[y] : NULL;
-		if (ea && eb && ea->i == eb->i) {
-			x++, y++;
-		} else if (ea && (!eb || ea->i < eb->i)) {
-			x++, eb = NULL;
-		} else {
-			y++, ea = NULL;
-		}
+	struct rep_cursor ca, cb;
+	int rc = why ? 0 : -1;
+	rep_cursor_open(&ca, a);
+	rep_cursor_open(&cb, b);
+	const struct rep_event *na = rep_cursor_next(&ca), *nb = rep_cursor_next(&cb);
+	while (!rc && (na || nb)) {
+		const struct rep_event *ea = na, *eb = nb;
+		if (ea && eb && ea->i == eb->i)
+			;
+		else if (ea && (!eb || ea->i < eb->i))
+			eb = NULL;
+		else
+			ea = NULL;
 		e->compared++;
 		long long da = ea ? vma_delta(&la, ea) : REP_NO_DELTA;
 		long long db = eb ? vma_delta(&lb, eb) : REP_NO_DELTA;
@@ -133,23 +153,41 @@ static void walk(const struct rep_table *t, size_t i, struct rep_explain *e, rep
 		bool same_change = da == REP_NO_DELTA || db == REP_NO_DELTA ? !count_differs : da == db;
 		bool cost = e->costs && ea && eb && costs_differ(ea, eb);
 		e->cost_differs += cost;
-		if (e->costs && ea && eb && cited_differ(ea, eb))
-			why_a = ea, why_b = eb;
+		if (e->costs && ea && eb && cited_differ(ea, eb)) {
+			why_set(&why[0], ea);
+			why_set(&why[1], eb);
+		}
 		bool layout = !ea || !eb || strcmp(ea->outcome, eb->outcome) || !same_change;
-		if (!layout && !cost)
-			continue;
-		struct rep_divergence d = { ea, eb, da, db, cost, layout, cost ? why_a : NULL,
-					    cost ? why_b : NULL };
-		if (e->first && e->nfirst < (size_t)t->opt->explain)
-			e->first[e->nfirst++] = d;
-		if (fn)
-			fn(&d, arg);
-		e->differ++;
+		if (layout || cost) {
+			bool why_too = cost && why[0].set;
+			struct rep_divergence d = { ea, eb, da, db, cost, layout,
+						    why_too ? &why[0].ev : NULL, why_too ? &why[1].ev : NULL };
+			if (fn)
+				fn(&d, arg);
+			if (e->first && e->nfirst < (size_t)t->opt->explain) {
+				struct rep_divergence *k = &e->first[e->nfirst++];
+				*k = d;
+				if ((ea && !(k->base = rep_event_keep(&e->arena, ea))) ||
+				    (eb && !(k->other = rep_event_keep(&e->arena, eb))) ||
+				    (why_too && !(k->why_base = rep_event_keep(&e->arena, &why[0].ev))) ||
+				    (why_too && !(k->why_other = rep_event_keep(&e->arena, &why[1].ev))))
+					rc = -1;
+			}
+			e->differ++;
+		}
+		if (ea)
+			na = rep_cursor_next(&ca);
+		if (eb)
+			nb = rep_cursor_next(&cb);
 	}
+	rep_cursor_close(&ca);
+	rep_cursor_close(&cb);
+	free(why);
 	free(la.pid);
 	free(la.count);
 	free(lb.pid);
 	free(lb.count);
+	return rc;
 }
 
 int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e)
@@ -160,8 +198,7 @@ int rep_explain_pair(const struct rep_table *t, size_t i, struct rep_explain *e)
 	e->first = calloc(t->opt->explain ? t->opt->explain : 1, sizeof(*e->first));
 	if (!e->first)
 		return -1;
-	walk(t, i, e, NULL, NULL);
-	return 0;
+	return walk(t, i, e, NULL, NULL);
 }
 
 bool rep_explain_each(const struct rep_table *t, size_t i, rep_divergence_fn *fn, void *arg)
@@ -169,13 +206,15 @@ bool rep_explain_each(const struct rep_table *t, size_t i, rep_divergence_fn *fn
 	struct rep_explain e = { 0 };
 	if (problem(t, i))
 		return false;
-	walk(t, i, &e, fn, arg);
+	if (walk(t, i, &e, fn, arg))
+		fputs("vmreport: out of memory: some divergences are not marked\n", stderr);
 	return true;
 }
 
 void rep_explain_free(struct rep_explain *e)
 {
 	free(e->first);
+	rep_arena_free(&e->arena);
 	memset(e, 0, sizeof(*e));
 }
 

@@ -38,6 +38,7 @@ struct rep_explain {
 	size_t cost_differs;           /* differ in modelled cost */
 	struct rep_divergence *first;  /* up to the --explain count */
 	size_t nfirst;
+	struct rep_arena arena;        /* their events, copied */
 };
 
 /* Compares input I against the first.  0, or -1 when out of memory. */

@@ -205,10 +205,13 @@ static void vma_line(FILE *f, const struct rep_results *r, const char *colour, c
 	size_t n = r->nevents, per = n > MAX_POINTS ? (n + MAX_POINTS - 1) / MAX_POINTS : 1;
 	fprintf(f, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
 		cls, colour);
-	for (size_t k = 0; k < n; k += per) {	/* min and max of each bucket keep the spikes */
-		long long mn = -1, mx = -1;
-		for (size_t j = k; j < k + per && j < n; j++) {
-			long long v = r->events[j].vma_count;
+	struct rep_cursor c;
+	rep_cursor_open(&c, r);
+	const struct rep_event *ev = rep_cursor_next(&c);
+	while (ev) {	/* min and max of each bucket keep the spikes */
+		long long mn = -1, mx = -1, first = ev->i;
+		for (size_t j = 0; j < per && ev; j++, ev = rep_cursor_next(&c)) {
+			long long v = ev->vma_count;
 			if (v < 0)
 				continue;
 			if (mn < 0 || v < mn)
@@ -218,9 +221,10 @@ static void vma_line(FILE *f, const struct rep_results *r, const char *colour, c
 		}
 		if (mn < 0)
 			continue;
-		double x = PANEL_X0 + xs * (double)r->events[k].i;
+		double x = PANEL_X0 + xs * (double)first;
 		fprintf(f, "%.1f,%.1f %.1f,%.1f ", x, ybase - ys * (mn - ylo), x, ybase - ys * (mx - ylo));
 	}
+	rep_cursor_close(&c);
 	fputs("\"/>\n", f);
 }
 
@@ -253,14 +257,16 @@ static void vma_over_run(FILE *f, const struct rep_table *t)
 {
 	double xmax = 1, ylo = INFINITY, yhi = -INFINITY;
 	for (size_t i = 0; i < t->nin; i++) {
-		const struct rep_results *r = &t->in[i];
-		for (size_t k = 0; k < r->nevents; k++) {
-			if (r->events[k].vma_count < 0)
+		struct rep_cursor c;
+		rep_cursor_open(&c, &t->in[i]);
+		for (const struct rep_event *ev; (ev = rep_cursor_next(&c));) {
+			if (ev->vma_count < 0)
 				continue;
-			xmax = fmax(xmax, (double)r->events[k].i);
-			ylo = fmin(ylo, (double)r->events[k].vma_count);
-			yhi = fmax(yhi, (double)r->events[k].vma_count);
+			xmax = fmax(xmax, (double)ev->i);
+			ylo = fmin(ylo, (double)ev->vma_count);
+			yhi = fmax(yhi, (double)ev->vma_count);
 		}
+		rep_cursor_close(&c);
 	}
 	if (!isfinite(ylo))
 		return;

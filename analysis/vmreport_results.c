@@ -166,74 +166,38 @@ static int load_metrics(struct rep_results *r, const json_t *m, char *err, size_
 	return 0;
 }
 
-static int by_index(const void *a, const void *b)
-{
-	long long x = ((const struct rep_event *)a)->i, y = ((const struct rep_event *)b)->i;
-	return (x > y) - (x < y);
-}
-
-/* Strings of the per_event rows live in chunks that never move. */
-struct rep_chunk {
-	struct rep_chunk *next;
-	size_t used, size;
-	char data[];
-};
-
-/* N bytes aligned for any of the rows' arrays */
-static void *keep_mem(struct rep_results *r, size_t n)
-{
-	struct rep_chunk *c = r->chunks;
-	size_t at = c ? (c->used + 7) & ~(size_t)7 : 0;
-	if (!c || at > c->size || c->size - at < n) {
-		size_t size = n > (1u << 20) ? n : (1u << 20);
-		if (!(c = malloc(sizeof(*c) + size)))
-			return NULL;
-		*c = (struct rep_chunk){ .next = r->chunks, .size = size };
-		r->chunks = c;
-		at = 0;
-	}
-	c->used = at + n;
-	return c->data + at;
-}
-
-static const char *keep(struct rep_results *r, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = keep_mem(r, n);
-	return p ? memcpy(p, s, n) : NULL;
-}
-
 static const char *word_at(size_t i, const void *arg)
 {
 	return ((const struct rep_results *)arg)->words[i];
 }
 
-/* One copy of each op, outcome and rule name, however many rows carry it. */
-static const char *word(struct rep_results *r, const char *s, bool *oom)
+/* One copy of each op, outcome, rule and model name, however many rows
+ * carry it: its number in r->words plus one, 0 for none. */
+static uint32_t word(struct rep_results *r, const char *s, bool *oom)
 {
 	if (!s)
-		return NULL;
+		return 0;
 	long i = rep_names_find(&r->word_index, s, word_at, r);
 	if (i >= 0)
-		return r->words[i];
+		return (uint32_t)i + 1;
 	if (r->nwords % 64 == 0) {
 		const char **w = realloc(r->words, (r->nwords + 64) * sizeof(*w));
 		if (!w)
 			goto oom;
 		r->words = w;
 	}
-	if (!(r->words[r->nwords] = keep(r, s)) ||
+	if (!(r->words[r->nwords] = rep_arena_str(&r->arena, s)) ||
 	    rep_names_add(&r->word_index, r->nwords, word_at, r))
 		goto oom;
-	return r->words[r->nwords++];
+	return (uint32_t)++r->nwords;
 oom:
 	*oom = true;
-	return NULL;
+	return 0;
 }
 
-/* "model" and "cited" of an event (docs/results-schema.md): -1 with a
- * message when they are not what vmreplay writes. */
-static int load_model(struct rep_results *r, const json_t *e, struct rep_event *re, size_t k,
+/* "model" and "cited" of an event (docs/results-schema.md) into ROW: -1
+ * with a message when they are not what vmreplay writes. */
+static int load_model(struct rep_results *r, const json_t *e, struct rep_event_row *row, size_t k,
 		      char *err, size_t errlen)
 {
 	const json_t *m = json_object_get(e, "model"), *c = json_object_get(e, "cited"), *v;
@@ -241,76 +205,69 @@ static int load_model(struct rep_results *r, const json_t *e, struct rep_event *
 	bool oom = false;
 	size_t n = 0;
 
-	re->model = NULL;
-	re->cited = NULL;
-	re->nmodel = re->ncited = 0;
+	row->has_model = false;
+	row->nmodel = row->ncited = 0;
 	if (!m || json_is_null(m))
 		return 0;
-	if (!json_is_object(m) || json_object_size(m) > 64)
-		return bad(err, errlen, "per_event[%zu] (event %lld): \"model\" is not an object of counts", k, re->i);
-	struct rep_count *counts = keep_mem(r, (json_object_size(m) + 1) * sizeof(*counts));
-	if (!counts)
-		return bad(err, errlen, "out of memory");
+	if (!json_is_object(m) || json_object_size(m) > REP_MAX_MODEL)
+		return bad(err, errlen, "per_event[%zu] (event %lld): \"model\" is not an object of counts", k, row->i);
 	json_object_foreach((json_t *)m, key, v) {
-		if (!whole(v, 0, 1LL << 53, &counts[n].v))
-			return bad(err, errlen, "per_event[%zu] (event %lld): model \"%s\" is not a count", k, re->i, key);
-		counts[n++].name = word(r, key, &oom);
+		if (!whole(v, 0, 1LL << 53, &row->model_v[n]))
+			return bad(err, errlen, "per_event[%zu] (event %lld): model \"%s\" is not a count", k, row->i, key);
+		row->model_name[n++] = word(r, key, &oom);
 	}
-	if (c && !json_is_null(c) && (!json_is_array(c) || json_array_size(c) > 64))
-		return bad(err, errlen, "per_event[%zu] (event %lld): \"cited\" is not an array of rules", k, re->i);
+	if (c && !json_is_null(c) && (!json_is_array(c) || json_array_size(c) > REP_MAX_MODEL))
+		return bad(err, errlen, "per_event[%zu] (event %lld): \"cited\" is not an array of rules", k, row->i);
 	size_t nc = json_is_array(c) ? json_array_size(c) : 0;
-	const char **cited = keep_mem(r, (nc + 1) * sizeof(*cited));
-	if (!cited)
-		return bad(err, errlen, "out of memory");
 	for (size_t j = 0; j < nc; j++)
-		if (!(cited[j] = word(r, json_string_value(json_array_get(c, j)), &oom)) && !oom)
-			return bad(err, errlen, "per_event[%zu] (event %lld): \"cited\"[%zu] is not a string", k, re->i, j);
+		if (!(row->cited[j] = word(r, json_string_value(json_array_get(c, j)), &oom)) && !oom)
+			return bad(err, errlen, "per_event[%zu] (event %lld): \"cited\"[%zu] is not a string", k, row->i, j);
 	if (oom)
 		return bad(err, errlen, "out of memory");
-	re->model = counts;
-	re->nmodel = (unsigned)n;
-	re->cited = cited;
-	re->ncited = (unsigned)nc;
+	row->has_model = true;
+	row->nmodel = (unsigned)n;
+	row->ncited = (unsigned)nc;
 	r->has_model = true;
 	return 0;
 }
 
-/* json_row_fn for "per_event": one row into r->events. */
+/* What load_event needs besides the results. */
+struct loading {
+	struct rep_results *r;
+	bool keep;              /* the rows go to r->spill */
+	struct rep_event_row row;
+};
+
+/* json_row_fn for "per_event": one row checked, and kept when asked. */
 static int load_event(const json_t *e, size_t k, void *arg, char *err, size_t errlen)
 {
-	struct rep_results *r = arg;
-	if (r->nevents == r->event_cap) {
-		size_t cap = r->event_cap ? r->event_cap * 2 : 1024;
-		struct rep_event *ev = realloc(r->events, cap * sizeof(*ev));
-		if (!ev)
-			return bad(err, errlen, "out of memory");
-		r->events = ev;
-		r->event_cap = cap;
-	}
-	struct rep_event *re = &r->events[r->nevents];
+	struct loading *ld = arg;
+	struct rep_results *r = ld->r;
+	struct rep_event_row *row = &ld->row;
 	if (!json_is_object(e))
 		return bad(err, errlen, "per_event[%zu] is %s, not an object", k, json_kind(e));
 	long long num;
-	if (!whole(json_object_get(e, "i"), 0, 1LL << 53, &re->i))
+	if (!whole(json_object_get(e, "i"), 0, 1LL << 53, &row->i))
 		return bad(err, errlen, "per_event[%zu] has no event index \"i\"", k);
 	char where[64];
-	snprintf(where, sizeof(where), "per_event[%zu] (event %lld): ", k, re->i);
+	snprintf(where, sizeof(where), "per_event[%zu] (event %lld): ", k, row->i);
 	if (fields(e, event_fields, sizeof(event_fields) / sizeof(*event_fields), where, err, errlen))
 		return -1;
 	bool oom = false;
-	re->op = word(r, json_get_str(e, "op"), &oom);
-	re->outcome = word(r, json_get_str(e, "outcome"), &oom);
-	re->rule = word(r, json_get_str(e, "rule"), &oom);
-	const char *call = json_get_str(e, "call");
-	re->call = call ? keep(r, call) : NULL;
-	if (oom || (call && !re->call))
+	row->op = word(r, json_get_str(e, "op"), &oom);
+	row->outcome = word(r, json_get_str(e, "outcome"), &oom);
+	row->rule = word(r, json_get_str(e, "rule"), &oom);
+	row->call = json_get_str(e, "call");
+	if (oom)
 		return bad(err, errlen, "out of memory");
-	if (!re->outcome)
-		return bad(err, errlen, "per_event[%zu] (event %lld) has no \"outcome\"", k, re->i);
-	re->vma_count = whole(json_object_get(e, "vma_count"), 0, 1LL << 53, &num) ? num : -1;
-	re->err = whole(json_object_get(e, "errno"), 0, VMT_MAX_ERRNO, &num) ? (int)num : 0;
-	re->pid = whole(json_object_get(e, "pid"), 0, 1LL << 32, &num) ? num : 0;
-	if (load_model(r, e, re, k, err, errlen))
+	if (!row->outcome)
+		return bad(err, errlen, "per_event[%zu] (event %lld) has no \"outcome\"", k, row->i);
+	row->vma_count = whole(json_object_get(e, "vma_count"), 0, 1LL << 53, &num) ? num : -1;
+	row->err = whole(json_object_get(e, "errno"), 0, VMT_MAX_ERRNO, &num) ? (int)num : 0;
+	row->pid = whole(json_object_get(e, "pid"), 0, 1LL << 32, &num) ? num : 0;
+	if (load_model(r, e, row, k, err, errlen))
+		return -1;
+	if (ld->keep && rep_spill_add(&r->spill, row, err, errlen))
 		return -1;
 	r->nevents++;
 	return 0;
@@ -322,10 +279,8 @@ static int load_events(struct rep_results *r, bool streamed, char *err, size_t e
 	if (!streamed && pe && !json_is_null(pe))
 		return bad(err, errlen, "\"per_event\" is %s, not an array", json_kind(pe));
 	r->has_events = streamed;
-	/* --explain walks two lists in step; --threads may write them out of order */
-	if (r->nevents)
-		qsort(r->events, r->nevents, sizeof(*r->events), by_index);
-	return 0;
+	/* --explain walks two lists in step: in event order */
+	return rep_spill_end(&r->spill, err, errlen);
 }
 
 static int check(struct rep_results *r, bool streamed, char *err, size_t errlen)
@@ -402,12 +357,18 @@ static const char *results_name(const char *trace)
 	return buf;
 }
 
-int rep_results_load(const char *path, struct rep_results *r, char *err, size_t errlen)
+int rep_results_load(const char *path, struct rep_results *r, bool keep_events,
+		     char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = path;
 	char jerr[200];
-	struct json_read rd = { .stream_key = "per_event", .row = load_event, .arg = r };
+	struct loading *ld = malloc(sizeof(*ld));
+	if (!ld)
+		return bad(err, errlen, "out of memory");
+	ld->r = r;
+	ld->keep = keep_events;
+	struct json_read rd = { .stream_key = "per_event", .row = load_event, .arg = ld };
 	enum json_read_status st = json_read_file(path, &rd, jerr, sizeof(jerr));
 	r->doc = rd.doc;
 	if (st == JSON_READ_SYNTAX && is_trace(path))
@@ -417,6 +378,7 @@ int rep_results_load(const char *path, struct rep_results *r, char *err, size_t 
 		bad(err, errlen, "not valid JSON: %s", jerr);
 	else if (st != JSON_READ_OK)
 		bad(err, errlen, "%s", jerr);
+	free(ld);
 	if (st != JSON_READ_OK || check(r, rd.streamed, err, errlen)) {
 		rep_results_free(r);
 		r->path = path;
@@ -433,11 +395,8 @@ void rep_results_free(struct rep_results *r)
 	rep_names_free(&r->index);
 	rep_names_free(&r->word_index);
 	free(r->words);
-	free(r->events);
-	for (struct rep_chunk *c = r->chunks, *next; c; c = next) {
-		next = c->next;
-		free(c);
-	}
+	rep_spill_free(&r->spill);
+	rep_arena_free(&r->arena);
 	json_decref(r->doc);
 	memset(r, 0, sizeof(*r));
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "lib/json.h"
+#include "analysis/vmreport_events.h"
 #include "analysis/vmreport_names.h"
 
 #define REP_SCHEMA_VERSION 1
@@ -15,25 +16,6 @@ struct rep_metric {
 	const char *name;
 	double *v;        /* one value per run (nulls dropped) */
 	size_t n;
-};
-
-/* One count of an event's modelled cost ("model": {"mt_walk": 1}). */
-struct rep_count {
-	const char *name;
-	long long v;
-};
-
-struct rep_event {
-	long long i;
-	const char *op, *outcome, *call, *rule;   /* may be NULL */
-	long long vma_count;                       /* -1 when absent */
-	long long pid;                             /* 0 when absent */
-	int err;
-	/* the simulator's modelled cost of the event: its non-zero counts
-	 * and the rules it cites ("C1 28c5609fb2"); model NULL when absent */
-	const struct rep_count *model;
-	const char *const *cited;
-	unsigned nmodel, ncited;
 };
 
 struct rep_results {
@@ -52,20 +34,24 @@ struct rep_results {
 	struct rep_metric *metrics;
 	size_t nmetrics;
 	struct rep_names index;          /* metric name -> metrics[]; the first of a repeated name */
-	struct rep_event *events;        /* per_event, sorted by i */
-	size_t nevents, event_cap;
-	struct rep_chunk *chunks;        /* the events' strings */
-	const char **words;              /* each op, outcome and rule name once */
+	/* per_event: checked as it is read, kept on disk (rep_cursor reads
+	 * it back in event order) when the caller asked for the rows */
+	struct rep_spill spill;
+	size_t nevents;
+	struct rep_arena arena;          /* the words */
+	const char **words;              /* each op, outcome, rule and model name once */
 	size_t nwords;
 	struct rep_names word_index;
-	bool has_events;
+	bool has_events;                 /* a per_event array (even when not kept) */
 	bool has_model;                  /* some event has "model" */
 	size_t runs;                     /* "runs", or the most values any metric has */
 };
 
-/* Loads PATH into R.  0 on success; -1 with a one-line message (without
- * the file name) in ERR. */
-int rep_results_load(const char *path, struct rep_results *r, char *err, size_t errlen);
+/* Loads PATH into R, its per_event rows only checked unless KEEP_EVENTS
+ * (--explain and the plots walk them).  0 on success; -1 with a one-line
+ * message (without the file name) in ERR. */
+int rep_results_load(const char *path, struct rep_results *r, bool keep_events,
+		     char *err, size_t errlen);
 void rep_results_free(struct rep_results *r);
 const struct rep_metric *rep_metric_find(const struct rep_results *r, const char *name);
 /* The trace file name without its directory: results of one trace made on

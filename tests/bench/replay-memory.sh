@@ -1,21 +1,24 @@
 #!/bin/sh
 # replay-memory.sh - what vmreplay and vmreport hold against the length of
 # the trace: the peak resident memory (ru_maxrss of the process tree) of
-# vmreplay on the kernel and in the simulator, and of vmreport comparing
-# two --per-event results of it, for synthesised brk1 traces of 10^5, 10^6
-# and 10^7 events (vmtrace synth brk1 --tasks 1, cached in
-# $VMREC_BUILD/bench/traces).  The serial replay's should be flat
-# (docs/replay-cost.md, "Memory"); the last column is the largest trace's
-# peak over the smallest's.  Memory is not the machine's load: one run of
-# each.  SIZES overrides the list (e.g. SIZES="100000 1000000"); vmreport
-# runs up to REPORT_MAX events (default 10^6: the simulator's per-event
-# JSON is ~500 bytes a row, two files of 5 GB at 10^7).
+# vmreplay on the kernel and in the simulator, and of vmreport --explain
+# comparing two --per-event results of it (simulator, kernels 6.1 and
+# 6.8), for synthesised brk1 traces of 10^5, 10^6 and 10^7 events
+# (vmtrace synth brk1 --tasks 1, cached in $VMREC_BUILD/bench/traces).
+# The serial replay's and vmreport's should be flat (docs/replay-cost.md,
+# "Memory"); the last line is the largest trace's peak over the
+# smallest's.  Memory is not the machine's load: one run of each.  SIZES
+# overrides the list (e.g. SIZES="100000 1000000"); vmreport runs up to
+# REPORT_MAX events (default 10^7) when $TMPDIR has room for the two
+# results files and vmreport's copy of their rows (~1.4 kB an event: the
+# simulator's per-event JSON is ~530 bytes a row, 5.3 GB a file at 10^7,
+# and vmreport keeps ~180 bytes a row); it takes ~10 minutes at 10^7.
 set -e
 S=${VMREC_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 B=${VMREC_BUILD:-$S/build}
 V=$B/bin/vmreplay R=$B/bin/vmreport TR=$B/bin/vmtrace
 SIZES=${SIZES:-100000 1000000 10000000}
-REPORT_MAX=${REPORT_MAX:-1000000}
+REPORT_MAX=${REPORT_MAX:-10000000}
 for x in "$V" "$R" "$TR"; do
 	[ -x "$x" ] || { echo "replay-memory: $x is missing: run make" >&2; exit 1; }
 done
@@ -23,6 +26,9 @@ C=$B/bench/traces
 mkdir -p "$C"
 T=$(mktemp -d "${TMPDIR:-/tmp}/vmrec-bench-mem.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+
+# free KB in the file system of $T
+room() { df -Pk "$T" | awk 'NR == 2 { print $4 }'; }
 
 # peak KB CMD...: runs CMD (its output thrown away), prints its tree's
 # peak resident KB; a failure fails the benchmark
@@ -40,6 +46,8 @@ mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 
 began=$(date +%s)
 echo "replay-memory: peak RSS (MB) against events, brk1 synth (vmtrace synth brk1 --tasks 1)"
+# a child's peak starts at the measuring python's own (fork, then exec)
+echo "  (the floor, the peak of /bin/true measured so: $(mb "$(peak true)") MB)"
 printf "  %10s %12s %12s %12s %14s\n" events "sim" "kernel" "vmreport" "per-event JSON"
 first_sim='' first_k='' first_r='' last_r=''
 for n in $SIZES; do
@@ -47,13 +55,16 @@ for n in $SIZES; do
 	[ -s "$t" ] || "$TR" synth brk1 --tasks 1 --iterations $((n / 2)) -o "$t"
 	sim=$(peak "$V" -q --target sim --kernel 6.8 "$t")
 	k=$(peak "$V" -q "$t")
-	# vmreport on two per-event results of the trace (two kernel profiles)
+	# vmreport --explain on two per-event results of the trace (two
+	# kernel profiles): it reads their rows back from its own files
 	r=- js=-
-	if [ "$n" -le "$REPORT_MAX" ]; then
+	if [ "$n" -le "$REPORT_MAX" ] && [ "$(room)" -lt $((n * 14 / 10)) ]; then
+		echo "  ($n events: vmreport not run, ${TMPDIR:-/tmp} has $(room) kB, it needs ~$((n * 14 / 10)) kB)"
+	elif [ "$n" -le "$REPORT_MAX" ]; then
 		"$V" -q --target sim --kernel 6.1 --per-event --json "$T/a.json" "$t"
 		"$V" -q --target sim --kernel 6.8 --per-event --json "$T/b.json" "$t"
 		js=$(($(stat -c %s "$T/a.json") / 1048576))
-		r=$(peak "$R" "$T/a.json" "$T/b.json")
+		r=$(TMPDIR=$T peak "$R" --explain --no-stacks "$T/a.json" "$T/b.json")
 		rm -f "$T/a.json" "$T/b.json"
 		[ -n "$first_r" ] || first_r=$r
 		last_r=$r
