@@ -14,11 +14,15 @@
  * Asking the kernel about the VMAs around every mmap costs a system call
  * (PROCMAP_QUERY, ~2.8 us here, a third of an mmap/munmap pair), so a
  * table of the ranges the thread mapped lately (adjacent ones joined)
- * says first whether the new range lies between two of them; only then is the kernel asked, and its
- * answer decides.  Missed: a hole between VMAs the table does not hold
- * (the initial map, the heap, another thread's mappings, ranges pushed
- * out by RECENT newer ones apart from them) and kernels without PROCMAP_QUERY
- * (before 6.11).  The table is the thread's, one of TABLES picked by
+ * says first whether the new range lies between two of them, and where it
+ * does not, a filter of where any thread's mappings begin and end
+ * whether another thread's ranges bound the hole (four threads mapping
+ * 64 KiB each: one mmap in ten); only then is the kernel asked, and its
+ * answer decides.  Missed: a hole between VMAs neither holds (the initial
+ * map, the heap, a range pushed out by RECENT newer ones apart from it or
+ * whose filter slot another range took), a neighbour another thread
+ * changed between the call and the question (the answer describes the
+ * later world), and kernels without PROCMAP_QUERY (before 6.11).  The table is the thread's, one of TABLES picked by
  * its tid (no lock, and threads mapping at once rarely share a line; not
  * TLS, which must not grow: record.h), and a filter only: a change it
  * misses (another thread's munmap, a thread of the same pick, a signal
@@ -37,6 +41,7 @@
 
 #define RECENT 32
 #define TABLES 16
+#define MARKS 1024              /* slots of each boundary filter (a power of 2) */
 
 /* Mapped ranges the thread made, adjacent ones joined (a run of mappings
  * stacked one below the other is one range, so the table holds far more
@@ -47,6 +52,38 @@ struct table {
 	unsigned top;               /* slots from top on were never used */
 } __attribute__((aligned(64)));
 static struct table tables[TABLES];
+
+/* Where any thread's mappings begin and end, for the hole that other
+ * threads' ranges bound (the table above holds the thread's own): a slot
+ * per hash of the address, holding the address or another that shares
+ * the slot (lossy, and racy by design: a filter, as the tables are).
+ * A question costs ~3 us, a look here two loads. */
+static uint64_t mark_lo[MARKS], mark_hi[MARKS];
+
+static unsigned mark_slot(uint64_t addr)
+{
+	return (unsigned)(((addr >> 12) * 0x9e3779b97f4a7c15ull) >> 54) & (MARKS - 1);
+}
+
+static void mark(uint64_t lo, uint64_t hi)
+{
+	__atomic_store_n(&mark_lo[mark_slot(lo)], lo, __ATOMIC_RELAXED);
+	__atomic_store_n(&mark_hi[mark_slot(hi)], hi, __ATOMIC_RELAXED);
+}
+
+static void unmark_one(uint64_t *slots, uint64_t addr)
+{
+	uint64_t *m = &slots[mark_slot(addr)];
+	if (__atomic_load_n(m, __ATOMIC_RELAXED) == addr)
+		__atomic_store_n(m, 0, __ATOMIC_RELAXED);
+}
+
+/* Some thread's range ends at lo and another's begins at hi. */
+static int marked_around(uint64_t lo, uint64_t hi)
+{
+	return __atomic_load_n(&mark_hi[mark_slot(lo)], __ATOMIC_RELAXED) == lo &&
+	       __atomic_load_n(&mark_lo[mark_slot(hi)], __ATOMIC_RELAXED) == hi;
+}
 
 /* The calling thread's table. */
 static struct table *mine(void)
@@ -212,9 +249,15 @@ __attribute__((hot)) void neighbours_mapped(uint64_t seq, uint64_t lo, uint64_t 
 	struct table *tb = mine();
 	forget(tb, lo, hi, &below, &above);   /* a MAP_FIXED may replace ranges of the table */
 	remember(tb, lo, hi, below, above);
-	if (below < 0 || above < 0 || !shim.residency)
+	int others = (below < 0 || above < 0) && marked_around(lo, hi);
+	mark(lo, hi);
+	if (((below < 0 || above < 0) && !others) || !shim.residency)
 		return;
 	int stale = ask(seq, lo, hi);
+	if (stale & STALE_BELOW)   /* the ends another thread unmapped */
+		unmark_one(mark_hi, lo);
+	if (stale & STALE_ABOVE)
+		unmark_one(mark_lo, hi);
 	/* what another thread unmapped goes, so it costs one question only */
 	for (unsigned i = 0; stale && i < tb->top && i < RECENT; i++)
 		if (tb->r[i].lo <= lo && hi <= tb->r[i].hi) {
@@ -229,8 +272,11 @@ __attribute__((hot)) void neighbours_mapped(uint64_t seq, uint64_t lo, uint64_t 
 __attribute__((hot)) void neighbours_unmapped(uint64_t lo, uint64_t hi)
 {
 	int below, above;
-	if (!shim_vfork_child)
+	if (!shim_vfork_child) {
 		forget(mine(), lo, hi, &below, &above);
+		unmark_one(mark_lo, lo);
+		unmark_one(mark_hi, hi);
+	}
 }
 
 void neighbours_moved(uint64_t lo, uint64_t hi)
@@ -240,5 +286,6 @@ void neighbours_moved(uint64_t lo, uint64_t hi)
 		struct table *tb = mine();
 		forget(tb, lo, hi, &below, &above);
 		remember(tb, lo, hi, below, above);
+		mark(lo, hi);
 	}
 }
