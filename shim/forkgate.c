@@ -39,6 +39,7 @@ static struct gated *volatile threads[MAX_GATED];
 static volatile int nthreads;    /* registered; a few more than alive is harmless */
 static volatile int closed;      /* a fork waits, or is under way */
 static int registered;           /* membarrier registered in this process: 1, refused: -1 */
+int forkgate_forked_threaded;
 
 static void enroll(void)
 {
@@ -94,6 +95,7 @@ void forkgate_close(void)
 	self.closing = 1;
 	if (__atomic_load_n(&nthreads, __ATOMIC_RELAXED) <= 1)
 		return;                  /* this thread alone (or not yet any) */
+	__atomic_store_n(&forkgate_forked_threaded, 1, __ATOMIC_RELAXED);
 	if (!registered)
 		registered = raw_failed(raw3(SYS_membarrier, MEMBARRIER_REGISTER_PRIVATE_EXPEDITED, 0, 0)) ? -1 : 1;
 	if (registered < 0)
