@@ -10,7 +10,7 @@
 # the gate stayed open then, the first fork of 4 threads mapping 64 KiB
 # overlapped their first mmaps, and its child's first checkpoint held a
 # range the trace's order put after the fork (1 of 20 recordings;
-# 30 forks of fork_first_calls: 216 overlapping calls).
+# 30 forks of fork_first_calls: 90 to 216 overlapping calls).
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
 V=$B/bin/vmrec VT=$B/bin/vmtrace
