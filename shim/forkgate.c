@@ -11,7 +11,16 @@
  * mmap_lock that fork holds for writing); the membarrier and the futex
  * are the recorder's own calls, made only where a process that has more
  * than one thread forks.  Where membarrier is refused (a seccomp filter,
- * a kernel before 4.14) the gate stays open: forks overlap as before. */
+ * a kernel before 4.14) the gate stays open: forks overlap as before.
+ *
+ * A thread enrolls at its first recorded call, which may come while a
+ * fork is under way in a process that had no other enrolled thread (a
+ * program forking right after creating its threads: the first fork of
+ * order_threads' fork mode overlapped its threads' first mmaps, and the
+ * child's first checkpoint held a range the trace's order put after the
+ * fork).  So the gate closes at every fork, and a thread's first call
+ * pays the fence that membarrier gives the others; a fork with no other
+ * thread enrolled waits for nothing and wakes no one. */
 #include "forkgate.h"
 #include "raw.h"
 
@@ -25,8 +34,12 @@
 #define MEMBARRIER_REGISTER_PRIVATE_EXPEDITED 16
 /* How long a fork waits for a call in flight (a call that waits on the
  * forking thread itself, a userfaultfd fault it serves, never ends):
- * after it the fork goes on, overlapping that call. */
-#define DRAIN_NS 100000000L
+ * after it the fork goes on, overlapping that call.  A thread merely
+ * held off the CPU takes long too: at a load of 10 on two CPUs a call
+ * was in flight 205 ms, past the 100 ms this was, and the fork child
+ * copied a range the trace's order put after the fork (order_threads
+ * fork, 1 of 20 recordings). */
+#define DRAIN_NS 1000000000L
 
 struct gated {
 	volatile int in_flight;
@@ -38,7 +51,9 @@ static __thread struct gated self __attribute__((tls_model("initial-exec")));
 static struct gated *volatile threads[MAX_GATED];
 static volatile int nthreads;    /* registered; a few more than alive is harmless */
 static volatile int closed;      /* a fork waits, or is under way */
+static volatile int nwaiting;    /* threads in wait_open */
 static int registered;           /* membarrier registered in this process: 1, refused: -1 */
+int forkgate_forked_threaded;
 
 static void enroll(void)
 {
@@ -47,29 +62,37 @@ static void enroll(void)
 		if (__atomic_compare_exchange_n(&threads[i], &none, &self, 0, __ATOMIC_ACQ_REL,
 		                                __ATOMIC_RELAXED)) {
 			self.slot = i + 1;
-			__atomic_add_fetch(&nthreads, 1, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&nthreads, 1, __ATOMIC_SEQ_CST);
 			return;
 		}
 	}
 	self.slot = -1;              /* no room: never waited for */
 }
 
+/* Counted first, so a fork that opens sees it (or it sees the gate open). */
 static void wait_open(void)
 {
+	__atomic_add_fetch(&nwaiting, 1, __ATOMIC_SEQ_CST);
 	while (__atomic_load_n(&closed, __ATOMIC_ACQUIRE))
 		raw4(SYS_futex, &closed, FUTEX_WAIT_PRIVATE, 1, 0);
+	__atomic_sub_fetch(&nwaiting, 1, __ATOMIC_RELEASE);
 }
 
 void forkgate_enter(void)
 {
 	if (self.closing)
 		return;
-	if (!self.slot)
+	int first = !self.slot;
+	if (first)
 		enroll();
 	for (;;) {
 		self.in_flight = 1;
-		/* no fence: membarrier gives this thread one when a fork closes */
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		/* no fence: membarrier gives this thread one when a fork closes;
+		 * but a fork under way may not have counted it yet */
+		if (__builtin_expect(first, 0))
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		else
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		if (__builtin_expect(!__atomic_load_n(&closed, __ATOMIC_RELAXED), 1))
 			return;
 		self.in_flight = 0;
@@ -92,14 +115,15 @@ static uint64_t now_ns(void)
 void forkgate_close(void)
 {
 	self.closing = 1;
-	if (__atomic_load_n(&nthreads, __ATOMIC_RELAXED) <= 1)
-		return;                  /* this thread alone (or not yet any) */
+	/* a full fence after it: a thread counted after the load below
+	 * fences after counting itself, and finds the gate closed */
+	__atomic_store_n(&closed, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&nthreads, __ATOMIC_SEQ_CST) <= (self.slot > 0))
+		return;                  /* no other thread enrolled yet */
+	__atomic_store_n(&forkgate_forked_threaded, 1, __ATOMIC_RELAXED);
 	if (!registered)
 		registered = raw_failed(raw3(SYS_membarrier, MEMBARRIER_REGISTER_PRIVATE_EXPEDITED, 0, 0)) ? -1 : 1;
-	if (registered < 0)
-		return;
-	__atomic_store_n(&closed, 1, __ATOMIC_RELAXED);
-	if (raw_failed(raw3(SYS_membarrier, MEMBARRIER_PRIVATE_EXPEDITED, 0, 0))) {
+	if (registered < 0 || raw_failed(raw3(SYS_membarrier, MEMBARRIER_PRIVATE_EXPEDITED, 0, 0))) {
 		forkgate_open();
 		self.closing = 1;
 		return;
@@ -115,7 +139,7 @@ void forkgate_close(void)
 void forkgate_open(void)
 {
 	self.closing = 0;
-	if (__atomic_exchange_n(&closed, 0, __ATOMIC_RELEASE))
+	if (__atomic_exchange_n(&closed, 0, __ATOMIC_SEQ_CST) && __atomic_load_n(&nwaiting, __ATOMIC_SEQ_CST))
 		raw4(SYS_futex, &closed, FUTEX_WAKE_PRIVATE, 0x7fffffff, 0);
 }
 
@@ -127,6 +151,7 @@ void forkgate_child(void)
 		threads[i] = NULL;
 	nthreads = 0;
 	closed = 0;
+	nwaiting = 0;
 	registered = 0;
 	self.slot = 0;
 	self.closing = 0;

@@ -14,6 +14,11 @@ void forkgate_leave(void);
 void forkgate_close(void);
 void forkgate_open(void);
 void forkgate_child(void);
+/* 1 once this process forked while another of its threads had made a
+ * recorded call: what those threads' calls left for a moment then
+ * reaches a child's first checkpoint (neighbours.c asks about their
+ * holes from then on).  A fork child keeps its parent's. */
+extern int forkgate_forked_threaded;
 /* A new thread (its TLS may be a finished thread's), and one that ends. */
 void forkgate_thread_start(void);
 void forkgate_thread_gone(void);

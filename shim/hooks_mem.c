@@ -192,7 +192,7 @@ __attribute__((hot)) static void neighbours_after(int sys, uint64_t seq, const l
 	switch (row[sys].fx) {
 	case VMT_FX_MAP:
 		if (sys == VMT_SYS_MMAP && (a[3] & MAP_ANONYMOUS) && (a[3] & MAP_TYPE) == MAP_PRIVATE)
-			neighbours_mapped(seq, (uint64_t)r, (uint64_t)r + len);
+			neighbours_mapped(seq, (uint64_t)r, (uint64_t)r + len, (int)a[2]);
 		else
 			neighbours_moved((uint64_t)r, (uint64_t)r + len);
 		break;

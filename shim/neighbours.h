@@ -8,8 +8,9 @@
 
 #include <stdint.h>
 
-/* After a successful mmap that returned [lo, hi): the event's seq. */
-void neighbours_mapped(uint64_t seq, uint64_t lo, uint64_t hi);
+/* After a successful anonymous private mmap that returned [lo, hi): the
+ * event's seq, the mapping's PROT_*. */
+void neighbours_mapped(uint64_t seq, uint64_t lo, uint64_t hi, int prot);
 /* After a successful call that unmapped [lo, hi) (munmap, mremap's
  * source, shmdt's segment when known). */
 void neighbours_unmapped(uint64_t lo, uint64_t hi);

@@ -9,8 +9,9 @@
  * succeeded on a range not mapped yet, or whose break contradicts the
  * break, goes after the call that makes it possible (the munmap that freed
  * the range the mmap got; the mmap that made the range the mprotect
- * changed).  A fork child's records come after its fork, a RESIDENCY
- * record right before its event.  Each process's address space is kept
+ * changed), or where the clock says another call had returned before it
+ * entered the kernel.  A fork child's records come after its fork, a
+ * RESIDENCY record right before its event.  Each process's address space is kept
  * (vmt_space.c) to judge its calls.
  *
  * A record waits in the window only while one before it may still move:
@@ -649,6 +650,53 @@ static int can_go_first(struct vmt_order *o, size_t i)
 	return place(o, p, 0, &nodes);
 }
 
+/* A call of x's process, still to go, that had returned by the clock
+ * before x entered the kernel: its change came first.  The clock is the
+ * event's time (taken right before the system call) and its latency (to
+ * after the recorder's work that follows it), so [time, time + latency]
+ * holds the kernel's work; seq intervals say less where a thread was
+ * held between taking its seq and the call (a munmap whose seq came 10 ms
+ * before it entered the kernel, behind another thread's mmap that ended
+ * 24 us before it: order_threads fork, a child one VMA off).  CLOCK_SLACK
+ * covers the clocks of two CPUs. */
+#define CLOCK_SLACK 1000
+static int clock_after_another(const struct vmt_order *o, const struct item *x)
+{
+	const struct vmt_event *xe = &x->rec.u.event;
+	if (!xe->seq_end)
+		return 0;   /* formats 1-3: no end, entry order */
+	for (size_t j = o->head; j < o->n; j++) {
+		const struct item *y = &o->w[j];
+		const struct vmt_event *ye = &y->rec.u.event;
+		if (y != x && !y->done && y->kind == IT_EVENT && y->pid == x->pid && ye->seq_end &&
+		    ye->time_ns + ye->latency_ns + CLOCK_SLACK < xe->time_ns)
+			return 1;
+	}
+	return 0;
+}
+
+/* The first of pick's nc candidates (in the order their intervals end)
+ * that can go, -1 none; `clocked`: not one the clock puts after another. */
+static long first_to_go(struct vmt_order *o, size_t nc, int clocked)
+{
+	for (size_t k = 0; k < nc; k++) {
+		struct item *x = &o->w[o->cand[k]];
+		if (x->kind != IT_EVENT)
+			return (long)o->cand[k];
+		if ((clocked && clock_after_another(o, x)) || !can_go_first(o, o->cand[k]))
+			continue;
+		/* a call it meets, possible now, that either order leaves possible */
+		for (size_t m = 0; m < nc; m++) {
+			const struct item *y = &o->w[o->cand[m]];
+			if (m != k && y->kind == IT_EVENT && y->key < x->end && x->key < y->end && meet(x, y) &&
+			    then_possible(o, x, y) && then_possible(o, y, x))
+				x->undecided = 1;
+		}
+		return (long)o->cand[k];
+	}
+	return -1;
+}
+
 /* The next record to deliver, or -1 while a record still to be read may
  * change which.  *forced: it is delivered although it was impossible.
  *
@@ -657,8 +705,10 @@ static int can_go_first(struct vmt_order *o, size_t i)
  * and a call among them possible in its process's space), the one whose
  * interval ends first, so a call that ran long goes after the short ones
  * it overlapped; but a call goes only if the calls it meets can still all
- * happen after it (can_go_first).  When none can, a call that is possible
- * goes anyway, and when none is, the first impossible one (counted). */
+ * happen after it (can_go_first), and not before a call the clock puts
+ * before it (clock_after_another) while another can go.  When none can,
+ * a call that is possible goes anyway, and when none is, the first
+ * impossible one (counted). */
 static long pick(struct vmt_order *o, int *forced)
 {
 	uint64_t min_end = UINT64_MAX;
@@ -694,21 +744,11 @@ static long pick(struct vmt_order *o, int *forced)
 	}
 	if (nc > 1)
 		qsort_r(o->cand, nc, sizeof(*o->cand), by_end, o->w);
-	for (size_t k = 0; k < nc; k++) {
-		struct item *x = &o->w[o->cand[k]];
-		if (x->kind != IT_EVENT)
-			return (long)o->cand[k];
-		if (!can_go_first(o, o->cand[k]))
-			continue;
-		/* a call it meets, possible now, that either order leaves possible */
-		for (size_t m = 0; m < nc; m++) {
-			const struct item *y = &o->w[o->cand[m]];
-			if (m != k && y->kind == IT_EVENT && y->key < x->end && x->key < y->end && meet(x, y) &&
-			    then_possible(o, x, y) && then_possible(o, y, x))
-				x->undecided = 1;
-		}
-		return (long)o->cand[k];
-	}
+	long go = first_to_go(o, nc, 1);
+	if (go < 0)
+		go = first_to_go(o, nc, 0);
+	if (go >= 0)
+		return go;
 	if (unread)
 		return -1;
 	if (nc)

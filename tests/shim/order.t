@@ -28,14 +28,7 @@ check() {
 				_rbad="$_rbad run $_i vmreplay --strict $_how: $(grep -v "^  " "$T/err" | head -1)"
 		done
 	done
-	_what="$_name: $RUNS recordings, each checks OK and replays --strict on the kernel, --threads, sim host"
-	if [ -n "$REPLAY_GAP" ] && [ -z "$_bad" ] && [ -n "$_rbad" ]; then
-		_n=$((_n + 1))   # the trace is right; the replay's known gap, said
-		echo "not ok $_n - $_what # TODO $REPLAY_GAP"
-		echo "#  ${_rbad# }"
-	else
-		is "${_bad# }${_rbad}" "" "$_what"
-	fi
+	is "${_bad# }${_rbad}" "" "$_name: $RUNS recordings, each checks OK and replays --strict on the kernel, --threads, sim host"
 	_rbad=
 }
 
@@ -44,14 +37,12 @@ check "4 threads, 1 MiB" "$P/order_threads" map 4 0x100000 1000
 check "8 threads, 64 KiB" "$P/order_threads" map 8 0x10000 400
 check "4 threads, mprotect" "$P/order_threads" mprotect 4 0x100000 800
 check "4 threads, brk" "$P/order_threads" brk 4 4096 800
-# About 3 in 20 recordings: a fork child's first checkpoint is one VMA
-# off, an anonymous range kept apart from (or merged with) another
-# thread's neighbour: which neighbour had an anon_vma when the kernel
-# decided is a write fault, no event (shim/neighbours.c's cross-thread
-# miss).  The trace must still check OK.
-REPLAY_GAP="a fork child's first checkpoint can be one VMA off: another thread's first write is no event"
+# A fork child's first checkpoint copies what the threads' calls left at
+# that moment: before the fork gate closed with no thread enrolled yet
+# and the recorder asked about holes other threads' ranges bound, 3 in 20
+# recordings were one VMA off (tests/shim/fork-gate.t,
+# tests/shim/hole-fill-threads.t).
 check "4 threads and fork" "$P/order_threads" fork 4 0x10000 600
-REPLAY_GAP=
 check "signal handlers that map" "$P/thread_storm"
 check "asynchronous cancellation" "$P/cancel_async"
 done_testing

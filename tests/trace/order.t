@@ -74,6 +74,30 @@ is "$got" "100 brk(NULL) = 0x10102000
 100 brk(0x10103000) = 0x10103000
 101 brk(NULL) = 0x10103000" "a brk that answered another thread's new break goes after it"
 
+# two calls that end together by seq, where the clock tells: the mmap
+# that filled the hole returned (t + lat) before the munmap of its lower
+# neighbour entered the kernel (t), so it goes first although it began
+# later (a thread held between its seq and its munmap: order_threads fork)
+got=$(order clock <<'EOF'
+ev 100 mmap 0 0x10000 3 0x22 -1 0 = 0x7f0000010000 tid=101 seq=1 end=2 t=1000 lat=10
+ev 100 mmap 0 0x10000 3 0x22 -1 0 = 0x7f0000030000 tid=102 seq=3 end=4 t=2000 lat=10
+ev 100 munmap 0x7f0000010000 0x10000 0 0 0 0 = 0 tid=101 seq=5 end=40 t=100000 lat=10
+ev 100 mmap 0 0x10000 3 0x22 -1 0 = 0x7f0000020000 tid=103 seq=20 end=40 t=50000 lat=10
+EOF
+)
+is "$(echo "$got" | tail -2)" "103 mmap(NULL, 65536, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000020000
+101 munmap(0x7f0000010000, 65536) = 0" "a call the clock shows returned before another entered the kernel goes first"
+got=$(order noclock <<'EOF'
+ev 100 mmap 0 0x10000 3 0x22 -1 0 = 0x7f0000010000 tid=101 seq=1 end=2
+ev 100 mmap 0 0x10000 3 0x22 -1 0 = 0x7f0000030000 tid=102 seq=3 end=4
+ev 100 munmap 0x7f0000010000 0x10000 0 0 0 0 = 0 tid=101 seq=5 end=40
+ev 100 mmap 0 0x10000 3 0x22 -1 0 = 0x7f0000020000 tid=103 seq=20 end=40
+EOF
+)
+is "$(echo "$got" | tail -2)" "101 munmap(0x7f0000010000, 65536) = 0
+103 mmap(NULL, 65536, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000020000" \
+	"without times, calls that end together go in the order they began"
+
 # a residency record stays right before its event when the event moves
 { head_map; cat <<'EOF'
 ev 100 mmap 0 0x2000 3 0x22 -1 0 = 0x7f0000000000 tid=101 seq=5 end=6

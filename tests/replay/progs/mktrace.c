@@ -5,8 +5,10 @@
  *   map PID            then   vma START END PERMS [shared] [rec] [file=ID] [off=N] [NAME]   then   end
  *   file PID ID SIZE PATH [ino=N]   (default inode: ID + 1000, so one per id)
  *   ev PID SYS A0 A1 A2 A3 A4 A5 = RESULT [err=N] [file=ID] [thread] [noreturn]
- *      [tid=N] [seq=N] [end=N]   (tid: written by that thread's own writer;
- *      seq: this event's seq, later records go on from it; end: its seq_end)
+ *      [tid=N] [seq=N] [end=N] [t=NS] [lat=NS]   (tid: written by that
+ *      thread's own writer; seq: this event's seq, later records go on
+ *      from it; end: its seq_end; t, lat: its time and latency, 0 unless
+ *      given)
  *   ck PID REASON VMAS RECORDER_VMAS [seq=N]
  *   layout PID         then vma lines as for map, then end: the VMAs of
  *                      the checkpoint just written (LAYOUT, its seq)
@@ -161,6 +163,10 @@ int main(int argc, char **argv)
 					seq = e->seq + 1;
 				} else if (strncmp(tok[i], "end=", 4) == 0)
 					e->seq_end = num(tok[i] + 4);
+				else if (strncmp(tok[i], "t=", 2) == 0)
+					e->time_ns = num(tok[i] + 2);
+				else if (strncmp(tok[i], "lat=", 4) == 0)
+					e->latency_ns = num(tok[i] + 4);
 			}
 			put_as(pid, e->tid, &r);
 		} else if (strcmp(tok[0], "ck") == 0 && n >= 5) {
