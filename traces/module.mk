@@ -4,7 +4,7 @@
 LIBVMT_SRCS := traces/vmt_check.c traces/vmt_chunks.c \
 	traces/vmt_cursor.c traces/vmt_error.c traces/vmt_frames.c \
 	traces/vmt_host.c traces/vmt_lz4frame.c traces/vmt_merge.c \
-	traces/vmt_meta.c traces/vmt_order.c traces/vmt_output.c traces/vmt_reader.c traces/vmt_reader_msg.c traces/vmt_residency.c \
+	traces/vmt_meta.c traces/vmt_order.c traces/vmt_output.c traces/vmt_reader.c traces/vmt_raw.c traces/vmt_reader_msg.c traces/vmt_residency.c \
 	traces/vmt_scratch.c traces/vmt_space.c \
 	traces/vmt_store.c traces/vmt_sys.c traces/vmt_writer.c \
 	traces/vmt_xxh32.c

@@ -38,8 +38,6 @@ struct entry {
 
 #define sc vmt_raw6
 
-void *vmt_raw_gate;
-
 static int failed(long r) { return vmt_raw_failed(r); }
 static uint64_t align8(uint64_t v) { return (v + 7) & ~7ull; }
 
