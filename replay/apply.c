@@ -14,13 +14,6 @@
 
 /* ---- translation ----------------------------------------------------- */
 
-__attribute__((hot)) uint64_t rp_xlate(const struct rp_engine *e, const struct rp_pstate *p, uint64_t a)
-{
-	const struct am_range *r = am_find(&p->am, a);
-	(void)e;
-	return a + (uint64_t)(r ? r->delta : rp_unit_delta(p->unit, a));
-}
-
 /* Nothing but the replay's own mappings, or free space, in the replayed
  * image of recorded [rs, re) (kernel only: the simulator owns it all).
  * Gaps land at *delta when given, else where the unit puts them. */
@@ -335,7 +328,6 @@ __attribute__((hot)) static void apply_brk(struct rp_engine *e, struct rp_pstate
 	if (!out->err)
 		heap_moved(e, p, out->ret);
 }
-
 
 static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
                       const struct vmt_event *rec, struct vr_result *out)

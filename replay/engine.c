@@ -9,7 +9,6 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +26,6 @@
 #include "replay/membudget.h"
 #include "replay/set_break.h"
 #include "replay/vmaquery.h"
-
-#define MAX_MESSAGES 20
 
 /* ---- turns ---------------------------------------------------------- */
 
@@ -51,19 +48,6 @@ static void advance_turn_past_finished(struct rp_engine *e)
 			return;
 		}
 	}
-}
-
-void rp_incomplete(struct rp_engine *e, const char *fmt, ...)
-{
-	char buf[sizeof e->sh->why];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (atomic_fetch_add(&e->sh->incomplete, 1) == 0)
-		memcpy(e->sh->why, buf, sizeof buf);
-	if (!e->quiet_mismatch && !e->silent)
-		fprintf(stderr, "vmreplay: %s: %s\n", e->t->path, buf);
 }
 
 static void note_death(struct rp_engine *e, pid_t pid, int status)
@@ -314,20 +298,6 @@ static void lane_advance(struct rp_engine *e, uint32_t lane, uint32_t done)
 	atomic_store(&l->done, done);
 	if (atomic_load(&l->waiters))
 		futex(&l->done, FUTEX_WAKE, INT32_MAX, NULL);
-}
-
-/* ---- messages -------------------------------------------------------- */
-
-void rp_say(struct rp_engine *e, const char *fmt, ...)
-{
-	if (e->quiet_mismatch || e->silent || atomic_fetch_add(&e->sh->printed, 1) >= MAX_MESSAGES)
-		return;
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "vmreplay: %s: %s\n", e->t->path, buf);
 }
 
 /* ---- the loop -------------------------------------------------------- */

@@ -116,7 +116,7 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
                    const struct standins *si);
 /* The replay is not whole (a replayer ended abnormally, a fork failed,
  * the budget stopped it): said on stderr, the first reason kept for the
- * results (sh->why); the run counts as incomplete. */
+ * results (sh->why); the run counts as incomplete (say.c). */
 __attribute__((format(printf, 2, 3))) void rp_incomplete(struct rp_engine *e, const char *fmt, ...);
 /* The per-event arrays (the trace's, the results) leave this process's
  * memory but for the events from `ev` on, made resident in one call; a

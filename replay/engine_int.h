@@ -44,7 +44,7 @@ static inline uint64_t rp_page_up(const struct rp_engine *e, uint64_t x)
 	return (x + e->page - 1) & ~(e->page - 1);
 }
 
-/* engine.c: a message about the trace, at most a few per replay. */
+/* say.c: a message about the trace, at most a few per replay. */
 __attribute__((format(printf, 2, 3))) void rp_say(struct rp_engine *e, const char *fmt, ...);
 
 /* image.c */
@@ -62,15 +62,26 @@ void rp_publish_count(struct rp_engine *e, uint32_t slot, struct rp_pstate *p);
 void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_pstate *p,
                     const struct vmt_map *m);
 void rp_touch(struct rp_engine *e, struct rp_pstate *p, const struct vmt_residency *r);
+
+/* files.c: recorded file `id` as process `slot` sees it (NULL: none), and
+ * the descriptor of its stand-in (-1: none). */
 const struct vmt_file *rp_file_of(const struct rp_engine *e, uint32_t slot, uint32_t id);
 int rp_fd_of(const struct rp_engine *e, const struct vmt_file *f);
 
 /* apply.c: replay event i of `slot`; STEP_FORK_CHILD in a new fork child. */
 int rp_replay_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, size_t i);
 
-/* apply.c: the address map's translation of a recorded address, and a
- * call on the range of the table's address and length arguments. */
-uint64_t rp_xlate(const struct rp_engine *e, const struct rp_pstate *p, uint64_t a);
+/* The address map's translation of a recorded address (apply.c and
+ * apply_mem.c). */
+static inline uint64_t rp_xlate(const struct rp_engine *e, const struct rp_pstate *p, uint64_t a)
+{
+	const struct am_range *r = am_find(&p->am, a);
+	(void)e;
+	return a + (uint64_t)(r ? r->delta : rp_unit_delta(p->unit, a));
+}
+
+/* apply.c: a call on the range of the table's address and length
+ * arguments. */
 void rp_ranged(struct rp_engine *e, struct rp_pstate *p, struct vmt_event *ev, int kind,
                struct vr_result *out, struct rp_effect *fx, int *skipped);
 /* apply_mem.c: the calls whose arguments point into the program's memory

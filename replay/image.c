@@ -136,21 +136,6 @@ static int mmap_flags_of(const struct vmt_vma *v, int fd)
 	return f;
 }
 
-int rp_fd_of(const struct rp_engine *e, const struct vmt_file *f)
-{
-	return f && e->si ? standins_fd(e->si, rp_trace_file_index(e->t, f)) : -1;
-}
-
-const struct vmt_file *rp_file_of(const struct rp_engine *e, uint32_t slot, uint32_t id)
-{
-	for (int32_t s = (int32_t)slot; s >= 0 && id; s = e->t->procs[s].parent_slot) {
-		const struct vmt_file *f = rp_trace_file(e->t, e->t->procs[s].pid, id);
-		if (f)
-			return f;
-	}
-	return NULL;
-}
-
 /* The heap from the recorded start_brk to heap_end (0: none mapped yet).
  * Kernel: where it was recorded, moved by the image's offset, when this
  * kernel lets the replayer move its break, so its neighbours are the

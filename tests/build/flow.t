@@ -64,11 +64,6 @@ printf '#include "vmt_meta.h"\n#include "traces/vmt_check.h"\n#include "vmt.h"\n
 is "$(echo $(libinc "$T/probe.c"))" "vmt_meta.h vmt_check.h vmt.h" "the pattern sees the library's headers, named either way"
 
 # ---- no circles between files, from the objects' symbols ----------------
-# EXCEPTION: circles among the files directly in replay/ are not counted
-# yet.  It goes when replay/'s helpers move below their users (rp_say in
-# engine.c, rp_file_of and rp_fd_of in image.c, ...; issue 37); the last
-# test below fails once nothing needs it.
-circle_exception='replay/[^/]*\.o'
 # circles OBJECT...: each group of files that need each other, one line,
 # "a.o b.o ..." (sorted).  A
 # symbol defined in several objects (main) makes no link.
@@ -105,8 +100,7 @@ for f in $srcs; do
 done
 ok "$([ -n "$objs" ]; echo $?)" "the objects outside shim/ are found"
 all=$(circles $objs | sed "s|$B/obj/||g")
-left=$(printf '%s\n' "$all" | awk -v ex="$circle_exception" 'NF { for (i = 1; i <= NF; i++) if ($i !~ "^" ex "$") { print; break } }')
-is "$left" "" "no two files outside shim/ need each other"
+is "$all" "" "no two files outside shim/ need each other"
 # the check itself sees a circle: two objects that need each other
 printf 'int b(void);\nint a(void) { return b(); }\n' >"$T/a.c"
 printf 'int a(void);\nint c(void);\nint b(void) { return a() + c(); }\n' >"$T/b.c"
@@ -115,6 +109,4 @@ printf 'int main(void) { return 0; }\n' >"$T/d.c"
 for x in a b c d; do ${CC:-cc} -c -o "$T/$x.o" "$T/$x.c" || fail_all "cannot compile the probe"; done
 is "$(circles "$T/a.o" "$T/b.o" "$T/c.o" "$T/d.o" | sed "s|$T/||g")" "a.o b.o" \
 	"the check finds two files that need each other, and only them"
-excused=$(printf '%s\n' "$all" | awk -v ex="$circle_exception" 'NF { for (i = 1; i <= NF; i++) if ($i !~ "^" ex "$") next; print }' | wc -l | tr -d ' ')
-ok "$([ "$excused" -gt 0 ]; echo $?)" "the replay/ exception still excuses a circle ($excused); remove it when none is left"
 done_testing
