@@ -106,7 +106,7 @@ struct rp_backend {
 extern const struct rp_backend rp_kernel_backend;
 extern const struct rp_backend rp_sim_backend;
 
-/* The simulator's model behind a space rp_sim_backend made (sim.c). */
+/* The simulator's model behind a space rp_sim_backend made (backend_sim.c). */
 struct sim_mm;
 const struct sim_mm *rp_sim_mm(const struct rp_space *s);
 

@@ -27,7 +27,7 @@
 #include "replay/backend.h"
 #include "replay/calibrate.h"
 #include "replay/engine.h"
-#include "replay/kernel.h"
+#include "replay/backend_kernel.h"
 #include "replay/latency.h"
 #include "replay/options.h"
 #include "replay/sim/sim.h"

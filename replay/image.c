@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "replay/engine_int.h"
-#include "replay/kernel.h"
+#include "replay/backend_kernel.h"
 #include "replay/set_break.h"
 #include "replay/sim/sim.h"
 

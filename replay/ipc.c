@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include "replay/ipc.h"
-#include "replay/kernel.h"
+#include "replay/backend_kernel.h"
 
 #ifndef SHM_REMAP
 #define SHM_REMAP 040000

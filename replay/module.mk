@@ -1,11 +1,11 @@
 # replay/: vmreplay and its kernel back end; links the simulator
 # (replay/sim/) and the QEMU back end (replay/vm/).
 
-VMREPLAY_SRCS := replay/addrmap.c replay/apply.c replay/apply_mem.c replay/blame.c replay/calibrate.c replay/deps.c replay/engine.c \
-                 replay/fidelity.c replay/files.c replay/image.c replay/ipc.c replay/jemalloc_conf.c \
-                 replay/kernel.c replay/latency.c replay/membudget.c replay/options.c replay/placement.c \
-                 replay/results.c replay/set_break.c replay/say.c replay/sim.c replay/spill.c replay/standin.c \
-                 replay/trace.c replay/vmaquery.c replay/vmreplay.c
+VMREPLAY_SRCS := replay/addrmap.c replay/apply.c replay/apply_mem.c replay/backend_kernel.c replay/backend_sim.c \
+                 replay/blame.c replay/calibrate.c replay/deps.c replay/engine.c replay/fidelity.c replay/files.c \
+                 replay/image.c replay/ipc.c replay/jemalloc_conf.c replay/latency.c replay/membudget.c \
+                 replay/options.c replay/placement.c replay/results.c replay/say.c replay/set_break.c \
+                 replay/spill.c replay/standin.c replay/trace.c replay/vmaquery.c replay/vmreplay.c
 BINS += $(BUILD)/bin/vmreplay
 
 $(BUILD)/bin/vmreplay: $(call objs,$(VMREPLAY_SRCS)) $(VMREPLAY_VM_OBJS) $(LIBVMSIM) $(LIBSHARED) $(LIBVMT)

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "replay/engine_int.h"
-#include "replay/kernel.h"
+#include "replay/backend_kernel.h"
 #include "replay/placement.h"
 
 #define NONE UINT32_MAX

@@ -13,7 +13,7 @@
 #include "replay/blame.h"
 #include "replay/calibrate.h"
 #include "replay/engine.h"
-#include "replay/kernel.h"
+#include "replay/backend_kernel.h"
 #include "replay/latency.h"
 #include "replay/options.h"
 #include "replay/results.h"

@@ -10,7 +10,7 @@
 # events per second of the whole replay; the engine >= 2 M events/s, which
 # only the simulator can reach (a kernel brk alone takes 0.25-1.5 us on these machines):
 # its rate is printed beside the kernel's without outcomes.  The kernel back
-# end tells a brk's outcome from the heap VMA it knows (kernel.c, struct
+# end tells a brk's outcome from the heap VMA it knows (backend_kernel.c, struct
 # k_known), without a PROCMAP_QUERY per call; the replayer touches the
 # trace's pages before its first measured call (docs/replay-cost.md: a
 # shadow-paging hypervisor's first-touch faults were 0.37 us of every

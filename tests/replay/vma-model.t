@@ -1,6 +1,6 @@
 #!/bin/sh
 # The kernel back end tells merge outcomes from what it knows of its own
-# VMAs where it can (kernel.c, struct k_known) instead of asking the kernel
+# VMAs where it can (backend_kernel.c, struct k_known) instead of asking the kernel
 # after every call: each event's outcome and VMA count are the same as
 # when every outcome comes from queries (VMREPLAY_NO_VMA_MODEL), and a brk
 # loop is replayed with next to no queries.

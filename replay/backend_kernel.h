@@ -1,6 +1,6 @@
-/* kernel.h - what the kernel back end offers besides struct rp_backend. */
-#ifndef VMREPLAY_KERNEL_H
-#define VMREPLAY_KERNEL_H
+/* backend_kernel.h - what the kernel back end offers besides struct rp_backend. */
+#ifndef VMREPLAY_BACKEND_KERNEL_H
+#define VMREPLAY_BACKEND_KERNEL_H
 
 #include <stdint.h>
 #include "replay/backend.h"

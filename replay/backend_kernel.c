@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "replay/backend.h"
-#include "replay/kernel.h"
+#include "replay/backend_kernel.h"
 #include "replay/latency.h"
 #include "replay/placement.h"
 #include "replay/set_break.h"
