@@ -37,6 +37,14 @@ struct rp_standin_map {
 	int hold;
 };
 
+/* One VMA of a space, as the back end's vmas lists it. */
+struct rp_vma {
+	uint64_t start, end;   /* replay addresses */
+	uint32_t prot;         /* VMT_PROT_* */
+	uint32_t shared;
+	uint64_t file;         /* kernel: the inode; sim: the model's file id; 0: anonymous */
+};
+
 /* What a back end is told when a space is made, instead of globals. */
 struct rp_backend_cfg {
 	const void *profile;    /* sim: its kernel profile (struct sim_profile) */
@@ -72,6 +80,10 @@ struct rp_backend {
 	void (*touch)(struct rp_space *s, const struct vmt_residency *res);
 	/* VMAs in the sorted, disjoint replay ranges (kernel) or all (sim). */
 	int64_t (*count)(struct rp_space *s, const uint64_t (*ranges)[2], size_t n);
+	/* Each VMA of the space in address order, given to fn with its index
+	 * (kernel: every VMA of this process, the replayer's own too, read
+	 * without allocating). */
+	int (*vmas)(struct rp_space *s, void (*fn)(void *arg, const struct rp_vma *v, uint32_t i), void *arg);
 	/* fork, event seq of the trace: kernel forks this process (returns 0 in
 	 * the child, the pid in the parent, -errno) and *child is the same
 	 * space; sim copies the space and counts the copy's work as event seq's
@@ -105,9 +117,5 @@ struct rp_backend {
 
 extern const struct rp_backend rp_kernel_backend;
 extern const struct rp_backend rp_sim_backend;
-
-/* The simulator's model behind a space rp_sim_backend made (backend_sim.c). */
-struct sim_mm;
-const struct sim_mm *rp_sim_mm(const struct rp_space *s);
 
 #endif

@@ -614,6 +614,66 @@ static int64_t k_count(struct rp_space *s, const uint64_t (*ranges)[2], size_t n
 	return vq_count_in(ranges, n);
 }
 
+static uint64_t hex(const char **p)
+{
+	uint64_t v = 0;
+	for (;; (*p)++) {
+		int c = **p, d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		if (d < 0)
+			return v;
+		v = v << 4 | (uint64_t)d;
+	}
+}
+
+/* /proc/self/maps through a static buffer: the replayer allocates nothing
+ * while it replays. */
+static int k_vmas(struct rp_space *s, void (*fn)(void *arg, const struct rp_vma *v, uint32_t i), void *arg)
+{
+	static char buf[1 << 16];
+	size_t have = 0;
+	uint32_t id = 0;
+	(void)s;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t got = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (got <= 0)
+			break;
+		have += (size_t)got;
+		buf[have] = 0;
+		char *line = buf, *nl;
+		while ((nl = strchr(line, '\n'))) {
+			const char *p = line;
+			struct rp_vma v = { .start = hex(&p) };
+			p++;
+			v.end = hex(&p);
+			if (p[0] == ' ' && p[1] && p[2] && p[3] && p[4]) {
+				v.prot = (p[1] == 'r' ? VMT_PROT_READ : 0) | (p[2] == 'w' ? VMT_PROT_WRITE : 0) |
+				         (p[3] == 'x' ? VMT_PROT_EXEC : 0);
+				v.shared = p[4] == 's';
+				p += 5;
+			}
+			/* offset, device, inode */
+			for (int f = 0; f < 3 && *p; f++) {
+				while (*p == ' ')
+					p++;
+				if (f == 2)
+					break;
+				while (*p && *p != ' ')
+					p++;
+			}
+			v.file = strtoull(p, NULL, 10);
+			fn(arg, &v, id++);
+			line = nl + 1;
+		}
+		have = (size_t)(buf + have - line);
+		memmove(buf, line, have);
+	}
+	close(fd);
+	return 0;
+}
+
 static int k_fork(struct rp_space *s, uint64_t seq, struct rp_space **child)
 {
 	(void)seq;
@@ -635,6 +695,7 @@ const struct rp_backend rp_kernel_backend = {
 	.apply = k_apply,
 	.touch = k_touch,
 	.count = k_count,
+	.vmas = k_vmas,
 	.fork = k_fork,
 	.space_free = k_free,
 	.set_brk = k_set_brk,

@@ -22,9 +22,19 @@ struct sim_space {
 
 static struct sim_space *sp_of(struct rp_space *s) { return (struct sim_space *)s; }
 
-const struct sim_mm *rp_sim_mm(const struct rp_space *s)
+static int s_vmas(struct rp_space *s, void (*fn)(void *arg, const struct rp_vma *v, uint32_t i), void *arg)
 {
-	return ((const struct sim_space *)s)->mm;
+	const struct sim_mm *mm = sp_of(s)->mm;
+	for (size_t i = 0, total = sim_vma_count(mm); i < total; i++) {
+		struct sim_vma_view v;
+		if (sim_vma_at(mm, i, &v) < 0)
+			break;
+		/* VM_READ, VM_WRITE, VM_EXEC, VM_SHARED are bits 0-3 */
+		fn(arg, &(struct rp_vma){ .start = v.start, .end = v.end, .prot = (uint32_t)(v.vm_flags & 7),
+		                          .shared = (v.vm_flags & 8) != 0, .file = v.file_id },
+		   (uint32_t)i);
+	}
+	return 0;
 }
 
 static struct rp_space *s_new(const struct rp_backend_cfg *cfg, const struct vmt_map *map,
@@ -155,6 +165,7 @@ const struct rp_backend rp_sim_backend = {
 	.apply = s_apply,
 	.touch = s_touch,
 	.count = s_count,
+	.vmas = s_vmas,
 	.fork = s_fork,
 	.space_free = s_free,
 	.nmodel = SIM_COST_COUNT + 1,

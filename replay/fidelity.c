@@ -9,7 +9,6 @@
  * either, the report says so: the trace lacks something, and with a
  * LAYOUT it names the first recorded VMA the calls do not give. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,22 +16,10 @@
 #include <unistd.h>
 #include "replay/engine_int.h"
 #include "replay/fidelity.h"
-#include "replay/sim/sim.h"
 
 #define DIFFS_PER_CK 16
 
 /* ---- the replayer's side ------------------------------------------------ */
-
-static uint64_t hex(const char **p)
-{
-	uint64_t v = 0;
-	for (;; (*p)++) {
-		int c = **p, d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-		if (d < 0)
-			return v;
-		v = v << 4 | (uint64_t)d;
-	}
-}
 
 /* The pieces of replayed VMA [s, e) inside the program's ranges (an
  * address map range each, in recorded addresses); none for the replayer's
@@ -57,68 +44,16 @@ static size_t keep(struct rp_snap_vma *out, size_t n, const struct addrmap *am, 
 	return n;
 }
 
-/* /proc/self/maps through a static buffer: the replayer allocates nothing
- * while it replays. */
-static size_t kernel_vmas(const struct addrmap *am, struct rp_snap_vma *out)
-{
-	static char buf[1 << 16];
-	size_t have = 0, n = 0;
-	uint32_t id = 0;
-	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	for (;;) {
-		ssize_t got = read(fd, buf + have, sizeof(buf) - 1 - have);
-		if (got <= 0)
-			break;
-		have += (size_t)got;
-		buf[have] = 0;
-		char *line = buf, *nl;
-		while ((nl = strchr(line, '\n'))) {
-			const char *p = line;
-			uint64_t s = hex(&p);
-			p++;
-			uint64_t e = hex(&p);
-			uint32_t prot = 0, shared = 0;
-			if (p[0] == ' ' && p[1] && p[2] && p[3] && p[4]) {
-				prot = (p[1] == 'r' ? VMT_PROT_READ : 0) | (p[2] == 'w' ? VMT_PROT_WRITE : 0) |
-				       (p[3] == 'x' ? VMT_PROT_EXEC : 0);
-				shared = p[4] == 's';
-				p += 5;
-			}
-			/* offset, device, inode */
-			for (int f = 0; f < 3 && *p; f++) {
-				while (*p == ' ')
-					p++;
-				if (f == 2)
-					break;
-				while (*p && *p != ' ')
-					p++;
-			}
-			uint64_t inode = strtoull(p, NULL, 10);
-			n = keep(out, n, am, s, e, prot, shared, inode, id++);
-			line = nl + 1;
-		}
-		have = (size_t)(buf + have - line);
-		memmove(buf, line, have);
-	}
-	close(fd);
-	return n;
-}
+struct keeping {
+	struct rp_snap_vma *out;
+	size_t n;
+	const struct addrmap *am;
+};
 
-static size_t sim_vmas(const struct rp_pstate *p, struct rp_snap_vma *out)
+static void keep_vma(void *arg, const struct rp_vma *v, uint32_t i)
 {
-	const struct sim_mm *mm = rp_sim_mm(p->space);
-	size_t n = 0, total = sim_vma_count(mm);
-	for (size_t i = 0; i < total; i++) {
-		struct sim_vma_view v;
-		if (sim_vma_at(mm, i, &v) < 0)
-			break;
-		/* VM_READ, VM_WRITE, VM_EXEC, VM_SHARED are bits 0-3 */
-		n = keep(out, n, &p->am, v.start, v.end, (uint32_t)(v.vm_flags & 7), (v.vm_flags & 8) != 0,
-		         v.file_id, (uint32_t)i);
-	}
-	return n;
+	struct keeping *k = arg;
+	k->n = keep(k->out, k->n, k->am, v->start, v->end, v->prot, v->shared, v->file, i);
 }
 
 void rp_fidelity_snap(struct rp_engine *e, struct rp_pstate *p, uint32_t ck)
@@ -127,7 +62,9 @@ void rp_fidelity_snap(struct rp_engine *e, struct rp_pstate *p, uint32_t ck)
 	struct rp_shared *sh = e->sh;
 	if (!p->space || atomic_load(&sh->nsnaps) >= RP_SNAP_MAX)
 		return;
-	size_t n = e->be->per_process ? kernel_vmas(&p->am, scratch) : sim_vmas(p, scratch);
+	struct keeping kept = { .out = scratch, .am = &p->am };
+	e->be->vmas(p->space, keep_vma, &kept);
+	size_t n = kept.n;
 	if (n >= RP_SNAP_VMAS)
 		return;   /* more VMAs than it keeps: no partial comparison */
 	uint32_t k = atomic_fetch_add(&sh->nsnaps, 1);

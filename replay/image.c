@@ -11,12 +11,24 @@
 #include "replay/engine_int.h"
 #include "replay/backend_kernel.h"
 #include "replay/set_break.h"
-#include "replay/sim/sim.h"
 
 static int cmp_range(const void *a, const void *b)
 {
 	const uint64_t *x = a, *y = b;
 	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+struct unheld {
+	const struct addrmap *holds;
+	int64_t n;
+};
+
+static void drop_held(void *arg, const struct rp_vma *v, uint32_t i)
+{
+	struct unheld *u = arg;
+	const struct am_range *r = am_find(u->holds, v->start);
+	(void)i;
+	u->n -= r && v->end <= r->end;
 }
 
 /* The simulator's VMAs but those of the recorder (wholly inside one of
@@ -27,15 +39,9 @@ static int64_t sim_count(struct rp_engine *e, struct rp_pstate *p)
 	int64_t n = e->be->count(p->space, NULL, 0);
 	if (!p->held || n < 0)
 		return n;
-	const struct sim_mm *mm = rp_sim_mm(p->space);
-	for (size_t i = 0, total = sim_vma_count(mm); i < total; i++) {
-		struct sim_vma_view v;
-		if (sim_vma_at(mm, i, &v) < 0)
-			break;
-		const struct am_range *r = am_find(&p->holds, v.start);
-		n -= r && v.end <= r->end;
-	}
-	return n;
+	struct unheld u = { .holds = &p->holds, .n = n };
+	e->be->vmas(p->space, drop_held, &u);
+	return u.n;
 }
 
 int64_t rp_full_count(struct rp_engine *e, struct rp_pstate *p)
