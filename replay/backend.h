@@ -45,6 +45,19 @@ struct rp_vma {
 	uint64_t file;         /* kernel: the inode; sim: the model's file id; 0: anonymous */
 };
 
+/* A new image's heap, recorded [start_brk, brk): place_heap's question
+ * and answer. */
+struct rp_heap {
+	uint64_t start_brk, brk;   /* recorded */
+	int64_t delta;             /* kernel: where the image's unit moves it */
+	uint64_t own_brk;          /* kernel: the replayer's own break, where it grows otherwise */
+	int in_place;              /* kernel: this kernel lets the replayer move its break */
+	int64_t brk_delta;         /* out: a recorded brk address + brk_delta = the replay's */
+	uint64_t heap_start;       /* out: where the replayed heap starts, 0: not known */
+	uint64_t cur_brk;          /* out: the replay's break now */
+	int err;                   /* out: why it is not at start_brk + delta (an errno), 0 */
+};
+
 /* What a back end is told when a space is made, instead of globals. */
 struct rp_backend_cfg {
 	const void *profile;    /* sim: its kernel profile (struct sim_profile) */
@@ -90,10 +103,10 @@ struct rp_backend {
 	 * (the parent's call does it). */
 	int (*fork)(struct rp_space *s, uint64_t seq, struct rp_space **child);
 	void (*space_free)(struct rp_space *s);
-	/* The heap from start_brk to brk (replay addresses): the simulator
-	 * takes them as they are; the kernel moves this process's break there
-	 * and grows it.  0, or an errno when this space cannot. */
-	int (*set_brk)(struct rp_space *s, uint64_t start_brk, uint64_t brk);
+	/* The heap of a new image (h: what it is, where it goes; filled in:
+	 * where it went): 0, or an errno when it could not go where asked
+	 * and grew from the replayer's own break instead (h->err too). */
+	int (*place_heap)(struct rp_space *s, const struct vmt_map *m, struct rp_heap *h);
 	/* brk(target) timed as apply times calls, for a replay that derives no
 	 * outcome (apply.c's lean path): the raw result (-errno on failure),
 	 * *latency_ns.  NULL: every brk goes through apply. */

@@ -608,6 +608,39 @@ static int k_set_brk(struct rp_space *s, uint64_t start_brk, uint64_t brk)
 	return 0;
 }
 
+/* Where the recording had it, moved by the image's offset, when this
+ * kernel lets the replayer move its break, so its neighbours are the
+ * recorded ones; otherwise grown from the replayer's own break, and brk
+ * addresses translate by brk_delta instead.  A heap the program split
+ * gets its pieces' own protections. */
+static int k_place_heap(struct rp_space *s, const struct vmt_map *m, struct rp_heap *h)
+{
+	uint64_t at = h->start_brk + (uint64_t)h->delta;
+	int err = h->in_place ? k_set_brk(s, at, h->brk + (uint64_t)h->delta) : -1;
+	h->err = 0;
+	if (err == 0) {
+		h->brk_delta = h->delta;
+		h->heap_start = at;
+	} else {
+		if (err > 0) {
+			h->err = err;
+			set_break_at(h->own_brk);
+		}
+		h->brk_delta = (int64_t)(h->own_brk - h->start_brk);
+		h->heap_start = h->own_brk;
+		if (h->brk > h->start_brk &&
+		    (uint64_t)syscall(SYS_brk, h->own_brk + (h->brk - h->start_brk)) > h->own_brk)
+			rp_kernel_written(h->own_brk);
+	}
+	h->cur_brk = (uint64_t)syscall(SYS_brk, 0);
+	for (uint32_t i = 0; m && i < m->nvma; i++) {
+		const struct vmt_vma *v = &m->vmas[i];
+		if (strcmp(v->name, "[heap]") == 0 && (v->prot & 7) != (VMT_PROT_READ | VMT_PROT_WRITE))
+			mprotect((void *)(v->start + (uint64_t)h->brk_delta), v->end - v->start, (int)(v->prot & 7));
+	}
+	return h->err;
+}
+
 static int64_t k_count(struct rp_space *s, const uint64_t (*ranges)[2], size_t n)
 {
 	(void)s;
@@ -698,7 +731,7 @@ const struct rp_backend rp_kernel_backend = {
 	.vmas = k_vmas,
 	.fork = k_fork,
 	.space_free = k_free,
-	.set_brk = k_set_brk,
+	.place_heap = k_place_heap,
 	.brk_timed = k_brk_timed,
 	.brk_known = k_brk_known,
 	.per_process = 1,

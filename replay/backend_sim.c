@@ -128,9 +128,13 @@ static int s_fork(struct rp_space *s, uint64_t seq, struct rp_space **child)
 	return sp ? 1 : -ENOMEM;
 }
 
-static int s_set_brk(struct rp_space *s, uint64_t start_brk, uint64_t brk)
+/* The heap where it was recorded: the model owns the whole space. */
+static int s_place_heap(struct rp_space *s, const struct vmt_map *m, struct rp_heap *h)
 {
-	sim_mm_set_brk(sp_of(s)->mm, start_brk, brk);
+	(void)m;
+	sim_mm_set_brk(sp_of(s)->mm, h->start_brk, h->brk);
+	h->brk_delta = 0;
+	h->cur_brk = h->brk;
 	return 0;
 }
 
@@ -171,6 +175,6 @@ const struct rp_backend rp_sim_backend = {
 	.nmodel = SIM_COST_COUNT + 1,
 	.model_name = s_model_name,
 	.model = s_model,
-	.set_brk = s_set_brk,
+	.place_heap = s_place_heap,
 	.per_process = 0,
 };

@@ -10,7 +10,6 @@
 #include <unistd.h>
 #include "replay/engine_int.h"
 #include "replay/backend_kernel.h"
-#include "replay/set_break.h"
 
 static int cmp_range(const void *a, const void *b)
 {
@@ -142,11 +141,8 @@ static int mmap_flags_of(const struct vmt_vma *v, int fd)
 	return f;
 }
 
-/* The heap from the recorded start_brk to heap_end (0: none mapped yet).
- * Kernel: where it was recorded, moved by the image's offset, when this
- * kernel lets the replayer move its break, so its neighbours are the
- * recorded ones; otherwise grown from the replayer's own break, and brk
- * addresses translate by brk_delta instead. */
+/* The heap from the recorded start_brk to heap_end (0: none mapped yet),
+ * where the back end puts it (place_heap). */
 static void build_heap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, const struct vmt_map *m,
                        uint64_t rec_brk, uint64_t heap_end)
 {
@@ -155,38 +151,17 @@ static void build_heap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, 
 	p->cur_brk = rec_brk;
 	if (!rec_brk)
 		return;
-	if (!e->be->per_process) {
-		if (e->be->set_brk)
-			e->be->set_brk(p->space, rec_brk, top);
-		p->cur_brk = top;
-	} else {
-		int64_t d = rp_unit_delta(p->unit, rec_brk);
-		int err = e->heap_in_place && e->be->set_brk
-		          ? e->be->set_brk(p->space, rec_brk + (uint64_t)d, top + (uint64_t)d) : -1;
-		if (err == 0) {
-			p->brk_delta = d;
-			p->heap_start = rec_brk + (uint64_t)d;
-		} else {
-			if (err > 0) {
-				rp_say(e, "pid %d: cannot move the break to the recorded heap at %#llx (%s): the heap grows from the replayer's own break",
-				       e->t->procs[slot].pid, (unsigned long long)rec_brk, strerror(err));
-				set_break_at(e->base_brk);
-			}
-			p->brk_delta = (int64_t)(e->base_brk - rec_brk);
-			p->heap_start = e->base_brk;
-			if (top > rec_brk && (uint64_t)syscall(SYS_brk, e->base_brk + (top - rec_brk)) > e->base_brk)
-				rp_kernel_written(e->base_brk);
-		}
-		p->cur_brk = (uint64_t)syscall(SYS_brk, 0);
-	}
+	struct rp_heap h = { .start_brk = rec_brk, .brk = top, .delta = rp_unit_delta(p->unit, rec_brk),
+	                     .own_brk = e->base_brk, .in_place = e->heap_in_place };
+	if (e->be->place_heap(p->space, m, &h) > 0)
+		rp_say(e, "pid %d: cannot move the break to the recorded heap at %#llx (%s): the heap grows from the replayer's own break",
+		       e->t->procs[slot].pid, (unsigned long long)rec_brk, strerror(h.err));
+	p->brk_delta = h.brk_delta;
+	if (h.heap_start)
+		p->heap_start = h.heap_start;
+	p->cur_brk = h.cur_brk;
 	if (top > rec_brk)
 		am_set(&p->am, rec_brk, top, p->brk_delta);
-	/* a heap the program split: the pieces' own protections */
-	for (uint32_t i = 0; e->be->per_process && m && i < m->nvma; i++) {
-		const struct vmt_vma *v = &m->vmas[i];
-		if (strcmp(v->name, "[heap]") == 0 && (v->prot & 7) != (VMT_PROT_READ | VMT_PROT_WRITE))
-			mprotect((void *)(v->start + (uint64_t)p->brk_delta), v->end - v->start, (int)(v->prot & 7));
-	}
 }
 
 /* A placeholder of the recorder's VMA v: the same range and kind, and its
