@@ -1,7 +1,20 @@
 /* backend.h - what differs between replaying on this kernel and in the
  * simulator: building an address space, applying one call (already
- * translated to replay addresses), touching pages, counting VMAs, fork.
- * Everything else (trace order, translation, measurements) is the driver's. */
+ * translated to replay addresses), touching pages, counting and listing
+ * VMAs, placing the heap, fork.  Everything else (trace order,
+ * translation, measurements) is the driver's.
+ *
+ * Errors, in the table and in the driver (the files of replay/), one way:
+ *  - an operation that can fail returns a negative errno (-ENOMEM) on
+ *    failure, else 0 or what it counts (VMAs, a pid); it prints nothing:
+ *    its caller says what failed (rp_say, rp_incomplete);
+ *  - a replayed call's own failure is no error of ours: it is the call's
+ *    result (vr_result's err and outcome), compared with the recording;
+ *  - a question answers 1 or 0 (brk_known), a constructor NULL (space_new);
+ *  - a driver function that gives up returns -1 having said why on
+ *    stderr in one line; one that runs before there is a replay to speak
+ *    for (options, trace loading, stand-in files) fills the caller's
+ *    `why` buffer instead. */
 #ifndef VMREPLAY_BACKEND_H
 #define VMREPLAY_BACKEND_H
 
@@ -55,7 +68,6 @@ struct rp_heap {
 	int64_t brk_delta;         /* out: a recorded brk address + brk_delta = the replay's */
 	uint64_t heap_start;       /* out: where the replayed heap starts, 0: not known */
 	uint64_t cur_brk;          /* out: the replay's break now */
-	int err;                   /* out: why it is not at start_brk + delta (an errno), 0 */
 };
 
 /* What a back end is told when a space is made, instead of globals. */
@@ -83,7 +95,7 @@ struct rp_backend {
 	/* A fresh space for the first image (kernel: this process). */
 	struct rp_space *(*space_new)(const struct rp_backend_cfg *cfg, const struct vmt_map *map,
 	                              const struct vmt_host *host);
-	/* Place one stand-in mapping: 0 or an errno. */
+	/* Place one stand-in mapping: 0 or -errno (-EEXIST: something is there). */
 	int (*standin)(struct rp_space *s, const struct rp_standin_map *m);
 	/* Apply one call; fx says which range it touches (kernel: the outcome
 	 * is derived from the VMAs around fx before and after). */
@@ -91,11 +103,12 @@ struct rp_backend {
 	              struct rp_effect *fx, struct vr_result *out);
 	/* Fault in pages [start, start + n * page) per bits (LSB first). */
 	void (*touch)(struct rp_space *s, const struct vmt_residency *res);
-	/* VMAs in the sorted, disjoint replay ranges (kernel) or all (sim). */
+	/* VMAs in the sorted, disjoint replay ranges (kernel) or all (sim);
+	 * -errno when they cannot be counted. */
 	int64_t (*count)(struct rp_space *s, const uint64_t (*ranges)[2], size_t n);
 	/* Each VMA of the space in address order, given to fn with its index
 	 * (kernel: every VMA of this process, the replayer's own too, read
-	 * without allocating). */
+	 * without allocating): 0, or -errno when they cannot be read. */
 	int (*vmas)(struct rp_space *s, void (*fn)(void *arg, const struct rp_vma *v, uint32_t i), void *arg);
 	/* fork, event seq of the trace: kernel forks this process (returns 0 in
 	 * the child, the pid in the parent, -errno) and *child is the same
@@ -104,8 +117,8 @@ struct rp_backend {
 	int (*fork)(struct rp_space *s, uint64_t seq, struct rp_space **child);
 	void (*space_free)(struct rp_space *s);
 	/* The heap of a new image (h: what it is, where it goes; filled in:
-	 * where it went): 0, or an errno when it could not go where asked
-	 * and grew from the replayer's own break instead (h->err too). */
+	 * where it went): 0, or -errno when it could not go where asked and
+	 * grew from the replayer's own break instead. */
 	int (*place_heap)(struct rp_space *s, const struct vmt_map *m, struct rp_heap *h);
 	/* brk(target) timed as apply times calls, for a replay that derives no
 	 * outcome (apply.c's lean path): the raw result (-errno on failure),

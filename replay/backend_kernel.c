@@ -89,7 +89,7 @@ static int keep_apart(const struct rp_standin_map *m, size_t len)
 	int flags = m->flags & ~MAP_GROWSDOWN;
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, m->fd, (off_t)m->offset);
 	if (p == MAP_FAILED)
-		return errno;
+		return -errno;
 	/* populate, not a plain write: past the end of a file it fails
 	 * instead of raising SIGBUS */
 	if (madvise(p, 1, MADV_POPULATE_WRITE) < 0 ||   /* the first page */
@@ -97,7 +97,7 @@ static int keep_apart(const struct rp_standin_map *m, size_t len)
 	    mremap(p, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)m->start) == MAP_FAILED) {
 		int e = errno;
 		munmap(p, len);
-		return e;
+		return -e;
 	}
 	return 0;
 }
@@ -115,10 +115,10 @@ static int hold_edges(const struct rp_standin_map *m, uint64_t page)
 	if ((m->flags & MAP_SHARED) || !m->prot)
 		return 0;
 	if (len <= 2 * page)
-		return mprotect((void *)m->start, len, m->prot) < 0 ? errno : 0;
+		return mprotect((void *)m->start, len, m->prot) < 0 ? -errno : 0;
 	if (mprotect((void *)m->start, page, m->prot) < 0 ||
 	    mprotect((void *)(m->end - page), page, m->prot) < 0)
-		return errno;
+		return -errno;
 	if (m->prot & PROT_WRITE)
 		rp_kernel_written(m->end - page);   /* each edge its own anon_vma, as the original had one */
 	return 0;
@@ -132,10 +132,10 @@ static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
 	void *p = mmap((void *)m->start, len, prot, m->flags | MAP_FIXED_NOREPLACE,
 	               m->fd, (off_t)m->offset);
 	if (p == MAP_FAILED)
-		return errno;
+		return -errno;
 	if ((uint64_t)p != m->start) {   /* a kernel that ignores NOREPLACE */
 		munmap(p, len);
-		return EEXIST;
+		return -EEXIST;
 	}
 	struct vq_vma v;
 	if (m->hold) {
@@ -160,6 +160,7 @@ static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
 		rp_kernel_written(m->start);
 	return 0;
 }
+
 
 /* A running image has written its private writable memory: its VMAs have
  * an anon_vma (as the simulator assumes, sim_mm_new), which decides later
@@ -602,7 +603,7 @@ static int k_set_brk(struct rp_space *s, uint64_t start_brk, uint64_t brk)
 		return err;
 	if (brk > start_brk) {
 		if ((uint64_t)syscall(SYS_brk, brk) != brk)
-			return ENOMEM;   /* something of ours is in the way */
+			return -ENOMEM;   /* something of ours is in the way */
 		rp_kernel_written(start_brk);
 	}
 	return 0;
@@ -616,16 +617,13 @@ static int k_set_brk(struct rp_space *s, uint64_t start_brk, uint64_t brk)
 static int k_place_heap(struct rp_space *s, const struct vmt_map *m, struct rp_heap *h)
 {
 	uint64_t at = h->start_brk + (uint64_t)h->delta;
-	int err = h->in_place ? k_set_brk(s, at, h->brk + (uint64_t)h->delta) : -1;
-	h->err = 0;
-	if (err == 0) {
+	int err = h->in_place ? k_set_brk(s, at, h->brk + (uint64_t)h->delta) : 0;
+	if (h->in_place && err == 0) {
 		h->brk_delta = h->delta;
 		h->heap_start = at;
 	} else {
-		if (err > 0) {
-			h->err = err;
+		if (err < 0)
 			set_break_at(h->own_brk);
-		}
 		h->brk_delta = (int64_t)(h->own_brk - h->start_brk);
 		h->heap_start = h->own_brk;
 		if (h->brk > h->start_brk &&
@@ -638,13 +636,14 @@ static int k_place_heap(struct rp_space *s, const struct vmt_map *m, struct rp_h
 		if (strcmp(v->name, "[heap]") == 0 && (v->prot & 7) != (VMT_PROT_READ | VMT_PROT_WRITE))
 			mprotect((void *)(v->start + (uint64_t)h->brk_delta), v->end - v->start, (int)(v->prot & 7));
 	}
-	return h->err;
+	return err;
 }
 
 static int64_t k_count(struct rp_space *s, const uint64_t (*ranges)[2], size_t n)
 {
 	(void)s;
-	return vq_count_in(ranges, n);
+	int64_t count = vq_count_in(ranges, n);
+	return count < 0 ? -EIO : count;
 }
 
 static uint64_t hex(const char **p)

@@ -153,9 +153,10 @@ static void build_heap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, 
 		return;
 	struct rp_heap h = { .start_brk = rec_brk, .brk = top, .delta = rp_unit_delta(p->unit, rec_brk),
 	                     .own_brk = e->base_brk, .in_place = e->heap_in_place };
-	if (e->be->place_heap(p->space, m, &h) > 0)
+	int err = e->be->place_heap(p->space, m, &h);
+	if (err < 0)
 		rp_say(e, "pid %d: cannot move the break to the recorded heap at %#llx (%s): the heap grows from the replayer's own break",
-		       e->t->procs[slot].pid, (unsigned long long)rec_brk, strerror(h.err));
+		       e->t->procs[slot].pid, (unsigned long long)rec_brk, strerror(-err));
 	p->brk_delta = h.brk_delta;
 	if (h.heap_start)
 		p->heap_start = h.heap_start;
@@ -192,9 +193,9 @@ static void place_holder(struct rp_engine *e, uint32_t slot, struct rp_pstate *p
 	};
 	int err = e->be->standin(p->space, &sm);
 	/* EEXIST: the replayer's own memory is there, which holds it as well */
-	if (err && err != EEXIST)
+	if (err && err != -EEXIST)
 		rp_say(e, "pid %d: cannot hold the recorder's mapping %#llx-%#llx: %s", e->t->procs[slot].pid,
-		       (unsigned long long)v->start, (unsigned long long)v->end, strerror(err));
+		       (unsigned long long)v->start, (unsigned long long)v->end, strerror(-err));
 	if (!err)
 		am_set(&p->holds, v->start, v->end, d);
 }
@@ -297,7 +298,7 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 			atomic_fetch_add(&e->sh->unplaceable, 1);
 			rp_say(e, "pid %d: cannot place the initial mapping %#llx-%#llx %s: %s",
 			    e->t->procs[slot].pid, (unsigned long long)v->start,
-			    (unsigned long long)v->end, v->name, strerror(err));
+			    (unsigned long long)v->end, v->name, strerror(-err));
 			continue;
 		}
 		am_set(&p->am, v->start, v->end, d);

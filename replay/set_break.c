@@ -31,15 +31,15 @@ static int current_map(struct prctl_mm_map *m)
 	char buf[2048];
 	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return errno;
+		return -errno;
 	ssize_t n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return EIO;
+		return -EIO;
 	buf[n] = 0;
 	char *p = strrchr(buf, ')');   /* the command name may hold anything */
 	if (!p)
-		return EIO;
+		return -EIO;
 	memset(m, 0, sizeof(*m));
 	unsigned field = 3;
 	for (p++; *p; field++) {
@@ -61,7 +61,7 @@ static int current_map(struct prctl_mm_map *m)
 
 static int set_map(struct prctl_mm_map *m)
 {
-	return prctl(PR_SET_MM, PR_SET_MM_MAP, (unsigned long)m, sizeof(*m), 0) < 0 ? errno : 0;
+	return prctl(PR_SET_MM, PR_SET_MM_MAP, (unsigned long)m, sizeof(*m), 0) < 0 ? -errno : 0;
 }
 
 int set_break_at(uint64_t at)

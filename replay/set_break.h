@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 /* start_brk = brk = at (page aligned; nothing mapped from there on): 0, or
- * an errno (EPERM, EINVAL: this kernel or process cannot). */
+ * a negative errno (-EPERM, -EINVAL: this kernel or process cannot). */
 int set_break_at(uint64_t at);
 /* Whether set_break_at can work here: the same call with the values the
  * process has now, which changes nothing. */
