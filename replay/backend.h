@@ -19,6 +19,7 @@
 #define VMREPLAY_BACKEND_H
 
 #include <stdint.h>
+#include <string.h>
 #include "vmt.h"
 #include "lib/outcome.h"
 
@@ -131,6 +132,14 @@ struct rp_backend {
 	 * Only when outcomes are derived and calls come one at a time (no
 	 * --threads).  NULL: every brk with outcomes goes through apply. */
 	int (*brk_known)(struct rp_space *s, uint64_t target, struct rp_effect *fx, struct vr_result *out);
+	/* Before the replayer allocates anything: hold the low range (below
+	 * RP_LOW_TOP) for the recording's mappings; release_low gives it back
+	 * when the layout is chosen and returns the lowest address this
+	 * process could hold there (0 with CAP_SYS_RAWIO; UINT64_MAX: nothing
+	 * was held, no low call keeps its address).  NULL: the back end owns
+	 * its whole space (sim). */
+	void (*hold_low)(void);
+	uint64_t (*release_low)(void);
 	int per_process;                        /* 1: each recorded process in its own OS process */
 	/* The modelled kernel cost (the simulator; NULL: none): nmodel counts
 	 * named model_name(i), and model adds a space's counts to acc[] before
@@ -143,5 +152,13 @@ struct rp_backend {
 
 extern const struct rp_backend rp_kernel_backend;
 extern const struct rp_backend rp_sim_backend;
+
+/* The back end of --target's name, NULL: none. */
+static inline const struct rp_backend *rp_backend_named(const char *target)
+{
+	return strcmp(target, rp_kernel_backend.target) == 0 ? &rp_kernel_backend
+	       : strcmp(target, rp_sim_backend.target) == 0  ? &rp_sim_backend
+	                                                     : NULL;
+}
 
 #endif

@@ -10,11 +10,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "replay/backend.h"
-#include "replay/backend_kernel.h"
 #include "replay/latency.h"
 #include "replay/placement.h"
 #include "replay/set_break.h"
 #include "replay/vmaquery.h"
+
+static void written(uint64_t addr);
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22
@@ -120,7 +121,7 @@ static int hold_edges(const struct rp_standin_map *m, uint64_t page)
 	    mprotect((void *)(m->end - page), page, m->prot) < 0)
 		return -errno;
 	if (m->prot & PROT_WRITE)
-		rp_kernel_written(m->end - page);   /* each edge its own anon_vma, as the original had one */
+		written(m->end - page);   /* each edge its own anon_vma, as the original had one */
 	return 0;
 }
 
@@ -151,22 +152,21 @@ static int k_standin(struct rp_space *s, const struct rp_standin_map *m)
 			return keep_apart(&edge, edge.end - edge.start);
 		}
 		if ((m->prot & PROT_WRITE) && !(m->flags & MAP_SHARED))
-			rp_kernel_written(m->start);
+			written(m->start);
 		return 0;
 	}
 	if (vq_covering(m->start, &v) == 1 && v.start < m->start && !(m->flags & MAP_SHARED))
 		return keep_apart(m, len);
 	if ((m->prot & PROT_WRITE) && !(m->flags & MAP_SHARED))
-		rp_kernel_written(m->start);
+		written(m->start);
 	return 0;
 }
-
 
 /* A running image has written its private writable memory: its VMAs have
  * an anon_vma (as the simulator assumes, sim_mm_new), which decides later
  * merges, and after a fork whether brk can expand the child's heap.  One
  * byte: madvise rounds the length up to the page. */
-void rp_kernel_written(uint64_t addr)
+static void written(uint64_t addr)
 {
 	forget(&the_space);   /* a first write gives the VMA its anon_vma */
 	madvise((void *)addr, 1, MADV_POPULATE_WRITE);
@@ -211,7 +211,9 @@ static uint64_t first_mapped(uint64_t lo)
 	return first;
 }
 
-void rp_kernel_hold_low(void)
+/* The low range held from start-up until the layout is chosen (backend.h:
+ * hold_low, release_low). */
+static void k_hold_low(void)
 {
 	uint64_t min = 65536;
 	FILE *f = fopen("/proc/sys/vm/mmap_min_addr", "re");
@@ -231,7 +233,7 @@ void rp_kernel_hold_low(void)
 		low_from = min;
 }
 
-uint64_t rp_kernel_release_low(void)
+static uint64_t k_release_low(void)
 {
 	if (low_hi)
 		munmap((void *)low_lo, low_hi - low_lo);
@@ -258,7 +260,8 @@ static const int change_of[] = {
 	[RP_FX_CREATE] = VR_CH_CREATE, [RP_FX_REMOVE] = VR_CH_REMOVE, [RP_FX_MODIFY] = VR_CH_MODIFY,
 };
 
-int rp_derive_outcome(const struct rp_effect *fx, const struct vq_list *before,
+/* The outcome of a call from the VMAs around fx before and after it. */
+static int derive_outcome(const struct rp_effect *fx, const struct vq_list *before,
                       const struct vq_list *after)
 {
 	static __thread struct k_ranges b, a;   /* --threads: one per replaying thread */
@@ -408,7 +411,7 @@ static inline void created(struct rp_space *s, const struct k_known *k, int is_b
 static inline void removed(struct rp_space *s, const struct k_known *k, int is_brk,
                            const struct vq_list *before, struct rp_effect *fx, struct vr_result *out)
 {
-	out->outcome = rp_derive_outcome(fx, before, before);
+	out->outcome = derive_outcome(fx, before, before);
 	int64_t whole = 0;
 	for (size_t i = 0; i < before->n && i < VQ_MAX; i++)
 		whole += before->v[i].start >= fx->lo && before->v[i].end <= fx->hi;
@@ -508,7 +511,7 @@ __attribute__((hot)) static void apply_call(struct rp_space *s, const struct vmt
 		return;
 	}
 	vq_around(fx->lo, fx->hi, &after);
-	out->outcome = rp_derive_outcome(fx, &before, &after);
+	out->outcome = derive_outcome(fx, &before, &after);
 	fx->vma_delta = (int64_t)after.n - (int64_t)before.n;
 	fx->have_delta = before.n <= VQ_MAX && after.n <= VQ_MAX;
 }
@@ -604,7 +607,7 @@ static int k_set_brk(struct rp_space *s, uint64_t start_brk, uint64_t brk)
 	if (brk > start_brk) {
 		if ((uint64_t)syscall(SYS_brk, brk) != brk)
 			return -ENOMEM;   /* something of ours is in the way */
-		rp_kernel_written(start_brk);
+		written(start_brk);
 	}
 	return 0;
 }
@@ -628,7 +631,7 @@ static int k_place_heap(struct rp_space *s, const struct vmt_map *m, struct rp_h
 		h->heap_start = h->own_brk;
 		if (h->brk > h->start_brk &&
 		    (uint64_t)syscall(SYS_brk, h->own_brk + (h->brk - h->start_brk)) > h->own_brk)
-			rp_kernel_written(h->own_brk);
+			written(h->own_brk);
 	}
 	h->cur_brk = (uint64_t)syscall(SYS_brk, 0);
 	for (uint32_t i = 0; m && i < m->nvma; i++) {
@@ -733,5 +736,7 @@ const struct rp_backend rp_kernel_backend = {
 	.place_heap = k_place_heap,
 	.brk_timed = k_brk_timed,
 	.brk_known = k_brk_known,
+	.hold_low = k_hold_low,
+	.release_low = k_release_low,
 	.per_process = 1,
 };

@@ -27,7 +27,6 @@
 #include "replay/backend.h"
 #include "replay/calibrate.h"
 #include "replay/engine.h"
-#include "replay/backend_kernel.h"
 #include "replay/latency.h"
 #include "replay/options.h"
 #include "replay/sim/sim.h"
@@ -368,7 +367,7 @@ int rp_calibrate(const char *out)
 		rmdir(dir);
 		return 2;
 	}
-	rp_kernel_hold_low();
+	rp_kernel_backend.hold_low();
 	if (rp_trace_load(&t, path, why, sizeof why) < 0) {
 		fprintf(stderr, "vmreplay: --calibrate: %s\n", why);
 		unlink(path);

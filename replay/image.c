@@ -9,7 +9,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "replay/engine_int.h"
-#include "replay/backend_kernel.h"
 
 static int cmp_range(const void *a, const void *b)
 {

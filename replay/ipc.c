@@ -15,7 +15,6 @@
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include "replay/ipc.h"
-#include "replay/backend_kernel.h"
 
 #ifndef SHM_REMAP
 #define SHM_REMAP 040000

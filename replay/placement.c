@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "replay/engine_int.h"
-#include "replay/backend_kernel.h"
 #include "replay/placement.h"
 
 #define NONE UINT32_MAX
@@ -278,7 +277,7 @@ static int collides(const struct span *rec, size_t nr, const struct span *own, s
 /* The smallest offset, 0 first, that keeps rec and fixed off own and
  * inside [lo, USER_TOP).  At offset 0 the fixed ranges (calls that named
  * their address) may go down to fixed_lo: as recorded, where this
- * replayer may map (what rp_kernel_release_low returns). */
+ * replayer may map (what the back end's release_low returns). */
 static int choose_offset(const struct span *rec, size_t nr, const struct span *fixed, size_t nf,
                          const struct span *own, size_t no, uint64_t lo, uint64_t fixed_lo, int64_t *off)
 {
@@ -391,7 +390,8 @@ int rp_layout_init(struct rp_engine *e)
 	struct own o = { 0 };
 	int kernel = e->o->placement == RP_PLACE_KERNEL;
 	e->layout = l;
-	uint64_t fixed_lo = rp_kernel_release_low();   /* the replayer's own memory is all there */
+	/* the replayer's own memory is all there */
+	uint64_t fixed_lo = e->be->release_low ? e->be->release_low() : UINT64_MAX;
 	if (!l || assign_units(e, l, &us, &first_map) < 0 || read_own(e, &o) < 0) {
 		fprintf(stderr, "vmreplay: out of memory choosing the layout\n");
 		free(first_map);

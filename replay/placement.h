@@ -15,7 +15,7 @@ struct rp_engine;
  * at 0, 32-bit layouts): calls that asked for such an address keep it
  * (offset 0) when the replayer's own memory leaves it free -- vmreplay
  * holds the range from start-up until the layout is chosen
- * (rp_kernel_hold_low) -- and when they move, the events count as moved. */
+ * (the back end's hold_low) -- and when they move, the events count as moved. */
 #define RP_LOW_TOP (4ull << 30)
 
 struct rp_unit {

@@ -13,7 +13,6 @@
 #include "replay/blame.h"
 #include "replay/calibrate.h"
 #include "replay/engine.h"
-#include "replay/backend_kernel.h"
 #include "replay/latency.h"
 #include "replay/options.h"
 #include "replay/results.h"
@@ -55,7 +54,7 @@ static void progress_end(struct progress *pg)
 
 static int replay(const struct rp_opts *o, const struct rp_trace *t)
 {
-	const struct rp_backend *be = &rp_kernel_backend;
+	const struct rp_backend *be = rp_backend_named(o->target);   /* one of them: the options checked */
 	struct rp_backend_cfg cfg = { .thp = o->thp };
 	static struct sim_calib calib;
 	char why[512];
@@ -73,7 +72,6 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 		}
 		cfg.profile = p;
 		kernel_name = sim_profile_name(p);
-		be = &rp_sim_backend;
 		if (cfg.thp == SIM_THP_HOST)   /* once, not for every space */
 			cfg.thp = sim_thp_host();
 		if (!o->mthp)
@@ -214,8 +212,9 @@ int main(int argc, char **argv)
 		rp_free_options(&o);
 		return 2;
 	}
-	if (strcmp(o.target, "sim") != 0)
-		rp_kernel_hold_low();
+	const struct rp_backend *be = rp_backend_named(o.target);
+	if (be->hold_low)
+		be->hold_low();
 	struct rp_trace t;
 	char why[512];
 	if (rp_trace_load(&t, o.trace, why, sizeof(why)) < 0) {
