@@ -298,9 +298,7 @@ struct row {
  * equations of the columns in `use` */
 static void nnls(const struct row *rows, size_t n, uint64_t use, double *b)
 {
-	static double A[SIM_COST_COUNT][SIM_COST_COUNT], c[SIM_COST_COUNT];
-	memset(A, 0, sizeof A);
-	memset(c, 0, sizeof c);
+	double A[SIM_COST_COUNT][SIM_COST_COUNT] = { { 0 } }, c[SIM_COST_COUNT] = { 0 };
 	for (size_t r = 0; r < n; r++)
 		for (int j = 0; j < SIM_COST_COUNT; j++) {
 			if (!(use & (1ull << j)) || !rows[r].x[j])

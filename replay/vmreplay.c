@@ -56,7 +56,7 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 {
 	const struct rp_backend *be = rp_backend_named(o->target);   /* one of them: the options checked */
 	struct rp_backend_cfg cfg = { .thp = o->thp };
-	static struct sim_calib calib;
+	struct sim_calib calib;   /* cfg.calib: read by every space until the replay ends */
 	char why[512];
 	const char *kernel_name;
 	struct utsname u;
