@@ -1,5 +1,5 @@
-# replay/: vmreplay and its kernel back end; links the simulator
-# (replay/sim/) and the QEMU back end (replay/vm/).
+# replay/: vmreplay, its driver and its back ends (docs/replay.md); links
+# the simulator (replay/sim/) and the QEMU back end (replay/vm/).
 
 VMREPLAY_SRCS := replay/addrmap.c replay/apply.c replay/apply_mem.c replay/backend_kernel.c replay/backend_sim.c \
                  replay/blame.c replay/calibrate.c replay/deps.c replay/engine.c replay/fidelity.c replay/files.c \
