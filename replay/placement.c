@@ -494,7 +494,7 @@ const struct rp_unit *rp_unit_at(const struct rp_engine *e, size_t step, uint32_
 void rp_unit_enter(struct rp_engine *e, const struct rp_unit *u, int first)
 {
 	struct rp_layout *l = e->layout;
-	if (!l || !e->be->per_process)
+	if (!l)   /* no layout: the back end owns its whole space */
 		return;
 	if (first && l->hold_lo) {
 		munmap((void *)l->hold_lo, l->hold_hi - l->hold_lo);
@@ -509,7 +509,7 @@ void rp_unit_enter(struct rp_engine *e, const struct rp_unit *u, int first)
 void rp_unit_leave(struct rp_engine *e, const struct rp_unit *u)
 {
 	struct rp_layout *l = e->layout;
-	if (!l || !e->be->per_process)
+	if (!l)   /* no layout: the back end owns its whole space */
 		return;
 	for (size_t i = u->fill0; i < u->fill0 + u->nfill; i++)
 		if (l->fill[i].mapped) {
