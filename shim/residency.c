@@ -12,7 +12,7 @@
  * for file pages that may not be mapped. */
 #include "residency.h"
 #include "arena.h"
-#include "init.h"
+#include "highfd.h"
 #include "maps.h"
 #include "pagemap_scan.h"
 #include "raw.h"
