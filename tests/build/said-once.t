@@ -2,8 +2,9 @@
 # Small facts are said once in traces/, lib/ and analysis/: the page size
 # (VMT_PAGE in vmt.h), the test of a raw system call result for an error
 # (vmt_raw_failed and VMT_MAX_ERRNO in vmt.h), and the fallbacks for
-# constants older headers lack (lib/compat.h).  shim/ and replay/ follow
-# in their own rounds (issue 37).
+# constants older headers lack (lib/compat.h), and the formatter of a
+# message into the caller's (err, errlen) buffer (lib/errmsg.c).  shim/
+# and replay/ follow in their own rounds (issue 37).
 . "$(dirname "$0")/../lib.sh"
 cd "$S" || exit 1
 files=$(git ls-files 'traces/*.[ch]' 'lib/*.[ch]' 'analysis/*.[ch]' 2>/dev/null ||
@@ -29,10 +30,16 @@ fallbacks() {
 }
 is "$(fallbacks $(echo "$files" | grep -v '^lib/compat\.h$') $bench)" "" \
 	"every #ifndef fallback is in lib/compat.h"
+formatters() { grep -nHE 'char \*[a-z_]*, size_t [a-z_]*, const char \*fmt, \.\.\.\)' "$@" || true; }
+is "$(formatters $(echo "$files" | grep -v '^lib/errmsg\.[ch]$'))" "" \
+	"one (err, errlen, fmt, ...) message formatter (errmsg, lib/errmsg.c)"
 # the checks see what they look for
 printf 'x = page ? page : 4096;\n/* 4096-byte pages */\nif (r < 0 && r > -4096) e = 1;\n' >"$T/p.c"
 printf '#ifndef MAP_FIXED\n#define MAP_FIXED 0x10\n#endif\n#ifndef P_H\n#endif\n' >"$T/f.h"
 files="$T/p.c"
 is "$(code '4096|4095' | grep -ciE 'page')" "1" "the page check sees code, not comments"
+printf 'static int bad(char *err, size_t errlen, const char *fmt, ...)\n' >"$T/e.c"
+is "$(formatters "$T/e.c" | sed "s|$T/||")" "e.c:1:static int bad(char *err, size_t errlen, const char *fmt, ...)" \
+	"the formatter check sees one"
 is "$(fallbacks "$T/f.h" | sed "s|$T/||")" "f.h:MAP_FIXED" "the fallback check sees an #ifndef, not a header guard"
 done_testing
