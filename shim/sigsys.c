@@ -10,6 +10,7 @@
 #include "hooks.h"
 #include "signals.h"
 #include "sud.h"
+#include "lib/compat.h"
 
 #include <link.h>
 #include <sched.h>
@@ -17,10 +18,6 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
-
-#ifndef SYS_USER_DISPATCH
-#define SYS_USER_DISPATCH 2
-#endif
 
 static unsigned long ldso_start, ldso_end;
 

@@ -11,8 +11,8 @@
 #include "sud.h"
 #include "patch.h"
 #include "sigsys.h"
+#include "lib/compat.h"
 
-#include <linux/prctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
