@@ -42,7 +42,10 @@ struct item {
 #define RECENT 8
 struct recent {
 	uint64_t key, end;
-	int counted;
+	int counted, near_counted;
+	int has_range;
+	uint64_t lo, hi;             /* its range, when it has one */
+	struct vmt_order_call call;
 };
 
 struct file_size { uint32_t id; uint64_t size; };
@@ -57,6 +60,7 @@ struct proc {
 	struct recent recent[RECENT];
 	unsigned nrecent;
 	uint64_t recent_end;         /* the latest end among them */
+	int near;                    /* its first near pair is in the stats (or no room) */
 };
 
 struct vmt_order {
@@ -815,18 +819,29 @@ static long pick(struct vmt_order *o, int *forced)
 /* ---- delivering ------------------------------------------------------- */
 
 /* The calls that overlapped in time another call of their process, each
- * counted once. */
-static void note_overlaps(struct vmt_order *o, struct proc *p, uint64_t key, uint64_t end)
+ * counted once; and those of them on the same or neighbouring pages (x's
+ * range, has_range, is [lo, hi)), with each process's first pair named. */
+static void note_overlaps(struct vmt_order *o, struct proc *p, const struct vmt_event *ev, uint64_t key,
+                          uint64_t end, int has_range, uint64_t lo, uint64_t hi)
 {
-	int counted = 0;
+	int counted = 0, near_counted = 0;
 	for (unsigned k = 0; key < p->recent_end && k < p->nrecent && k < RECENT; k++) {
 		struct recent *y = &p->recent[k];
-		if (y->key < end && key < y->end) {
-			o->st.overlapped += !y->counted + !counted;
-			y->counted = counted = 1;
-		}
+		if (!(y->key < end && key < y->end))
+			continue;
+		o->st.overlapped += !y->counted + !counted;
+		y->counted = counted = 1;
+		if (!has_range || !y->has_range || y->lo > hi || lo > y->hi)
+			continue;
+		o->st.near += !y->near_counted + !near_counted;
+		y->near_counted = near_counted = 1;
+		if (!p->near && o->st.nnears < VMT_ORDER_CONFLICTS)
+			o->st.nears[o->st.nnears++] = (struct vmt_order_near){
+				p->pid, y->call, { ev->seq, ev->pid, ev->tid, ev->sys } };
+		p->near = 1;
 	}
-	p->recent[p->nrecent++ % RECENT] = (struct recent){ key, end, counted };
+	p->recent[p->nrecent++ % RECENT] = (struct recent){
+		key, end, counted, near_counted, has_range, lo, hi, { ev->seq, ev->pid, ev->tid, ev->sys } };
 	if (end > p->recent_end)
 		p->recent_end = end;
 }
@@ -859,8 +874,9 @@ static void follow_event(struct vmt_order *o, const struct vmt_event *ev, uint64
 		if (!o->w[j].done && o->w[j].kind == IT_EVENT && o->w[j].pid == ev->pid && o->w[j].key < key &&
 		    !possible(o, &o->w[j], NULL))
 			o->w[j].waited = 1;
-	uint64_t seg = segment(p, ev);
-	note_overlaps(o, p, key, end);
+	uint64_t seg = segment(p, ev), lo = 0, hi = 0;
+	int has_range = p->have_space && vmt_space_extent(&p->sp, ev, seg, &lo, &hi);
+	note_overlaps(o, p, ev, key, end, has_range, lo, hi);
 	if (!p->have_space)
 		return;
 	struct vmt_space_conflict why;

@@ -137,6 +137,8 @@ residency 39 100 0x7f0000030000
 event 39 100 103 mmap
 residency 5 100 0x7f0000010000
 event 5 100 101 munmap" "calls that end at one seq: the one the clock says returned first, after all its residencies"
+like "$("$V" check "$T/tie.vmt")" "order: 2 calls overlapped one on the same or neighbouring pages: the order they took the mmap_lock in, which decides which VMAs merge, is not recorded" \
+	"vmtrace check counts the calls that overlapped on neighbouring pages"
 
 # a fork child's records come after the fork, whatever their seqs say
 got=$(order fork <<'EOF'
