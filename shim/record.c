@@ -27,12 +27,6 @@
 #include <time.h>
 #include <unistd.h>
 
-struct shim_proc shim;
-__thread struct shim_thread shim_self __attribute__((tls_model("initial-exec")));
-__thread int shim_vfork_child __attribute__((tls_model("initial-exec")));
-__thread uint16_t shim_trap_flags __attribute__((tls_model("initial-exec")));
-__thread uint64_t shim_trap_ip __attribute__((tls_model("initial-exec")));
-
 /* Sealed slabs a writer keeps to take again once drained: the launcher
  * wakes when a slab is sealed and drains it while the writer fills the
  * next; a few spares cover its wake-up and the drain itself. */
