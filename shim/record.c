@@ -641,6 +641,8 @@ __attribute__((hot)) void call_end(struct shim_call *c, long ret)
 		.pid = shim.pid, .tid = t->tid && t->pid == shim.pid ? t->tid : (int32_t)raw0(SYS_gettid),
 		.file_id = c->file_id,
 	};
+	if (t->depth == 1 && !shim_vfork_child)
+		forkgate_order_done();
 	capture_event(ev, c->sys, c->args, ret, c->flags);
 	if (shim.stacks && t->depth == 1)
 		ev->stack_id = stacks_capture(shim.stacks);
