@@ -32,6 +32,7 @@ $(BUILD)/bin/vmreport: $(VMREPORT_OBJS) $(LIBSHARED) $(LIBVMT)
 	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(SYMBOLIZE_LIBS) $(JSON_LIBS) -lm $(VMREC_LDFLAGS)
 
 # Tests that include a reader of results files (json_test.c includes
-# json.c; results_test.c includes vmtrace_top_results.c, which calls it).
+# json.c; results_test.c includes vmtrace_top_results.c, which calls it
+# and errmsg.c).
 TEST_LIBS_report  += $(call objs,lib/input.c) $(JSON_LIBS)
-TEST_LIBS_symbols += $(call objs,lib/json.c lib/input.c) $(JSON_LIBS)
+TEST_LIBS_symbols += $(call objs,lib/json.c lib/input.c lib/errmsg.c) $(JSON_LIBS)

@@ -6,7 +6,6 @@
 #include "analysis/vmreport_events.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "analysis/vmreport_results.h"
+#include "lib/errmsg.h"
 
 /* ---- arena ----------------------------------------------------------- */
 
@@ -75,16 +75,6 @@ static size_t rec_size(const struct head *h)
 	       h->ncited * sizeof(uint32_t);
 }
 
-__attribute__((format(printf, 3, 4)))
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static const char *tmp_dir(void)
 {
 	const char *d = getenv("TMPDIR");
@@ -104,8 +94,8 @@ static int open_tmp(char *err, size_t errlen)
 			unlink(path);
 	}
 	if (fd < 0)
-		bad(err, errlen, "cannot make a temporary file for the per_event rows in %s: %s",
-		    dir, strerror(errno));
+		errmsg(err, errlen, "cannot make a temporary file for the per_event rows in %s: %s",
+		       dir, strerror(errno));
 	return fd;
 }
 
@@ -116,8 +106,8 @@ static int write_all(int fd, const char *p, size_t n, char *err, size_t errlen)
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
-			return bad(err, errlen, "cannot keep the per_event rows in %s: %s", tmp_dir(),
-				   k < 0 ? strerror(errno) : "short write");
+			return errmsg(err, errlen, "cannot keep the per_event rows in %s: %s", tmp_dir(),
+				      k < 0 ? strerror(errno) : "short write");
 		p += k;
 		n -= (size_t)k;
 	}
@@ -145,7 +135,7 @@ int rep_spill_add(struct rep_spill *s, const struct rep_event_row *row, char *er
 	size_t need = rec_size(&h);
 	if (!s->open) {
 		if (!s->buf && !(s->buf = malloc(BUF_SIZE)))
-			return bad(err, errlen, "out of memory");
+			return errmsg(err, errlen, "out of memory");
 		if ((s->fd = open_tmp(err, errlen)) < 0)
 			return -1;
 		s->open = true;
@@ -158,7 +148,7 @@ int rep_spill_add(struct rep_spill *s, const struct rep_event_row *row, char *er
 		return -1;
 	char *big = NULL, *p = s->buf + s->len;
 	if (need > BUF_SIZE && !(p = big = malloc(need)))	/* a call of over a megabyte */
-		return bad(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	char *q = p;
 	memcpy(q, &h, sizeof(h));
 	q += sizeof(h);
@@ -224,11 +214,11 @@ static int sort_rows(struct rep_spill *s, char *err, size_t errlen)
 	struct place *pl = malloc(cap * sizeof(*pl));
 	int rc = -1, fd = -1;
 	if (!all || !pl) {
-		bad(err, errlen, "out of memory");
+		errmsg(err, errlen, "out of memory");
 		goto out;
 	}
 	if (read_at(s->fd, all, size, 0)) {
-		bad(err, errlen, "cannot read back the per_event rows: %s", strerror(errno ? errno : EIO));
+		errmsg(err, errlen, "cannot read back the per_event rows: %s", strerror(errno ? errno : EIO));
 		goto out;
 	}
 	for (size_t at = 0, len; at < size; at += len) {
@@ -238,7 +228,7 @@ static int sort_rows(struct rep_spill *s, char *err, size_t errlen)
 		if (n == cap) {
 			struct place *np = realloc(pl, (cap *= 2) * sizeof(*pl));
 			if (!np) {
-				bad(err, errlen, "out of memory");
+				errmsg(err, errlen, "out of memory");
 				goto out;
 			}
 			pl = np;

@@ -5,22 +5,12 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/errmsg.h"
 #include "vmt.h"
-
-__attribute__((format(printf, 3, 4)))
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* An optional string field: absent or null is fine, another type is not. */
 static int opt_str(const json_t *doc, const char *key, const char **out,
@@ -31,7 +21,7 @@ static int opt_str(const json_t *doc, const char *key, const char **out,
 	if (!v || json_is_null(v))
 		return 0;
 	if (!json_is_string(v))
-		return bad(err, errlen, "\"%s\" is %s, not a string", key, json_kind(v));
+		return errmsg(err, errlen, "\"%s\" is %s, not a string", key, json_kind(v));
 	*out = json_string_value(v);
 	return 0;
 }
@@ -64,18 +54,18 @@ static int field(const json_t *obj, const char *key, enum kind kind, long long l
 	switch (kind) {
 	case K_STR:
 		if (!json_is_string(v))
-			return bad(err, errlen, "%s\"%s\" is %s, not a string", where, key, json_kind(v));
+			return errmsg(err, errlen, "%s\"%s\" is %s, not a string", where, key, json_kind(v));
 		return 0;
 	case K_BOOL:
 		if (!json_is_boolean(v))
-			return bad(err, errlen, "%s\"%s\" is %s, not true or false", where, key, json_kind(v));
+			return errmsg(err, errlen, "%s\"%s\" is %s, not true or false", where, key, json_kind(v));
 		return 0;
 	case K_INT:
 		if (!json_is_number(v))
-			return bad(err, errlen, "%s\"%s\" is %s, not a number", where, key, json_kind(v));
+			return errmsg(err, errlen, "%s\"%s\" is %s, not a number", where, key, json_kind(v));
 		if (!whole(v, lo, hi, &n))
-			return bad(err, errlen, "%s\"%s\" is %.17g, not a whole number from %lld to %lld",
-				   where, key, json_number_value(v), lo, hi);
+			return errmsg(err, errlen, "%s\"%s\" is %.17g, not a whole number from %lld to %lld",
+				      where, key, json_number_value(v), lo, hi);
 		return 0;
 	}
 	return 0;
@@ -121,13 +111,13 @@ static const char *metric_name(size_t i, const void *arg)
 static int load_metrics(struct rep_results *r, const json_t *m, char *err, size_t errlen)
 {
 	if (!m)
-		return bad(err, errlen, "no \"metrics\" object");
+		return errmsg(err, errlen, "no \"metrics\" object");
 	if (!json_is_object(m))
-		return bad(err, errlen, "\"metrics\" is %s, not an object", json_kind(m));
+		return errmsg(err, errlen, "\"metrics\" is %s, not an object", json_kind(m));
 	size_t nm = json_object_size(m);
 	r->metrics = calloc(nm ? nm : 1, sizeof(*r->metrics));
 	if (!r->metrics)
-		return bad(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	const char *key;
 	const json_t *a;
 	/* one value (or null) a run: as many as "runs" says, or else as the
@@ -139,15 +129,15 @@ static int load_metrics(struct rep_results *r, const json_t *m, char *err, size_
 	json_object_foreach((json_t *)m, key, a) {
 		struct rep_metric *rm = &r->metrics[r->nmetrics];
 		if (!json_is_array(a))
-			return bad(err, errlen, "metric \"%s\" is %s, not an array of numbers",
-				   key, json_kind(a));
+			return errmsg(err, errlen, "metric \"%s\" is %s, not an array of numbers",
+				      key, json_kind(a));
 		if (json_array_size(a) != r->runs)
-			return bad(err, errlen, "metric \"%s\" has %zu value%s for %zu run%s", key,
-				   json_array_size(a), json_array_size(a) == 1 ? "" : "s",
-				   r->runs, r->runs == 1 ? "" : "s");
+			return errmsg(err, errlen, "metric \"%s\" has %zu value%s for %zu run%s", key,
+				      json_array_size(a), json_array_size(a) == 1 ? "" : "s",
+				      r->runs, r->runs == 1 ? "" : "s");
 		size_t cap = json_array_size(a) ? json_array_size(a) : 1;
 		if (!(rm->v = malloc(cap * sizeof(double))))
-			return bad(err, errlen, "out of memory");
+			return errmsg(err, errlen, "out of memory");
 		rm->name = key;
 		r->nmetrics++;
 		for (size_t k = 0; k < json_array_size(a); k++) {
@@ -155,13 +145,13 @@ static int load_metrics(struct rep_results *r, const json_t *m, char *err, size_
 			if (json_is_null(x))
 				continue;	/* a run that did not measure it */
 			if (!json_is_number(x))
-				return bad(err, errlen, "metric \"%s\" value %zu is %s, not a number",
-					   key, k + 1, json_kind(x));
+				return errmsg(err, errlen, "metric \"%s\" value %zu is %s, not a number",
+					      key, k + 1, json_kind(x));
 			rm->v[rm->n++] = json_number_value(x);
 		}
 		if (rep_metric_find(r, rm->name) == NULL &&
 		    rep_names_add(&r->index, r->nmetrics - 1, metric_name, r))
-			return bad(err, errlen, "out of memory");
+			return errmsg(err, errlen, "out of memory");
 	}
 	return 0;
 }
@@ -210,20 +200,20 @@ static int load_model(struct rep_results *r, const json_t *e, struct rep_event_r
 	if (!m || json_is_null(m))
 		return 0;
 	if (!json_is_object(m) || json_object_size(m) > REP_MAX_MODEL)
-		return bad(err, errlen, "per_event[%zu] (event %lld): \"model\" is not an object of counts", k, row->i);
+		return errmsg(err, errlen, "per_event[%zu] (event %lld): \"model\" is not an object of counts", k, row->i);
 	json_object_foreach((json_t *)m, key, v) {
 		if (!whole(v, 0, 1LL << 53, &row->model_v[n]))
-			return bad(err, errlen, "per_event[%zu] (event %lld): model \"%s\" is not a count", k, row->i, key);
+			return errmsg(err, errlen, "per_event[%zu] (event %lld): model \"%s\" is not a count", k, row->i, key);
 		row->model_name[n++] = word(r, key, &oom);
 	}
 	if (c && !json_is_null(c) && (!json_is_array(c) || json_array_size(c) > REP_MAX_MODEL))
-		return bad(err, errlen, "per_event[%zu] (event %lld): \"cited\" is not an array of rules", k, row->i);
+		return errmsg(err, errlen, "per_event[%zu] (event %lld): \"cited\" is not an array of rules", k, row->i);
 	size_t nc = json_is_array(c) ? json_array_size(c) : 0;
 	for (size_t j = 0; j < nc; j++)
 		if (!(row->cited[j] = word(r, json_string_value(json_array_get(c, j)), &oom)) && !oom)
-			return bad(err, errlen, "per_event[%zu] (event %lld): \"cited\"[%zu] is not a string", k, row->i, j);
+			return errmsg(err, errlen, "per_event[%zu] (event %lld): \"cited\"[%zu] is not a string", k, row->i, j);
 	if (oom)
-		return bad(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	row->has_model = true;
 	row->nmodel = (unsigned)n;
 	row->ncited = (unsigned)nc;
@@ -245,10 +235,10 @@ static int load_event(const json_t *e, size_t k, void *arg, char *err, size_t er
 	struct rep_results *r = ld->r;
 	struct rep_event_row *row = &ld->row;
 	if (!json_is_object(e))
-		return bad(err, errlen, "per_event[%zu] is %s, not an object", k, json_kind(e));
+		return errmsg(err, errlen, "per_event[%zu] is %s, not an object", k, json_kind(e));
 	long long num;
 	if (!whole(json_object_get(e, "i"), 0, 1LL << 53, &row->i))
-		return bad(err, errlen, "per_event[%zu] has no event index \"i\"", k);
+		return errmsg(err, errlen, "per_event[%zu] has no event index \"i\"", k);
 	char where[64];
 	snprintf(where, sizeof(where), "per_event[%zu] (event %lld): ", k, row->i);
 	if (fields(e, event_fields, sizeof(event_fields) / sizeof(*event_fields), where, err, errlen))
@@ -259,9 +249,9 @@ static int load_event(const json_t *e, size_t k, void *arg, char *err, size_t er
 	row->rule = word(r, json_get_str(e, "rule"), &oom);
 	row->call = json_get_str(e, "call");
 	if (oom)
-		return bad(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	if (!row->outcome)
-		return bad(err, errlen, "per_event[%zu] (event %lld) has no \"outcome\"", k, row->i);
+		return errmsg(err, errlen, "per_event[%zu] (event %lld) has no \"outcome\"", k, row->i);
 	row->vma_count = whole(json_object_get(e, "vma_count"), 0, 1LL << 53, &num) ? num : -1;
 	row->err = whole(json_object_get(e, "errno"), 0, VMT_MAX_ERRNO, &num) ? (int)num : 0;
 	row->pid = whole(json_object_get(e, "pid"), 0, 1LL << 32, &num) ? num : 0;
@@ -277,7 +267,7 @@ static int load_events(struct rep_results *r, bool streamed, char *err, size_t e
 {
 	const json_t *pe = json_object_get(r->doc, "per_event");
 	if (!streamed && pe && !json_is_null(pe))
-		return bad(err, errlen, "\"per_event\" is %s, not an array", json_kind(pe));
+		return errmsg(err, errlen, "\"per_event\" is %s, not an array", json_kind(pe));
 	r->has_events = streamed;
 	/* --explain walks two lists in step: in event order */
 	return rep_spill_end(&r->spill, err, errlen);
@@ -287,16 +277,16 @@ static int check(struct rep_results *r, bool streamed, char *err, size_t errlen)
 {
 	const json_t *doc = r->doc, *ver = json_object_get(doc, "vmrec_results");
 	if (!json_is_object(doc))
-		return bad(err, errlen, "not vmrec results (the document is %s, not an object)",
-			   json_kind(doc));
+		return errmsg(err, errlen, "not vmrec results (the document is %s, not an object)",
+			      json_kind(doc));
 	if (!ver)
-		return bad(err, errlen, "not vmrec results (no \"vmrec_results\" version field)");
+		return errmsg(err, errlen, "not vmrec results (no \"vmrec_results\" version field)");
 	if (!json_is_number(ver))
-		return bad(err, errlen, "\"vmrec_results\" is %s, not a version number",
-			   json_kind(ver));
+		return errmsg(err, errlen, "\"vmrec_results\" is %s, not a version number",
+			      json_kind(ver));
 	if (json_number_value(ver) != REP_SCHEMA_VERSION)
-		return bad(err, errlen, "results schema version %g; this vmreport reads version %d",
-			   json_number_value(ver), REP_SCHEMA_VERSION);
+		return errmsg(err, errlen, "results schema version %g; this vmreport reads version %d",
+			      json_number_value(ver), REP_SCHEMA_VERSION);
 	if (opt_str(doc, "trace", &r->trace, err, errlen) ||
 	    opt_str(doc, "target", &r->target, err, errlen) ||
 	    opt_str(doc, "kernel", &r->kernel, err, errlen) ||
@@ -308,15 +298,15 @@ static int check(struct rep_results *r, bool streamed, char *err, size_t errlen)
 	if (!r->reproduce && !r->vm)
 		r->reproduce = r->command;
 	if (!r->target)
-		return bad(err, errlen, "no \"target\" (\"kernel\" or \"sim\")");
+		return errmsg(err, errlen, "no \"target\" (\"kernel\" or \"sim\")");
 	if (strcmp(r->target, "kernel") && strcmp(r->target, "sim"))
-		return bad(err, errlen, "target \"%s\" is neither \"kernel\" nor \"sim\"", r->target);
+		return errmsg(err, errlen, "target \"%s\" is neither \"kernel\" nor \"sim\"", r->target);
 	r->sim = strcmp(r->target, "sim") == 0;
 	if (!r->kernel)
-		return bad(err, errlen, "no \"kernel\" (release or simulator profile)");
+		return errmsg(err, errlen, "no \"kernel\" (release or simulator profile)");
 	r->host = json_object_get(doc, "host");
 	if (r->host && !json_is_null(r->host) && !json_is_object(r->host))
-		return bad(err, errlen, "\"host\" is %s, not an object", json_kind(r->host));
+		return errmsg(err, errlen, "\"host\" is %s, not an object", json_kind(r->host));
 	if (!json_is_object(r->host))
 		r->host = NULL;
 	else if (fields(r->host, host_fields, sizeof(host_fields) / sizeof(*host_fields), "host: ",
@@ -365,19 +355,19 @@ int rep_results_load(const char *path, struct rep_results *r, bool keep_events,
 	char jerr[200];
 	struct loading *ld = malloc(sizeof(*ld));
 	if (!ld)
-		return bad(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	ld->r = r;
 	ld->keep = keep_events;
 	struct json_read rd = { .stream_key = "per_event", .row = load_event, .arg = ld };
 	enum json_read_status st = json_read_file(path, &rd, jerr, sizeof(jerr));
 	r->doc = rd.doc;
 	if (st == JSON_READ_SYNTAX && is_trace(path))
-		bad(err, errlen, "a vmrec trace, not results: make results from it with "
-		    "vmreplay --repeat 5 --json %s %s", results_name(path), path);
+		errmsg(err, errlen, "a vmrec trace, not results: make results from it with "
+		       "vmreplay --repeat 5 --json %s %s", results_name(path), path);
 	else if (st == JSON_READ_SYNTAX)
-		bad(err, errlen, "not valid JSON: %s", jerr);
+		errmsg(err, errlen, "not valid JSON: %s", jerr);
 	else if (st != JSON_READ_OK)
-		bad(err, errlen, "%s", jerr);
+		errmsg(err, errlen, "%s", jerr);
 	free(ld);
 	if (st != JSON_READ_OK || check(r, rd.streamed, err, errlen)) {
 		rep_results_free(r);

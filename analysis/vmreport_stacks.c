@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/errmsg.h"
 #include "lib/stack_map.h"
 #include "lib/symbolize.h"
 #include "vmt.h"
@@ -62,10 +63,8 @@ static int scan(struct rep_stacks *s, const char *trace, struct sym_session *sym
 	struct vmt_reader_prefs prefs = { .order = VMT_ORDER_SEQ };
 	int rc = 0;
 	struct vmt_reader *r = vmt_reader_open(trace, &prefs, &rc);
-	if (!r) {
-		snprintf(err, errlen, "%s", vmt_reader_open_error());
-		return -1;
-	}
+	if (!r)
+		return errmsg(err, errlen, "%s", vmt_reader_open_error());
 	struct stack_map map = { 0 };
 	struct vmt_record rec;
 	size_t k = 0;

@@ -45,6 +45,9 @@ static void print_order(const struct vmt_order_stats *o, const struct vmt_header
 	if (o->undecided)
 		printf("order: %" PRIu64 " calls overlapped one on the same pages that either order "
 		       "explains: the order they ended in is a guess\n", o->undecided);
+	if (o->near)
+		printf("order: %" PRIu64 " calls overlapped one on the same or neighbouring pages: the order "
+		       "they took the mmap_lock in, which decides which VMAs merge, is not recorded\n", o->near);
 }
 
 int vmtrace_check_main(int argc, char **argv)

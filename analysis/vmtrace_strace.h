@@ -65,6 +65,14 @@ int strace_decode_prctl(char **argv, int argc, struct vmt_event *ev, struct stra
 int strace_decode_ioctl(char **argv, int argc, struct vmt_event *ev, struct strace_strings *str);
 int strace_decode_process_madvise(char **argv, int argc, struct vmt_event *ev,
                                   struct strace_strings *str);
+/* The first byte of S that is not a space (strace separates by spaces
+ * only). */
+static inline char *strace_skip_spaces(char *s)
+{
+	while (*s == ' ')
+		s++;
+	return s;
+}
 /* A quoted string at s ('"') unescaped in place: the byte after its
  * closing quote, or NULL. */
 char *strace_unquote(char *s);

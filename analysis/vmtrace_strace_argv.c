@@ -10,13 +10,6 @@
 #include <string.h>
 #include "analysis/vmtrace_strace.h"
 
-static char *skip_spaces(char *s)
-{
-	while (*s == ' ')
-		s++;
-	return s;
-}
-
 static int octal(char c)
 {
 	return c >= '0' && c <= '7';
@@ -109,23 +102,23 @@ static int array(char *s, int keep, struct strace_strings *str, uint32_t *n, uin
 {
 	*n = 0;
 	*end = VMT_ARGV_NULL;
-	s = skip_spaces(s + 1);
+	s = strace_skip_spaces(s + 1);
 	while (*s != ']') {
 		if (*n) {
 			if (*s != ',')
 				return -2;
-			s = skip_spaces(s + 1);
+			s = strace_skip_spaces(s + 1);
 		}
 		struct vmt_arg a = { VMT_ARG_STR, NULL, 0 };
 		if (!strncmp(s, "...", 3)) {
-			s = skip_spaces(s + 3);
+			s = strace_skip_spaces(s + 3);
 			*end = VMT_ARGV_MORE;
 			if (*s == '/') {
 				if (!(s = stopped_at(s, stop)))
 					return -2;
 				*end = VMT_ARGV_FAULT;
 			}
-			s = skip_spaces(s);
+			s = strace_skip_spaces(s);
 			if (*s != ']')
 				return -2;
 			break;
@@ -149,7 +142,7 @@ static int array(char *s, int keep, struct strace_strings *str, uint32_t *n, uin
 			str->args[*n] = a;
 		}
 		(*n)++;
-		s = skip_spaces(s);
+		s = strace_skip_spaces(s);
 	}
 	return s[1] == '\0' ? 0 : -2;
 }
@@ -191,7 +184,7 @@ static int read_envp(char *s, uint64_t *reg, struct strace_strings *str)
 	if (!(s = address(s, reg)))
 		return -2;
 	a->envp_end = VMT_ARGV_FAULT;       /* not read, unless a count follows */
-	s = skip_spaces(s);
+	s = strace_skip_spaces(s);
 	if (!*s)
 		return 0;
 	char *end;

@@ -15,8 +15,7 @@ static int split_args(char *s, char **argv, int max)
 {
 	int n = 0, depth = 0;
 	char quote = 0;
-	while (*s == ' ')
-		s++;
+	s = strace_skip_spaces(s);
 	if (*s == '\0')
 		return 0;
 	argv[n++] = s;

@@ -7,13 +7,6 @@
 #include <string.h>
 #include "analysis/vmtrace_strace.h"
 
-static char *skip_spaces(char *s)
-{
-	while (*s == ' ')
-		s++;
-	return s;
-}
-
 static int all_digits(const char *s, size_t n)
 {
 	if (n == 0)
@@ -51,7 +44,7 @@ static char *parse_time(char *s, struct strace_line *out)
 	}
 	out->has_time = 1;
 	out->time_ns = sec * 1000000000u + usec;
-	return skip_spaces(s + n);
+	return strace_skip_spaces(s + n);
 }
 
 /* A trailing " <0.000022>" */
@@ -142,22 +135,22 @@ int strace_parse_line(char *line, struct strace_line *out)
 {
 	memset(out, 0, sizeof(*out));
 	line[strcspn(line, "\r\n")] = '\0';
-	char *s = skip_spaces(line);
+	char *s = strace_skip_spaces(line);
 	if (*s == '\0' || !strncmp(s, "strace: ", 8)) {
 		out->kind = STRACE_SKIP;
 		return 0;
 	}
 	if (!strncmp(s, "[pid ", 5)) {
-		s = skip_spaces(s + 5);
+		s = strace_skip_spaces(s + 5);
 		out->pid = (int32_t)strtol(s, &s, 10);
 		if (*s != ']')
 			goto bad;
-		s = skip_spaces(s + 1);
+		s = strace_skip_spaces(s + 1);
 	} else {
 		size_t n = strspn(s, "0123456789");
 		if (n && s[n] == ' ') {
 			out->pid = (int32_t)strtol(s, NULL, 10);
-			s = skip_spaces(s + n);
+			s = strace_skip_spaces(s + n);
 		}
 	}
 	s = parse_time(s, out);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "lib/json.h"
 #include "analysis/vmtrace_top_results.h"
+#include "lib/errmsg.h"
 
 static int set_bit(struct outcome_set *set, uint64_t i)
 {
@@ -37,10 +38,8 @@ static int entry(const json_t *row, size_t k, void *arg, char *err, size_t errle
 	const json_t *i = json_object_get(row, "i");
 	const char *outcome = json_get_str(row, "outcome");
 
-	if (!json_is_integer(i) || json_integer_value(i) < 0) {
-		snprintf(err, errlen, "per_event entry %zu does not parse (no event index \"i\")", k);
-		return -1;
-	}
+	if (!json_is_integer(i) || json_integer_value(i) < 0)
+		return errmsg(err, errlen, "per_event entry %zu does not parse (no event index \"i\")", k);
 	w->set->entries++;
 	if (outcome && strcmp(outcome, w->outcome) == 0 &&
 	    !set_bit(w->set, (uint64_t)json_integer_value(i))) {

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "analysis/vmtrace_top_sim.h"
+#include "lib/errmsg.h"
 
 extern char **environ;
 
@@ -53,18 +54,14 @@ int top_sim_outcomes(const char *trace, const char *outcome, struct outcome_set 
 	pid_t pid;
 
 	memset(set, 0, sizeof(*set));
-	if (replayer_path(replay, sizeof(replay)) < 0 || access(replay, X_OK)) {
-		snprintf(err, errlen, "no vmreplay beside vmtrace (%s)", replay);
-		return -1;
-	}
+	if (replayer_path(replay, sizeof(replay)) < 0 || access(replay, X_OK))
+		return errmsg(err, errlen, "no vmreplay beside vmtrace (%s)", replay);
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	snprintf(json, sizeof(json), "%s/vmtrace-top.XXXXXX", tmp);
 	snprintf(log, sizeof(log), "%s/vmtrace-top.XXXXXX", tmp);
-	if ((jfd = mkstemp(json)) < 0) {
-		snprintf(err, errlen, "%s: %s", json, strerror(errno));
-		return -1;
-	}
+	if ((jfd = mkstemp(json)) < 0)
+		return errmsg(err, errlen, "%s: %s", json, strerror(errno));
 	close(jfd);
 	if ((lfd = mkstemp(log)) < 0) {
 		snprintf(err, errlen, "%s: %s", log, strerror(errno));

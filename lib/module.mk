@@ -9,7 +9,7 @@
 LIBSHARED_SRCS := lib/sysfmt.c lib/sysfmt_parse.c lib/sysfmt_tables.c \
                   lib/pid_id_map.c lib/stack_map.c \
                   lib/symbolize.c lib/symbolize_cache.c lib/symbolize_elf.c lib/symbolize_table.c \
-                  lib/outcome.c lib/input.c lib/json.c lib/json_write.c lib/kernel_match.c lib/output.c
+                  lib/errmsg.c lib/outcome.c lib/input.c lib/json.c lib/json_write.c lib/kernel_match.c lib/output.c
 LIBSHARED      := $(BUILD)/lib/libvmshared.a
 SYMBOLIZE_LIBS := -ldw -lelf
 # jansson reads results files (docs/json.md); lib/json.c's users add it.

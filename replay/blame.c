@@ -158,6 +158,47 @@ static struct rp_fid_diff *verdict(struct rp_run *r, uint32_t ck, const char *ki
 	return &nd[at];
 }
 
+/* The first pair of calls that overlapped in time on neighbouring pages
+ * in the process, before seq `before`, or in an ancestor before it forked
+ * the line: which went first decides which VMAs merged, and where both
+ * orders were possible no record says which (docs/trace-format.md,
+ * "Order"); NULL none. */
+static const struct vmt_order_near *near_pair(const struct rp_trace *t, int32_t pid, uint64_t before)
+{
+	for (int depth = 0; pid > 0 && depth < 64; depth++) {
+		for (size_t i = 0; i < t->nnears; i++) {
+			const struct vmt_order_near *n = &t->nears[i];
+			if (n->pid == pid && (n->first.seq < before || n->then.seq < before))
+				return n;
+		}
+		int32_t ppid = 0;
+		for (size_t k = 0; k < t->nprocs && !ppid; k++)
+			if (t->procs[k].pid == pid)
+				ppid = t->procs[k].ppid;
+		for (size_t k = 0; k < t->nimages; k++)
+			if (t->images[k].pid == pid && t->images[k].image == 0)
+				before = t->images[k].seq;   /* the fork that made it */
+		pid = ppid;
+	}
+	return NULL;
+}
+
+/* "the trace lacks something", or where calls overlapped on neighbouring
+ * pages, that the trace cannot tell which order they had. */
+static void lacks(char *buf, size_t size, const struct rp_trace *t, const struct vmt_checkpoint *ck)
+{
+	const struct vmt_order_near *n = near_pair(t, ck->pid, ck->seq);
+	const char *a = n ? vmt_sys_name(n->first.sys) : NULL, *b = n ? vmt_sys_name(n->then.sys) : NULL;
+	if (!n)
+		snprintf(buf, size, "the trace lacks something");
+	else
+		snprintf(buf, size, "the trace cannot tell the order: calls of pid %d overlapped in time on "
+		         "neighbouring pages (first event seq %llu tid %d %s and seq %llu tid %d %s); which took "
+		         "the mmap_lock first decides which VMAs merge, and no record holds it", n->pid,
+		         (unsigned long long)n->first.seq, n->first.tid, a ? a : "?",
+		         (unsigned long long)n->then.seq, n->then.tid, b ? b : "?");
+}
+
 int rp_blame(const struct rp_engine *e, const char *kernel, struct rp_run *r)
 {
 	const struct rp_trace *t = e->t;
@@ -207,13 +248,15 @@ int rp_blame(const struct rp_engine *e, const char *kernel, struct rp_run *r)
 				if (refd[i].ck == c && strcmp(refd[i].kind, "count") != 0)
 					first = &refd[i];
 			snprintf(d->recorded, sizeof(d->recorded), "%lld VMAs", (long long)want);
+			char why[320];
+			lacks(why, sizeof(why), t, ck);
 			if (first)
 				snprintf(d->replay, sizeof(d->replay), "the recording's kernel's profile (sim:%.12s) gives %lld: "
-				         "the trace lacks something: recorded %.150s; sim:%.12s has %.200s", pname,
-				         (long long)ref, first->recorded, pname, first->replay);
+				         "%s: recorded %.150s; sim:%.12s has %.200s", pname,
+				         (long long)ref, why, first->recorded, pname, first->replay);
 			else
 				snprintf(d->replay, sizeof(d->replay), "the recording's kernel's profile (sim:%.12s) gives "
-				         "%lld: the trace lacks something", pname, (long long)ref);
+				         "%lld: %s", pname, (long long)ref, why);
 			continue;
 		}
 		fail |= same;

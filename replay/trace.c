@@ -295,6 +295,8 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 	 * is, said once (vmtrace check names it) */
 	struct vmt_order_stats os;
 	vmt_reader_order_stats(r, &os);
+	memcpy(t->nears, os.nears, sizeof(t->nears));
+	t->nnears = os.nnears;
 	const char *order = vmt_check_order(ck, &os);
 	if (order)
 		fprintf(stderr, "vmreplay: %s: %s: it replays as recorded, and differs\n", path, order);

@@ -46,6 +46,9 @@ struct rp_trace {
 	struct rp_proc_info *procs;  size_t nprocs;
 	uint32_t *step_of_event;     /* event index -> step index */
 	struct rp_spill steps_sp, events_sp, soe_sp;  /* what holds them (spill.h) */
+	/* each process's first pair of calls that overlapped in time on
+	 * neighbouring pages (the reader's order stats) */
+	struct vmt_order_near nears[VMT_ORDER_CONFLICTS]; size_t nnears;
 	int incomplete;              /* the reader stopped at an error */
 	char note[512];              /* its message */
 };

@@ -6,7 +6,7 @@
  * fails as it would without us. */
 #include "exec.h"
 #include "arena.h"
-#include "init.h"
+#include "env_self.h"
 #include "umem.h"
 
 #include <string.h>

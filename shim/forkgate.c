@@ -20,7 +20,22 @@
  * child's first checkpoint held a range the trace's order put after the
  * fork).  So the gate closes at every fork, and a thread's first call
  * pays the fence that membarrier gives the others; a fork with no other
- * thread enrolled waits for nothing and wakes no one. */
+ * thread enrolled waits for nothing and wakes no one.
+ *
+ * Once the process forked and has another thread making recorded calls
+ * (at the fork, or enrolling after it), its recorded calls also take
+ * one at a time (`order`, a futex lock taken before the call's seq and let
+ * go once its end is read): no two of its calls overlap in the trace's
+ * order, so the order the trace has is the one the kernel had.  Calls
+ * that overlapped leave undecided which took the mmap_lock first, and a
+ * thread held off the CPU for milliseconds inside a call made its change
+ * at either end (docs/trace-format.md, "Order"); a fork child's first
+ * checkpoint copies what that decided (order_threads fork under load:
+ * one recording in twenty one VMA off).  The kernel serialises these
+ * calls on the mmap_lock anyway, mostly.  A holder that never lets go (a
+ * thread cancelled or longjmp'd out inside a hook, a call waiting on
+ * another thread's recorded call) is waited for DRAIN_NS; then the lock
+ * is given up for good and calls overlap as before. */
 #include "forkgate.h"
 #include "raw.h"
 
@@ -45,6 +60,7 @@ struct gated {
 	volatile int in_flight;
 	int slot;                    /* index + 1 in `threads`, 0: none */
 	int closing;                 /* this thread forks */
+	int holds;                   /* it holds `order` */
 };
 
 static __thread struct gated self __attribute__((tls_model("initial-exec")));
@@ -54,6 +70,10 @@ static volatile int closed;      /* a fork waits, or is under way */
 static volatile int nwaiting;    /* threads in wait_open */
 static int registered;           /* membarrier registered in this process: 1, refused: -1 */
 int forkgate_forked_threaded;
+static volatile int forked;      /* it forked: a thread enrolling from then on orders calls */
+static volatile int ordered;     /* calls take `order` (forked while threaded) */
+static volatile int order;       /* 0 free, 1 held, 2 held and maybe waited for */
+static volatile int order_broken;   /* a holder did not let go in time: no more */
 
 static void enroll(void)
 {
@@ -62,7 +82,8 @@ static void enroll(void)
 		if (__atomic_compare_exchange_n(&threads[i], &none, &self, 0, __ATOMIC_ACQ_REL,
 		                                __ATOMIC_RELAXED)) {
 			self.slot = i + 1;
-			__atomic_add_fetch(&nthreads, 1, __ATOMIC_SEQ_CST);
+			if (__atomic_add_fetch(&nthreads, 1, __ATOMIC_SEQ_CST) > 1 && forked)
+				ordered = 1;
 			return;
 		}
 	}
@@ -76,6 +97,38 @@ static void wait_open(void)
 	while (__atomic_load_n(&closed, __ATOMIC_ACQUIRE))
 		raw4(SYS_futex, &closed, FUTEX_WAIT_PRIVATE, 1, 0);
 	__atomic_sub_fetch(&nwaiting, 1, __ATOMIC_RELEASE);
+}
+
+static uint64_t now_ns(void);
+
+static void order_take(void)
+{
+	int free_ = 0;
+	if (__atomic_compare_exchange_n(&order, &free_, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		self.holds = 1;
+		return;
+	}
+	uint64_t until = now_ns() + DRAIN_NS;
+	while (__atomic_exchange_n(&order, 2, __ATOMIC_ACQUIRE) != 0) {
+		uint64_t now = now_ns();
+		if (now >= until || __atomic_load_n(&order_broken, __ATOMIC_RELAXED)) {
+			__atomic_store_n(&order_broken, 1, __ATOMIC_RELAXED);
+			raw4(SYS_futex, &order, FUTEX_WAKE_PRIVATE, 0x7fffffff, 0);
+			return;
+		}
+		struct timespec left = { (time_t)((until - now) / 1000000000u), (long)((until - now) % 1000000000u) };
+		raw4(SYS_futex, &order, FUTEX_WAIT_PRIVATE, 2, &left);
+	}
+	self.holds = 1;
+}
+
+void forkgate_order_done(void)
+{
+	if (!self.holds)
+		return;
+	self.holds = 0;
+	if (__atomic_exchange_n(&order, 0, __ATOMIC_RELEASE) == 2)
+		raw4(SYS_futex, &order, FUTEX_WAKE_PRIVATE, 1, 0);
 }
 
 void forkgate_enter(void)
@@ -93,8 +146,11 @@ void forkgate_enter(void)
 			__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		else
 			__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		if (__builtin_expect(!__atomic_load_n(&closed, __ATOMIC_RELAXED), 1))
+		if (__builtin_expect(!__atomic_load_n(&closed, __ATOMIC_RELAXED), 1)) {
+			if (__builtin_expect(ordered, 0) && !__atomic_load_n(&order_broken, __ATOMIC_RELAXED))
+				order_take();
 			return;
+		}
 		self.in_flight = 0;
 		wait_open();
 	}
@@ -118,9 +174,11 @@ void forkgate_close(void)
 	/* a full fence after it: a thread counted after the load below
 	 * fences after counting itself, and finds the gate closed */
 	__atomic_store_n(&closed, 1, __ATOMIC_SEQ_CST);
+	forked = 1;
 	if (__atomic_load_n(&nthreads, __ATOMIC_SEQ_CST) <= (self.slot > 0))
 		return;                  /* no other thread enrolled yet */
 	__atomic_store_n(&forkgate_forked_threaded, 1, __ATOMIC_RELAXED);
+	ordered = 1;
 	if (!registered)
 		registered = raw_failed(raw3(SYS_membarrier, MEMBARRIER_REGISTER_PRIVATE_EXPEDITED, 0, 0)) ? -1 : 1;
 	if (registered < 0 || raw_failed(raw3(SYS_membarrier, MEMBARRIER_PRIVATE_EXPEDITED, 0, 0))) {
@@ -144,7 +202,8 @@ void forkgate_open(void)
 }
 
 /* The child has one thread, this one, and a new address space that
- * membarrier has not been registered for. */
+ * membarrier has not been registered for; it has not forked, and its
+ * calls are ordered once it did while threaded. */
 void forkgate_child(void)
 {
 	for (int i = 0; i < MAX_GATED; i++)
@@ -153,14 +212,16 @@ void forkgate_child(void)
 	closed = 0;
 	nwaiting = 0;
 	registered = 0;
+	forked = ordered = order = order_broken = 0;
 	self.slot = 0;
 	self.closing = 0;
 	self.in_flight = 0;
+	self.holds = 0;
 }
 
 void forkgate_thread_start(void)
 {
-	self.slot = self.closing = self.in_flight = 0;
+	self.slot = self.closing = self.in_flight = self.holds = 0;
 }
 
 /* The thread's last calls (glibc's madvise of its stack, after the exit
@@ -169,6 +230,7 @@ void forkgate_thread_start(void)
  * new thread's enroll() walks past (thread churn paid 25% for it). */
 void forkgate_thread_gone(void)
 {
+	forkgate_order_done();
 	if (self.slot > 0) {
 		__atomic_store_n(&threads[self.slot - 1], NULL, __ATOMIC_RELEASE);
 		__atomic_sub_fetch(&nthreads, 1, __ATOMIC_RELAXED);

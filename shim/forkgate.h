@@ -19,6 +19,9 @@ void forkgate_child(void);
  * reaches a child's first checkpoint (neighbours.c asks about their
  * holes from then on).  A fork child keeps its parent's. */
 extern int forkgate_forked_threaded;
+/* In call_end of the outermost call, once the call's end is read: the
+ * next call of the process may take its seq (forkgate.c, `order`). */
+void forkgate_order_done(void);
 /* A new thread (its TLS may be a finished thread's), and one that ends. */
 void forkgate_thread_start(void);
 void forkgate_thread_gone(void);

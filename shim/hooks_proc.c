@@ -45,9 +45,12 @@ static void split_begin(int sys, const uint64_t a[6])
 		residency_fork(split.seq);
 		shim_live_add(1);   /* before: the parent may leave before the child runs */
 	}
-	/* a child on this memory counts its faults apart (empty_ranges.c) */
-	if (sys == VMT_SYS_VFORK || ((flags & CLONE_VM) && (flags & CLONE_VFORK)))
+	/* a child on this memory counts its faults apart (empty_ranges.c);
+	 * the other threads' calls need not wait for it to exec (forkgate.c) */
+	if (sys == VMT_SYS_VFORK || ((flags & CLONE_VM) && (flags & CLONE_VFORK))) {
 		empty_forget_all();
+		forkgate_order_done();
+	}
 	else if ((flags & CLONE_VM) && !(flags & CLONE_THREAD))
 		empty_distrust();
 	call_clock(&split);

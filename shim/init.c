@@ -29,11 +29,11 @@
 #include "stacks.h"
 #include "stackset.h"
 #include "empty_ranges.h"
+#include "env_self.h"
 #include "signals.h"
 #include "sud.h"
 #include "tramp.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -44,148 +44,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define HIGH_FD 900        /* the recorder's fds stay out of the program's way */
-
-static char lib_path[4096];
-static const char *saved_env[8];
-static char saved_buf[8192];
-
-const char *const *shim_saved_env(void) { return saved_env; }
-const char *shim_lib_path(void) { return lib_path; }
 
 static void say(const char *a, const char *b, const char *c)
 {
 	raw3(SYS_write, 2, a, strlen(a));
 	raw3(SYS_write, 2, b, strlen(b));
 	raw3(SYS_write, 2, c, strlen(c));
-}
-
-int shim_move_high(long fd)
-{
-	if (raw_failed(fd))
-		return (int)fd;
-	long hi = raw3(SYS_fcntl, fd, F_DUPFD_CLOEXEC, HIGH_FD);
-	if (raw_failed(hi))
-		return (int)fd;
-	raw1(SYS_close, fd);
-	return (int)hi;
-}
-
-static void save_env(const char *out, const char *store)
-{
-	static const char *names[] = { "VMREC_STACKS", "VMREC_SUD", "VMREC_RESIDENCY",
-	                               "VMREC_TRAMPOLINE", NULL };
-	char *p = saved_buf;
-	int n = 0;
-	saved_env[n++] = p;
-	p = stpcpy(stpcpy(p, "VMREC_OUT="), out) + 1;
-	saved_env[n++] = p;
-	p = stpcpy(stpcpy(p, "VMREC_STORE="), store) + 1;
-	for (int i = 0; names[i]; i++) {
-		const char *v = getenv(names[i]);
-		if (v && strlen(v) < 64) {
-			saved_env[n++] = p;
-			p = stpcpy(stpcpy(stpcpy(p, names[i]), "="), v) + 1;
-		}
-	}
-	saved_env[n] = NULL;
-}
-
-/* The program sees the environment it would have without the recorder:
- * VMREC_* and the recorder's LD_PRELOAD entry are taken out of environ in
- * place (no allocation; the exec hook puts them back for the next image).
- * Their mere size changed what the program allocated: python's heap took
- * 13 brk calls for `import json` instead of 10. */
-static int is_self(const char *tok, size_t n)
-{
-	static const char name[] = "libvmrec.so";
-	size_t ln = strlen(lib_path), nn = sizeof name - 1;
-	return (ln && n == ln && memcmp(tok, lib_path, n) == 0) ||
-	       (n >= nn && memcmp(tok + n - nn, name, nn) == 0 && (n == nn || tok[n - nn - 1] == '/'));
-}
-
-int shim_env_ours(const char *s, size_t len)
-{
-	static const char *const names[] = {
-		"VMREC_OUT=", "VMREC_STACKS=", "VMREC_SUD=", "VMREC_RESIDENCY=", "VMREC_MODE=",
-		"VMREC_LAUNCHER=", "VMREC_STORE=", "VMREC_EXEC=", "VMREC_OFF=", "VMREC_TRAMPOLINE=",
-	};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		size_t n = strlen(names[i]);
-		if (len >= n && memcmp(s, names[i], n) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* LD_PRELOAD without the recorder, in recorder memory; NULL when nothing
- * is left (the variable goes). */
-/* Where the copies go when the recorder has no arena (it stays out of a
- * process under an address-space limit, map_trampoline). */
-static char *env_space(size_t bytes)
-{
-	static char spare[16384] __attribute__((aligned(16)));
-	static size_t used;
-	char *p = arena_alloc(bytes);
-	if (p || used + bytes > sizeof spare)
-		return p;
-	p = spare + used;
-	used += (bytes + 15) & ~(size_t)15;
-	return p;
-}
-
-static char *preload_without_self(char *e)
-{
-	char *out = env_space(strlen(e) + 1);
-	if (!out)
-		return e;
-	char *start = stpcpy(out, "LD_PRELOAD="), *w = start;
-	for (const char *p = e + 11; *p;) {
-		while (*p == ':' || *p == ' ')
-			p++;
-		const char *q = p;
-		while (*q && *q != ':' && *q != ' ')
-			q++;
-		if (q > p && !is_self(p, (size_t)(q - p))) {
-			if (w > start)
-				*w++ = ':';
-			memcpy(w, p, (size_t)(q - p));
-			w += q - p;
-		}
-		p = q;
-	}
-	*w = 0;
-	return w == start ? NULL : out;
-}
-
-/* environ becomes a copy without them, in recorder memory (main's envp
- * is read after the constructors): the initial stack stays as the
- * kernel built it, so a program that walks past envp to the auxiliary
- * vector (Go's runtime does) finds it where it is. */
-static void hide_env(void)
-{
-	extern char **environ;
-	size_t n = 0;
-	if (!environ)
-		return;
-	while (environ[n])
-		n++;
-	char **copy = (char **)(void *)env_space((n + 1) * sizeof(char *)), **w = copy;
-	if (!copy)
-		return;
-	for (char **r = environ; *r; r++) {
-		if (shim_env_ours(*r, strlen(*r)))
-			continue;
-		if (strncmp(*r, "LD_PRELOAD=", 11) == 0) {
-			char *kept = preload_without_self(*r);
-			if (kept)
-				*w++ = kept;
-			continue;
-		}
-		*w++ = *r;
-	}
-	*w = NULL;
-	environ = copy;
 }
 
 static char *put_dec(char *p, unsigned long v)
@@ -212,7 +76,7 @@ static int open_store(const char *out, int *root)
 		if (strlen(env) >= sizeof path)
 			return -1;
 		strcpy(path, env);
-		save_env(out, path);
+		env_self_save(out, path);
 		return vmt_store_attach(&shim.store, path) < 0 ? -1 : 0;
 	}
 	/* a trace is replaced by rename: never a device, a directory... */
@@ -225,7 +89,7 @@ static int open_store(const char *out, int *root)
 	if (strlen(out) + 40 >= sizeof path)
 		return -1;
 	put_dec(stpcpy(stpcpy(path, out), ".vmrec-store."), (unsigned long)shim.pid);
-	save_env(out, path);
+	env_self_save(out, path);
 	const char *m = getenv("VMREC_MODE");
 	unsigned mode = m && *m ? (unsigned)strtoul(m, NULL, 8) & 07777 : 0600;
 	const char *l = getenv("VMREC_LAUNCHER");
@@ -311,39 +175,16 @@ static int map_trampoline(void)
 	return 0;
 }
 
-static int find_self(const struct maps_line *l, void *arg)
-{
-	uint64_t here = (uint64_t)(uintptr_t)find_self;
-	(void)arg;
-	if (here < l->start || here >= l->end || strlen(l->name) >= sizeof lib_path)
-		return 0;
-	strcpy(lib_path, l->name);
-	return 1;
-}
-
-/* A tree whose root could not record says so once: the root renames
- * VMREC_OUT to VMREC_OFF in place (no allocation), so the images and
- * processes that inherit the environment stay silent instead of each
- * trying, and warning, again (a full disk: once per recording). */
-static void recording_off(void)
-{
-	extern char **environ;
-	for (char **e = environ; e && *e; e++)
-		if (strncmp(*e, "VMREC_OUT=", 10) == 0)
-			memcpy(*e + 6, "OFF", 3);
-}
-
 __attribute__((constructor)) static void shim_init(void)
 {
 	char outbuf[4200];
 	const char *out = getenv("VMREC_OUT");
 	int root;
-	Dl_info info;
 
 	if (getenv("VMREC_OFF") && !out)
 		return;         /* the root said why it is not recording */
 	if (map_trampoline() < 0) {
-		hide_env();     /* the launcher records this process alone */
+		env_self_hide();     /* the launcher records this process alone */
 		return;
 	}
 
@@ -351,17 +192,8 @@ __attribute__((constructor)) static void shim_init(void)
 		say("vmrec: ", "no memory for the recorder", "; not recording\n");
 		return;
 	}
-	/* as /proc/self/maps names it, whatever LD_PRELOAD said; under the
-	 * launcher LD_PRELOAD gives the real path (vmrec resolved it), and
-	 * ld.so's name for the library is that one */
-	if (shim.tramp && dladdr((void *)shim_init, &info) && info.dli_fname &&
-	    info.dli_fname[0] == '/' && strlen(info.dli_fname) < sizeof lib_path)
-		strcpy(lib_path, info.dli_fname);
-	else
-		maps_each(find_self, NULL);
-	if (!lib_path[0] && dladdr((void *)shim_init, &info) && info.dli_fname)
-		strncpy(lib_path, info.dli_fname, sizeof lib_path - 1);
-	maps_set_self_path(lib_path);
+	env_self_locate((void *)shim_init);
+	maps_set_self_path(shim_lib_path());
 	if (!out || !*out) {
 		default_out(outbuf, sizeof outbuf);
 		out = outbuf;
@@ -378,7 +210,7 @@ __attribute__((constructor)) static void shim_init(void)
 	if (st < 0) {
 		if (st == -1)
 			say("vmrec: cannot open ", out, ": not recording\n");
-		recording_off();
+		env_self_off();
 		return;
 	}
 	shim.seq = &shim.store.head->seq;
@@ -404,7 +236,7 @@ __attribute__((constructor)) static void shim_init(void)
 	const char *sud = getenv("VMREC_SUD");
 	if (!shim.tramp && (!sud || strcmp(sud, "0") != 0))
 		sud_init();
-	hide_env();
+	env_self_hide();
 }
 
 void shim_fork_child(void)

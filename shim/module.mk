@@ -8,7 +8,8 @@ SHIM_LIB_SRCS := shim/arena.c $(SHIM_CAPTURE_SRCS) shim/empty_ranges.c shim/exec
 	shim/exec_args.c shim/exec_env.c shim/forkgate.c shim/hooks_mem.c shim/hooks_proc.c \
 	shim/image.c shim/init.c shim/maps.c shim/neighbours.c shim/patch.c shim/record.c \
 	shim/residency.c shim/signals.c shim/sites.c shim/stacks.c \
-	shim/stackset.c shim/sud.c shim/tramp.c shim/umem.c shim/arch_x86_64.S
+	shim/stackset.c shim/sud.c shim/sigsys.c shim/state.c shim/env_self.c \
+	shim/highfd.c shim/tramp.c shim/umem.c shim/arch_x86_64.S
 EXTRA_CFLAGS_shim/ := -fvisibility=hidden
 
 LIBS += $(BUILD)/lib/libvmrec.so

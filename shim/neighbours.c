@@ -36,7 +36,7 @@
  * never a wrong record. */
 #include "neighbours.h"
 #include "forkgate.h"
-#include "init.h"
+#include "highfd.h"
 #include "raw.h"
 #include "record.h"
 #include "residency.h"

@@ -4,6 +4,7 @@
 #define SHIM_RAW_H
 
 #include <stdint.h>
+#include "state.h"
 #include "vmt_raw.h"
 
 #define raw6 vmt_raw6      /* traces/vmt_raw.h */
@@ -22,13 +23,13 @@ static inline int raw_failed(long r) { return vmt_raw_failed(r); }
 static inline uint64_t shim_page_up(uint64_t x) { return (x + SHIM_PAGE - 1) & SHIM_PAGE_MASK; }
 static inline uint64_t shim_page_down(uint64_t x) { return x & SHIM_PAGE_MASK; }
 
-/* A "syscall; ret" inside libc's text (sud.c), or NULL.  Syscall User
+/* shim_exempt_syscall: a "syscall; ret" inside libc's text (sud.c), or
+ * the launcher's trampoline page (tramp.c), or NULL.  Syscall User
  * Dispatch exempts libc's text, so a call issued there skips the kernel's
  * read of this thread's selector byte: ~50 ns in a tight loop, ~2.7 us
  * in a malloc1 loop here, after the page fault of each fresh block.  So
  * the recorded call and the questions asked beside it (residency's PAGEMAP_SCAN, the fault count) go through it.
  * Only for calls that return on the same stack (not clone, vfork, exec). */
-extern void *shim_exempt_syscall;
 
 static inline long raw6_exempt(long nr, long a, long b, long c, long d, long e, long f)
 {

@@ -27,12 +27,6 @@
 #include <time.h>
 #include <unistd.h>
 
-struct shim_proc shim;
-__thread struct shim_thread shim_self __attribute__((tls_model("initial-exec")));
-__thread int shim_vfork_child __attribute__((tls_model("initial-exec")));
-__thread uint16_t shim_trap_flags __attribute__((tls_model("initial-exec")));
-__thread uint64_t shim_trap_ip __attribute__((tls_model("initial-exec")));
-
 /* Sealed slabs a writer keeps to take again once drained: the launcher
  * wakes when a slab is sealed and drains it while the writer fills the
  * next; a few spares cover its wake-up and the drain itself. */
@@ -647,6 +641,8 @@ __attribute__((hot)) void call_end(struct shim_call *c, long ret)
 		.pid = shim.pid, .tid = t->tid && t->pid == shim.pid ? t->tid : (int32_t)raw0(SYS_gettid),
 		.file_id = c->file_id,
 	};
+	if (t->depth == 1 && !shim_vfork_child)
+		forkgate_order_done();
 	capture_event(ev, c->sys, c->args, ret, c->flags);
 	if (shim.stacks && t->depth == 1)
 		ev->stack_id = stacks_capture(shim.stacks);

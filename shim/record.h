@@ -1,63 +1,11 @@
-/* record.h - per-process and per-thread recorder state, and the one path by
- * which a hook turns a system call into trace records. */
+/* record.h - the one path by which a hook turns a system call into trace
+ * records; the recorder's state it writes through is in state.h. */
 #ifndef SHIM_RECORD_H
 #define SHIM_RECORD_H
 
 #include <stdint.h>
+#include "state.h"
 #include "vmt.h"
-#include "vmt_store.h"
-
-/* Events a signal handler's calls may park in the thread while its own
- * write is under way (record.c); more go to the process's overflow.  The
- * thread's state is static TLS, which glibc carves out of each thread's
- * stack: growing it moves the stack pointer, and with it the length of
- * glibc's madvise of a thread's stack at its end (tests/shim/user-stack.t
- * against strace), so it must not grow. */
-#define SHIM_PENDING 8
-
-struct shim_writer;
-
-struct shim_thread {
-	struct shim_writer *w;
-	int32_t pid, tid;           /* of the writer; pid changes after fork */
-	int busy;                   /* 0 free, 1 owner writing, 2 claimed by a flusher */
-	int depth;                  /* hooks active on this thread (signals nest) */
-	int exiting;                /* past its key destructor: write through */
-	int exit_pending;           /* its exit event follows the stack madvise */
-	int internal;               /* the recorder's own calls (libunwind): not recorded */
-	int slot;                   /* registry index + 1, 0: not registered */
-	int npending;
-	struct vmt_event pending[SHIM_PENDING]; /* recorded inside a signal */
-	int noverflow;              /* parked in the process's overflow (record.c) */
-};
-
-struct shim_proc {
-	int enabled;                /* 0: pass everything through */
-	struct vmt_store store;     /* mapped; no descriptor kept */
-	struct vmt_store_proc *proc; /* this image's word in the store */
-	int32_t pid, ppid;
-	uint32_t image;
-	int stacks;                 /* call stack depth, 0: off */
-	int residency;              /* enum residency_mode (VMREC_RESIDENCY) */
-	uint64_t *seq;              /* shared across the process tree (in the store) */
-	uint32_t next_file_id;
-	int out_failed;             /* warned once; trace marked incomplete */
-	uint64_t trapped, unpatched;
-	uint64_t lost;              /* records not kept (atomically); END says it */
-	const char *out_path;
-	uint64_t tramp;             /* the launcher's trampoline page, 0: preloaded alone */
-};
-
-extern struct shim_proc shim;
-extern __thread struct shim_thread shim_self __attribute__((tls_model("initial-exec")));
-/* Set by the child paths of vfork and CLONE_VM|CLONE_VFORK clones: this task
- * runs on its (suspended) parent's memory and thread state, so it records
- * through short-lived writers of its own. */
-extern __thread int shim_vfork_child __attribute__((tls_model("initial-exec")));
-/* VMT_EV_TRAPPED (| VMT_EV_LOADER) while the SIGSYS handler records. */
-extern __thread uint16_t shim_trap_flags __attribute__((tls_model("initial-exec")));
-/* The instruction after a trapped call's syscall (sud.c), 0 outside traps. */
-extern __thread uint64_t shim_trap_ip __attribute__((tls_model("initial-exec")));
 
 /* One intercepted call, from entry to return. */
 struct shim_call {

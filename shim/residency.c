@@ -12,7 +12,7 @@
  * for file pages that may not be mapped. */
 #include "residency.h"
 #include "arena.h"
-#include "init.h"
+#include "highfd.h"
 #include "maps.h"
 #include "pagemap_scan.h"
 #include "raw.h"
@@ -24,7 +24,6 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 
-#define PAGE 4096UL
 #define VEC 4096UL
 
 #define PM_REGIONS 32
@@ -116,7 +115,7 @@ __attribute__((hot)) static int scan_mapped(uint64_t start, struct answer *a)
 		return -1;
 	struct pm_region r[PM_REGIONS];
 	struct pm_scan_arg q = {
-		.size = sizeof(q), .start = start, .end = start + a->npages * PAGE,
+		.size = sizeof(q), .start = start, .end = start + a->npages * SHIM_PAGE,
 		.vec = (uint64_t)(uintptr_t)r, .vec_len = PM_REGIONS,
 		.category_anyof_mask = PM_PRESENT | PM_SWAPPED, .return_mask = PM_PRESENT | PM_SWAPPED,
 	};
@@ -131,7 +130,7 @@ __attribute__((hot)) static int scan_mapped(uint64_t start, struct answer *a)
 			return -1;
 		}
 		for (long i = 0; i < got; i++)
-			if (add_run(a, (r[i].start - start) / PAGE, (r[i].end - r[i].start) / PAGE)) {
+			if (add_run(a, (r[i].start - start) / SHIM_PAGE, (r[i].end - r[i].start) / SHIM_PAGE)) {
 				a->resident = 0;   /* no memory for the bitmap: no record */
 				return 0;
 			}
@@ -145,14 +144,14 @@ __attribute__((hot)) static int scan_mapped(uint64_t start, struct answer *a)
  * mapped parts answer (holes are rare; unmapped pages are not resident). */
 static void mincore_holes(uint64_t start, uint64_t n, unsigned char *vec)
 {
-	if (!raw_failed(raw3(SYS_mincore, start, n * PAGE, vec)))
+	if (!raw_failed(raw3(SYS_mincore, start, n * SHIM_PAGE, vec)))
 		return;
 	if (n == 1) {
 		vec[0] = 0;
 		return;
 	}
 	mincore_holes(start, n / 2, vec);
-	mincore_holes(start + n / 2 * PAGE, n - n / 2, vec + n / 2);
+	mincore_holes(start + n / 2 * SHIM_PAGE, n - n / 2, vec + n / 2);
 }
 
 /* Whether any page in vec[0..n) is resident, a word at a time: most
@@ -176,9 +175,9 @@ __attribute__((hot)) void residency_range(uint64_t seq, uint64_t start, uint64_t
 	unsigned char vec[VEC];
 	struct answer a;
 
-	if (!shim.residency || shim_self.depth > 1 || len == 0 || (start & (PAGE - 1)))
+	if (!shim.residency || shim_self.depth > 1 || len == 0 || (start & ~SHIM_PAGE_MASK))
 		return;
-	a.npages = (len + PAGE - 1) / PAGE;
+	a.npages = (len + SHIM_PAGE - 1) / SHIM_PAGE;
 	if (a.npages > RESIDENCY_MAX_PAGES)
 		a.npages = RESIDENCY_MAX_PAGES;
 	a.resident = 0;
@@ -187,7 +186,7 @@ __attribute__((hot)) void residency_range(uint64_t seq, uint64_t start, uint64_t
 	if (scan_mapped(start, &a) < 0)
 		for (uint64_t done = 0; done < a.npages; ) {
 			uint64_t n = a.npages - done < VEC ? a.npages - done : VEC;
-			mincore_holes(start + done * PAGE, n, vec);
+			mincore_holes(start + done * SHIM_PAGE, n, vec);
 			if (any_resident(vec, n))
 				for (uint64_t i = 0; i < n; i++)
 					if ((vec[i] & 1) && add_run(&a, done + i, 1))
@@ -214,7 +213,7 @@ void residency_first(uint64_t seq, uint64_t lo, uint64_t hi)
 {
 	struct pm_region r;
 	int fd = shim.residency == RESIDENCY_MAPPED ? pagemap() : -1;
-	if (fd < 0 || shim_self.depth > 1 || lo >= hi || ((lo | hi) & (PAGE - 1)))
+	if (fd < 0 || shim_self.depth > 1 || lo >= hi || ((lo | hi) & ~SHIM_PAGE_MASK))
 		return;
 	struct pm_scan_arg q = {
 		.size = sizeof(q), .start = lo, .end = hi, .vec = (uint64_t)(uintptr_t)&r, .vec_len = 1,
@@ -235,12 +234,12 @@ struct fork_scan { uint64_t seq, budget; };
 static int scan_vma(const struct maps_line *l, void *arg)
 {
 	struct fork_scan *f = arg;
-	uint64_t pages = (l->end - l->start) / PAGE;
+	uint64_t pages = (l->end - l->start) / SHIM_PAGE;
 	if (l->perms[1] != 'w' || l->perms[3] != 'p' || maps_is_recorder(l))
 		return 0;
 	if (pages > f->budget)
 		pages = f->budget;
-	residency_range(f->seq, l->start, pages * PAGE);
+	residency_range(f->seq, l->start, pages * SHIM_PAGE);
 	f->budget -= pages;
 	return f->budget == 0;
 }

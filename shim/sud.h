@@ -11,10 +11,6 @@
 #include "raw.h"
 #include "record.h"
 
-extern int sud_enabled;
-/* Per-thread dispatch selector byte (SUD_ALLOW / SUD_BLOCK). */
-extern __thread uint8_t shim_sud_selector __attribute__((tls_model("initial-exec")));
-
 int sud_init(void);          /* install the SIGSYS handler, arm this thread */
 void sud_arm_thread(void);   /* in every new thread and fork child */
 

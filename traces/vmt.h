@@ -532,6 +532,15 @@ struct vmt_order_stats {
 	uint64_t unknown;        /* events without an end (format 1-3): entry order */
 	struct vmt_order_conflict conflicts[VMT_ORDER_CONFLICTS];   /* the first ones */
 	size_t nconflicts;
+	/* calls that overlapped in time a call of their process on the same
+	 * or neighbouring pages: which took the mmap_lock first decides which
+	 * VMAs merged, and where either order was possible no record tells */
+	uint64_t near;
+	struct vmt_order_near {
+		int32_t pid;
+		struct vmt_order_call first, then;   /* the process's first such pair, in trace order */
+	} nears[VMT_ORDER_CONFLICTS];            /* of the first processes that had one */
+	size_t nnears;
 };
 void vmt_reader_order_stats(const struct vmt_reader *r, struct vmt_order_stats *st);
 

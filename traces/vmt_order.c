@@ -42,7 +42,10 @@ struct item {
 #define RECENT 8
 struct recent {
 	uint64_t key, end;
-	int counted;
+	int counted, near_counted;
+	int has_range;
+	uint64_t lo, hi;             /* its range, when it has one */
+	struct vmt_order_call call;
 };
 
 struct file_size { uint32_t id; uint64_t size; };
@@ -57,6 +60,7 @@ struct proc {
 	struct recent recent[RECENT];
 	unsigned nrecent;
 	uint64_t recent_end;         /* the latest end among them */
+	int near;                    /* its first near pair is in the stats (or no room) */
 };
 
 struct vmt_order {
@@ -66,12 +70,13 @@ struct vmt_order {
 	uint64_t last_key;           /* the key of the last record read */
 	int eof, status;             /* the merge is done; how it ended */
 	void *out_blob;              /* delivered last: freed at the next call */
-	long then;                   /* an event to deliver next (its residency went first), or -1 */
+	long then;                   /* an event to deliver once its residencies went, or -1 */
 	size_t forks;                /* fork events waiting in the window */
 	struct vmt_space scratch;    /* then_possible's copy */
 	size_t head;                 /* w[0..head): delivered */
 	size_t *cand, cand_cap;      /* pick's candidates */
 	size_t *cl, ncl, cl_cap;     /* can_go_first's cluster */
+	size_t *tie, tie_cap;        /* calls_by_clock's */
 	uint8_t *cl_left, *cl_need;
 	size_t cl_lcap, cl_ncap;
 	struct vmt_space *lv;        /* its spaces, one per depth */
@@ -110,6 +115,7 @@ void vmt_order_free(struct vmt_order *o)
 	vmt_space_free(&o->scratch);
 	free(o->cand);
 	free(o->cl);
+	free(o->tie);
 	free(o->cl_left);
 	free(o->cl_need);
 	for (size_t i = 0; i < o->lv_cap; i++)
@@ -512,6 +518,53 @@ static int by_end(const void *a, const void *b, void *arg)
 	return i < j ? -1 : i > j;
 }
 
+/* A call that returned, with its clock (format 4): when it had returned
+ * by the clock, its time_ns + latency_ns. */
+static int returned(const struct item *x)
+{
+	return x->kind == IT_EVENT && x->rec.u.event.seq_end && !(x->rec.u.event.flags & VMT_EV_NORETURN);
+}
+
+/* For calls that returned: earliest end first; of calls that ended at
+ * the same seq (no record began between their returns), the one that
+ * returned first by the clock, then by_end.  A call that ran long and
+ * returned later made its change later more often than not: a munmap
+ * that entered the kernel 6 ms before another thread's mmap and returned
+ * 77 us after it, with no seq taken between their returns, had not yet
+ * unmapped the range the mmap's neighbour question saw mapped
+ * (order_threads fork under load, a child one VMA off). */
+static int by_end_clock(const void *a, const void *b, void *arg)
+{
+	const struct item *w = arg, *x = &w[*(const size_t *)a], *y = &w[*(const size_t *)b];
+	const struct vmt_event *xe = &x->rec.u.event, *ye = &y->rec.u.event;
+	uint64_t cx = xe->time_ns + xe->latency_ns, cy = ye->time_ns + ye->latency_ns;
+	if (x->end == y->end && cx != cy)
+		return cx < cy ? -1 : 1;
+	return by_end(a, b, arg);
+}
+
+/* Records sorted by_end: where calls that returned end at the same seq,
+ * they take the places such calls hold there in by_end_clock's order;
+ * the other records keep theirs (so the order stays a total one). */
+static int calls_by_clock(struct vmt_order *o, size_t *idx, size_t n)
+{
+	if (grow((void **)&o->tie, &o->tie_cap, n, sizeof(*o->tie)))
+		return -1;
+	for (size_t a = 0, b; a < n; a = b) {
+		size_t nt = 0;
+		for (b = a; b < n && o->w[idx[b]].end == o->w[idx[a]].end; b++)
+			if (returned(&o->w[idx[b]]))
+				o->tie[nt++] = idx[b];
+		if (nt < 2)
+			continue;
+		qsort_r(o->tie, nt, sizeof(*o->tie), by_end_clock, o->w);
+		for (size_t k = a, m = 0; k < b; k++)
+			if (returned(&o->w[idx[k]]))
+				idx[k] = o->tie[m++];
+	}
+	return 0;
+}
+
 static int place(struct vmt_order *o, const struct proc *p, size_t depth, unsigned *nodes)
 {
 	if (++*nodes > SEARCH_NODES)
@@ -636,6 +689,8 @@ static int can_go_first(struct vmt_order *o, size_t i)
 		}
 	}
 	qsort_r(o->cl + 1, o->ncl - 1, sizeof(*o->cl), by_end, o->w);
+	if (calls_by_clock(o, o->cl + 1, o->ncl - 1))
+		return 1;
 	/* those that could have come before x must all still fit after it;
 	 * the others are there to help */
 	for (size_t k = 0; k < o->ncl; k++) {
@@ -742,8 +797,11 @@ static long pick(struct vmt_order *o, int *forced)
 		}
 		o->cand[nc++] = i;
 	}
-	if (nc > 1)
+	if (nc > 1) {
 		qsort_r(o->cand, nc, sizeof(*o->cand), by_end, o->w);
+		if (calls_by_clock(o, o->cand, nc))
+			return -1;
+	}
 	long go = first_to_go(o, nc, 1);
 	if (go < 0)
 		go = first_to_go(o, nc, 0);
@@ -761,18 +819,29 @@ static long pick(struct vmt_order *o, int *forced)
 /* ---- delivering ------------------------------------------------------- */
 
 /* The calls that overlapped in time another call of their process, each
- * counted once. */
-static void note_overlaps(struct vmt_order *o, struct proc *p, uint64_t key, uint64_t end)
+ * counted once; and those of them on the same or neighbouring pages (x's
+ * range, has_range, is [lo, hi)), with each process's first pair named. */
+static void note_overlaps(struct vmt_order *o, struct proc *p, const struct vmt_event *ev, uint64_t key,
+                          uint64_t end, int has_range, uint64_t lo, uint64_t hi)
 {
-	int counted = 0;
+	int counted = 0, near_counted = 0;
 	for (unsigned k = 0; key < p->recent_end && k < p->nrecent && k < RECENT; k++) {
 		struct recent *y = &p->recent[k];
-		if (y->key < end && key < y->end) {
-			o->st.overlapped += !y->counted + !counted;
-			y->counted = counted = 1;
-		}
+		if (!(y->key < end && key < y->end))
+			continue;
+		o->st.overlapped += !y->counted + !counted;
+		y->counted = counted = 1;
+		if (!has_range || !y->has_range || y->lo > hi || lo > y->hi)
+			continue;
+		o->st.near += !y->near_counted + !near_counted;
+		y->near_counted = near_counted = 1;
+		if (!p->near && o->st.nnears < VMT_ORDER_CONFLICTS)
+			o->st.nears[o->st.nnears++] = (struct vmt_order_near){
+				p->pid, y->call, { ev->seq, ev->pid, ev->tid, ev->sys } };
+		p->near = 1;
 	}
-	p->recent[p->nrecent++ % RECENT] = (struct recent){ key, end, counted };
+	p->recent[p->nrecent++ % RECENT] = (struct recent){
+		key, end, counted, near_counted, has_range, lo, hi, { ev->seq, ev->pid, ev->tid, ev->sys } };
 	if (end > p->recent_end)
 		p->recent_end = end;
 }
@@ -805,8 +874,9 @@ static void follow_event(struct vmt_order *o, const struct vmt_event *ev, uint64
 		if (!o->w[j].done && o->w[j].kind == IT_EVENT && o->w[j].pid == ev->pid && o->w[j].key < key &&
 		    !possible(o, &o->w[j], NULL))
 			o->w[j].waited = 1;
-	uint64_t seg = segment(p, ev);
-	note_overlaps(o, p, key, end);
+	uint64_t seg = segment(p, ev), lo = 0, hi = 0;
+	int has_range = p->have_space && vmt_space_extent(&p->sp, ev, seg, &lo, &hi);
+	note_overlaps(o, p, ev, key, end, has_range, lo, hi);
 	if (!p->have_space)
 		return;
 	struct vmt_space_conflict why;
@@ -945,17 +1015,34 @@ static int push(struct vmt_order *o, const struct vmt_record *rec, uint64_t key)
 		it->brk = vmt_sys_effect(ev->sys) == VMT_FX_BRK;
 		it->has_range = vmt_space_extent(p ? &p->sp : &none, ev, segment(p, ev), &it->lo, &it->hi);
 	}
-	/* a residency goes with the event its writer wrote next (same pid and
-	 * seq); without it, it is a record of its own where it was read */
-	if (o->n && o->w[o->n - 1].kind == IT_RES && !o->w[o->n - 1].done) {
-		struct item *res = &o->w[o->n - 1];
-		if (it->kind == IT_EVENT && res->pid == it->pid && res->key == key)
-			res->end = it->end;
-		else
-			res->kind = IT_OTHER;
+	/* residencies go with the event their writer wrote next (same pid and
+	 * seq: a fork's, one per VMA; the two neighbours of an mmap); without
+	 * it, each is a record of its own where it was read.  The residencies
+	 * waiting at the window's end share a pid and seq. */
+	size_t k = o->n;
+	while (k > o->head && o->w[k - 1].kind == IT_RES && !o->w[k - 1].done)
+		k--;
+	if (k < o->n) {
+		const struct item *last = &o->w[o->n - 1];
+		int same = last->pid == it->pid && last->key == key;
+		if (!(same && it->kind == IT_RES))
+			for (; k < o->n; k++) {
+				if (same && it->kind == IT_EVENT)
+					o->w[k].end = it->end;
+				else
+					o->w[k].kind = IT_OTHER;
+			}
 	}
 	o->n++;
 	return 0;
+}
+
+/* The residencies waiting at the window's end, whose event never came:
+ * records of their own. */
+static void orphan_residencies(struct vmt_order *o)
+{
+	for (size_t k = o->n; k > o->head && o->w[k - 1].kind == IT_RES && !o->w[k - 1].done; k--)
+		o->w[k - 1].kind = IT_OTHER;
 }
 
 int vmt_order_next(struct vmt_order *o, struct vmt_reader *r, struct vmt_record *rec)
@@ -963,9 +1050,10 @@ int vmt_order_next(struct vmt_order *o, struct vmt_reader *r, struct vmt_record 
 	free(o->out_blob);
 	o->out_blob = NULL;
 	if (o->then >= 0) {
-		long i = o->then;
-		o->then = -1;
-		deliver(o, i, 0, rec);
+		long i = o->then, res = residency_of(o, (size_t)i);
+		if (res < 0)
+			o->then = -1;
+		deliver(o, res >= 0 ? res : i, 0, rec);
 		return 1;
 	}
 	for (;;) {
@@ -1000,8 +1088,7 @@ int vmt_order_next(struct vmt_order *o, struct vmt_reader *r, struct vmt_record 
 		if (ret <= 0) {
 			o->eof = 1;
 			o->status = ret;
-			if (o->n && o->w[o->n - 1].kind == IT_RES)
-				o->w[o->n - 1].kind = IT_OTHER;   /* its event never came */
+			orphan_residencies(o);
 			continue;
 		}
 		uint64_t key = vmt_rd_key(r);

@@ -1,11 +1,11 @@
 # pin.sh - sourced by the ratio benchmarks first: runs the sourcing script
 # again on one CPU, so every side of every pair runs on the same core.
-# The two vCPUs of these machines differ: brk, mmap and malloc loops ran
-# ~45% slower on CPU 1 than on CPU 0 (2026-12-02 15:50, pinned, three
-# runs each), and 30% slower on CPU 0 twenty minutes later, while a pure
-# compute loop runs the same on both; an unpinned process stays where it
-# started, so a native run on one and a recorded run on the other made
-# ratios of 0.7 or 1.5 out of nothing.  BENCH_CPU picks the CPU
+# The two vCPUs of these machines differ: brk, mmap and malloc loops run
+# tens of percent slower on one than on the other, and which one is the
+# slow one changes within minutes, while a pure compute loop runs the
+# same on both; an unpinned process stays where it started, so a native
+# run on one and a recorded run on the other makes ratios of 0.7 or 1.5
+# out of nothing.  BENCH_CPU picks the CPU
 # (default: the first this script may use); where taskset cannot pin, the
 # script runs unpinned and says so.
 if [ -z "${VMREC_BENCH_CPU_PINNED:-}" ]; then

@@ -3,19 +3,15 @@
 # run natively vs the same loop replayed by vmreplay from its own trace,
 # side by side in alternating rounds; prints median ops/s and the ratios.
 # The cost of a brk depends on where the heap sits in the kernel's tree of
-# VMAs, which ASLR changes with every recording (of six recordings, one
-# replayed at 0.80 of native and the others at 0.91-0.99; the native loop's
-# own runs spread as much), so the rounds take turns over TRACES recordings.
+# VMAs, which ASLR changes with every recording (recordings of the same
+# loop replay at ratios as far apart as the native loop's own runs), so
+# the rounds take turns over TRACES recordings.
 # Targets: the replay with merge outcomes (the default) >= 0.9 x native, as
 # events per second of the whole replay; the engine >= 2 M events/s, which
-# only the simulator can reach (a kernel brk alone takes 0.25-1.5 us on these machines):
-# its rate is printed beside the kernel's without outcomes.  The kernel back
-# end tells a brk's outcome from the heap VMA it knows (backend_kernel.c, struct
-# k_known), without a PROCMAP_QUERY per call; the replayer touches the
-# trace's pages before its first measured call (docs/replay-cost.md: a
-# shadow-paging hypervisor's first-touch faults were 0.37 us of every
-# replayed brk).  brk_loop gives the native
-# loop the same heap the recorded one had (see its comment).
+# only the simulator can reach (a kernel brk alone takes longer than that
+# allows): its rate is printed beside the kernel's without outcomes.  Why
+# the replay costs what it does: docs/replay-cost.md.  brk_loop gives the
+# native loop the same heap the recorded one had (see its comment).
 set -e
 . "$(dirname "$0")/pin.sh"
 B=${VMREC_BUILD:-build}

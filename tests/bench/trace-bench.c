@@ -76,7 +76,7 @@ static void brk_event(struct gen *g, struct vmt_event *e, uint64_t *cur, int64_t
 
 static uint64_t page_round(uint64_t n)
 {
-	return (n + 4095) & ~4095ull;
+	return (n + VMT_PAGE - 1) & ~(uint64_t)(VMT_PAGE - 1);
 }
 
 static void mixed_event(struct gen *g, struct vmt_event *e, int t)
@@ -93,7 +93,7 @@ static void mixed_event(struct gen *g, struct vmt_event *e, int t)
 	if (r % 10 < 7)
 		e->stack_id = 1 + (uint32_t)((rnd() % 64) * (rnd() % 64) / 8);
 	if (n < 8 || (n < 256 && r % 100 < 40)) {
-		uint64_t len = page_round(4096ull << (rnd() % 15)) + 4096 * (rnd() % 8);
+		uint64_t len = page_round((uint64_t)VMT_PAGE << (rnd() % 15)) + VMT_PAGE * (rnd() % 8);
 		e->sys = VMT_SYS_MMAP;
 		e->args[0] = 0;
 		e->args[1] = len;
@@ -104,7 +104,7 @@ static void mixed_event(struct gen *g, struct vmt_event *e, int t)
 			e->args[2] = 1;
 			e->args[3] = 0x2;
 			e->args[4] = 3 + rnd() % 5;
-			e->args[5] = 4096 * (rnd() % 16);
+			e->args[5] = VMT_PAGE * (rnd() % 16);
 			e->file_id = 1 + (uint32_t)(rnd() % 20);
 		} else if (r % 100 < 10) {
 			e->args[3] = 0x20022;        /* MAP_STACK */
@@ -114,7 +114,7 @@ static void mixed_event(struct gen *g, struct vmt_event *e, int t)
 			e->err = 12;
 			e->result = -1;
 		} else {
-			g->top -= page_round(len) + 4096 * (rnd() % 3 == 0);
+			g->top -= page_round(len) + VMT_PAGE * (rnd() % 3 == 0);
 			e->result = (int64_t)g->top;
 			g->live[t][n] = g->top;
 			g->live_len[t][n] = page_round(len);
@@ -136,14 +136,14 @@ static void mixed_event(struct gen *g, struct vmt_event *e, int t)
 		case 5: case 6:
 			e->sys = VMT_SYS_MPROTECT;
 			e->args[0] = at;
-			e->args[1] = 4096;
+			e->args[1] = VMT_PAGE;
 			e->args[2] = 0;
 			e->latency_ns = (uint64_t)(1600 + jitter(120));
 			break;
 		default:
 			e->sys = VMT_SYS_MADVISE;
-			e->args[0] = at + 4096 * (rnd() % (len / 4096));
-			e->args[1] = 4096 * (1 + rnd() % 16);
+			e->args[0] = at + VMT_PAGE * (rnd() % (len / VMT_PAGE));
+			e->args[1] = VMT_PAGE * (1 + rnd() % 16);
 			e->args[2] = r % 3 ? 4 : 8;  /* MADV_DONTNEED, MADV_FREE */
 			e->latency_ns = (uint64_t)(900 + jitter(100));
 			break;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Every module.mk names its sources: a C file of shim/, traces/, replay/,
-# replay/sim/, replay/vm/ and analysis/ (with analysis/synth/) is built because its module.mk lists it
-# by name, not because a wildcard or a file-name pattern happens to match
-# it.  A file no list names is either dead or forgotten: both fail here.
+# replay/sim/, replay/vm/, lib/ and analysis/ (with analysis/synth/) is
+# built because its module.mk lists it by name, not because a wildcard or
+# a file-name pattern happens to match it.  A file no list names is
+# either dead or forgotten: both fail here.
 . "$(dirname "$0")/../lib.sh"
 cd "$S" || exit 1
 check() {   # MODULE.MK DIR...
@@ -22,6 +23,7 @@ check() {   # MODULE.MK DIR...
 check replay/module.mk replay
 check replay/vm/module.mk replay/vm
 check analysis/module.mk analysis analysis/synth
+check lib/module.mk lib
 check shim/module.mk shim
 check traces/module.mk traces
 check replay/sim/module.mk replay/sim

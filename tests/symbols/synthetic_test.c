@@ -97,7 +97,7 @@ static void write_trace(void)
 		exit(1);
 	}
 	r.u.header.version = VMT_FORMAT_VERSION;
-	r.u.header.host.page_size = 4096;
+	r.u.header.host.page_size = VMT_PAGE;
 	r.u.header.cmdline = "synthetic";
 	put(w, &r);
 	r = (struct vmt_record){ .type = VMT_REC_PROCESS };
@@ -195,7 +195,7 @@ static void write_libc_trace(void)
 		exit(1);
 	}
 	r.u.header.version = VMT_FORMAT_VERSION;
-	r.u.header.host.page_size = 4096;
+	r.u.header.host.page_size = VMT_PAGE;
 	put(w, &r);
 	r = (struct vmt_record){ .type = VMT_REC_PROCESS };
 	r.u.process = (struct vmt_process){ .pid = 200, .ppid = 1, .exe = exe, .cmdline = "synthetic" };

@@ -115,6 +115,31 @@ event 11 100 102 munmap
 residency 10 100 0x7f0000000000
 event 10 100 101 munmap" "a residency goes with its event, which ended later"
 
+# calls that end at one seq (no record began between their returns): the
+# one the clock says returned first goes first, with every residency its
+# writer wrote before it.  A munmap that entered the kernel long before
+# another thread's mmap and returned after it had not unmapped yet what
+# the mmap's neighbour question saw (order_threads fork under load: the
+# fork child one VMA off where entry order, or a residency left behind,
+# decided)
+{ head_map; cat <<'EOF'
+ev 100 mmap 0 0x10000 3 0x22 -1 0 = 0x7f0000010000 tid=101 seq=1 end=2 t=1000 lat=10
+ev 100 mmap 0 0x10000 3 0x22 -1 0 = 0x7f0000030000 tid=102 seq=3 end=4 t=2000 lat=10
+res 100 0x7f0000010000 16 0100 seq=5 tid=101
+ev 100 munmap 0x7f0000010000 0x10000 0 0 0 0 = 0 tid=101 seq=5 end=40 t=10000 lat=60000
+res 100 0x7f0000010000 1 01 seq=39 tid=103
+res 100 0x7f0000030000 1 01 seq=39 tid=103
+ev 100 mmap 0 0x10000 3 0x22 -1 0 = 0x7f0000020000 tid=103 seq=39 end=40 t=60000 lat=1000
+EOF
+} | "$MK" "$T/tie.vmt"
+is "$("$B/tests/trace/progs/trace_read" -o "$T/tie.vmt" | sed -n '3,7p')" "residency 39 100 0x7f0000010000
+residency 39 100 0x7f0000030000
+event 39 100 103 mmap
+residency 5 100 0x7f0000010000
+event 5 100 101 munmap" "calls that end at one seq: the one the clock says returned first, after all its residencies"
+like "$("$V" check "$T/tie.vmt")" "order: 2 calls overlapped one on the same or neighbouring pages: the order they took the mmap_lock in, which decides which VMAs merge, is not recorded" \
+	"vmtrace check counts the calls that overlapped on neighbouring pages"
+
 # a fork child's records come after the fork, whatever their seqs say
 got=$(order fork <<'EOF'
 ev 100 fork 0 0 0 0 0 0 = 200 seq=10 end=30

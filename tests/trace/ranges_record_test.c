@@ -21,7 +21,7 @@ static int write_trace(const char *path, const struct vmt_ranges *x, int sys)
 		return err;
 	struct vmt_record rec = { .type = VMT_REC_HEADER };
 	rec.u.header.version = VMT_FORMAT_VERSION;
-	rec.u.header.host.page_size = 4096;
+	rec.u.header.host.page_size = VMT_PAGE;
 	err = vmt_write(w, &rec);
 	rec = (struct vmt_record){ .type = VMT_REC_PROCESS };
 	rec.u.process = (struct vmt_process){ .seq = 1, .pid = 7, .exe = "x", .cmdline = "x" };

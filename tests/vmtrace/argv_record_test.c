@@ -16,7 +16,7 @@ static int write_one(const char *path, const struct vmt_argv *a)
 		return err;
 	struct vmt_record rec = { .type = VMT_REC_HEADER };
 	rec.u.header.version = VMT_FORMAT_VERSION;
-	rec.u.header.host.page_size = 4096;
+	rec.u.header.host.page_size = VMT_PAGE;
 	err = vmt_write(w, &rec);
 	rec = (struct vmt_record){ .type = VMT_REC_ARGV };
 	rec.u.argv = *a;

@@ -98,7 +98,7 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 		for (size_t j = 0; j < sizeof(trapped) / sizeof(*trapped); j++)
 			if (trapped[j].nr == si->si_syscall)
 				r->ev.sys = (uint16_t)trapped[j].sys;
-		r->ev.err = ret < 0 && ret > -4096 ? (int32_t)-ret : 0;
+		r->ev.err = vmt_raw_failed(ret) ? (int32_t)-ret : 0;
 		r->ev.result = r->ev.err ? -1 : ret;
 		for (int j = 0; j < 6; j++)
 			r->ev.args[j] = (uint64_t)args[j];
