@@ -99,6 +99,14 @@ enum vmt_ranges_kind {
 	VMT_RANGES_UFFDIO_RANGE = 3,    /* ioctl(UFFDIO_UNREGISTER): the range */
 	VMT_RANGES_VMA_NAME = 4,        /* prctl(PR_SET_VMA): no range (registers), the name */
 };
+/* Which file a call's FILE record names (the table's `file` column). */
+enum vmt_file_kind {
+	VMT_FILE_NONE = 0,
+	VMT_FILE_FD,          /* args[4], unless args[3] has MAP_ANONYMOUS or it is < 0 */
+	VMT_FILE_SHMID,       /* args[0], a System V segment */
+	VMT_FILE_PATH,        /* args[0], a path from the working directory */
+	VMT_FILE_PATH_AT,     /* args[1] from the directory args[0], args[4]'s AT_* flags */
+};
 const char *vmt_sys_name(int sys);          /* "mmap"; NULL if unknown */
 /* The row's id in lower case, unique where names repeat: "mmap",
  * "prctl_set_thp_disable", "uffdio_register"; for results and tables
@@ -121,6 +129,7 @@ int vmt_sys_of_call(long nr, const uint64_t args[6]);
 int vmt_sys_match(int sys, int *arg, uint32_t *value);
 int vmt_sys_residency(int sys);             /* enum vmt_residency_kind */
 int vmt_sys_ranges(int sys);                /* enum vmt_ranges_kind */
+int vmt_sys_file(int sys);                  /* enum vmt_file_kind */
 long vmt_sys_nr(int sys);                   /* vmt_sys -> x86-64 number, -1 */
 int vmt_sys_nargs(int sys);                 /* arguments the call takes */
 int vmt_sys_effect(int sys);                /* enum vmt_effect; VMT_FX_NONE if unknown */
