@@ -10,6 +10,7 @@
  * at the seccomp stop and seq_end at the syscall-exit stop, so both
  * recorders' events are one order. */
 #include "launch_trace.h"
+#include "capture.h"
 #include "launch_filter.h"
 #include "pagemap_scan.h"
 #include "vmt.h"
@@ -69,6 +70,10 @@ struct ltask {
 	int own_exit;               /* made by a clone the launcher recorded: libvmrec knows
 	                             * nothing of it, its exit is the launcher's */
 	struct vmt_event ev;
+	struct capture_ranges rc;   /* the call's RANGES record, when have_ranges */
+	int have_ranges;
+	struct vmt_range *rbuf;     /* process_madvise's ranges */
+	size_t rcap;
 	struct vmt_writer *w;
 	struct vmt_store_put put;
 	struct vmt_sink sink;
@@ -433,6 +438,7 @@ static void task_del(struct ltask *t)
 			break;
 		}
 	proc_put(t->p);
+	free(t->rbuf);
 	free(t);
 }
 
@@ -526,6 +532,43 @@ static void args_of(const struct user_regs_struct *r, uint64_t a[6])
 	a[3] = r->r10; a[4] = r->r8; a[5] = r->r9;
 }
 
+/* The tracee's memory for capture.c: process_vm_readv stops at the
+ * first page it cannot read, so a short count says where. */
+static size_t tracee_read(void *opaque, void *dst, uint64_t addr, size_t n, size_t unit)
+{
+	(void)unit;
+	struct iovec local = { dst, n }, remote = { (void *)(uintptr_t)addr, n };
+	ssize_t r = process_vm_readv(*(pid_t *)opaque, &local, 1, &remote, 1, 0);
+	return r > 0 ? (size_t)r : 0;
+}
+
+/* The call's RANGES record (the table's `ranges`), read at its entry. */
+static void ranges_before(struct ltask *t, int sys, const uint64_t a[6])
+{
+	struct capture_mem m = { tracee_read, NULL, &t->tid };
+	t->have_ranges = capture_ranges(&t->rc, sys, a, t->rbuf, t->rcap, &m);
+	if (!t->have_ranges && t->rc.need) {
+		struct vmt_range *b = realloc(t->rbuf, t->rc.need * sizeof *b);
+		if (!b)
+			return;
+		t->rbuf = b;
+		t->rcap = t->rc.need;
+		t->have_ranges = capture_ranges(&t->rc, sys, a, t->rbuf, t->rcap, &m);
+	}
+}
+
+/* Whether process_madvise's pidfd is the tracee's own process: its
+ * fdinfo's Pid line. */
+static int pidfd_is_own(struct ltask *t, long fd)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/fdinfo/%ld", (int)t->tid, fd);
+	if (fd < 0 || read_file(path, buf, sizeof buf) < 0)
+		return 0;
+	const char *pid = strstr(buf, "\nPid:");
+	return pid && atoi(pid + 5) == t->p->tgid;
+}
+
 static uint64_t clone_flags(struct ltask *t, const struct user_regs_struct *r)
 {
 	if ((long)r->orig_rax == SYS_clone3) {
@@ -599,20 +642,31 @@ static void residency(struct ltask *t, uint64_t seq, uint64_t start, uint64_t le
 	task_write(t, &rec);
 }
 
-static void residency_before(struct ltask *t, const struct vmt_event *ev)
+/* The pages the table's `residency` column asks about, before the call:
+ * its range, a lower break's heap, or each range of its RANGES record
+ * (process_madvise's own pages only: another process's are not ours to
+ * ask of this pagemap). */
+static void residency_before(struct ltask *t, const struct vmt_event *ev,
+                             const struct vmt_ranges *ranges)
 {
 	const uint64_t *a = ev->args;
-	switch (ev->sys) {
-	case VMT_SYS_MUNMAP: case VMT_SYS_MPROTECT: case VMT_SYS_PKEY_MPROTECT:
-	case VMT_SYS_MADVISE: case VMT_SYS_MREMAP:
-		residency(t, ev->seq, a[0], a[1] + (a[0] & 4095));
+	int ai, li;
+	switch (vmt_sys_residency(ev->sys)) {
+	case VMT_RESID_RANGE:
+		vmt_sys_range_args(ev->sys, &ai, &li);
+		residency(t, ev->seq, a[ai], a[li] + (a[ai] & 4095));
 		break;
-	case VMT_SYS_BRK:
+	case VMT_RESID_BRK:
 		if (a[0] && t->p->brk && a[0] < t->p->brk) {
 			uint64_t from = (a[0] + 4095) & ~4095ull;
 			if (from < t->p->brk)
 				residency(t, ev->seq, from, t->p->brk - from);
 		}
+		break;
+	case VMT_RESID_RANGES:
+		for (uint32_t i = 0; ranges && i < ranges->n; i++)
+			residency(t, ev->seq, ranges->ranges[i].start,
+			          ranges->ranges[i].len + (ranges->ranges[i].start & 4095));
 		break;
 	}
 }
@@ -710,7 +764,12 @@ static int on_seccomp(struct ltask *t)
 			ev->args[3] = c[2]; ev->args[4] = c[3]; ev->args[5] = c[7];
 		}
 	}
-	residency_before(t, ev);
+	t->have_ranges = 0;
+	if (vmt_sys_ranges(sys) != VMT_RANGES_NONE)
+		ranges_before(t, sys, a);
+	/* another process's pages would be answered from this one's pagemap */
+	residency_before(t, ev, t->have_ranges && (sys != VMT_SYS_PROCESS_MADVISE ||
+	                                           pidfd_is_own(t, (long)a[0])) ? &t->rc.r : NULL);
 	if (fx == VMT_FX_EXIT) {
 		ev->flags |= VMT_EV_NORETURN;
 		ev->seq_end = seq_now();
@@ -730,13 +789,25 @@ static int on_seccomp(struct ltask *t)
 	return PTRACE_SYSCALL;
 }
 
+/* The call's RANGES record (after what the kernel wrote back), then its
+ * event, as libvmrec writes them. */
 static void finish_call(struct ltask *t, long ret)
 {
 	struct vmt_event *ev = &t->ev;
+	uint64_t a[6];
+	memcpy(a, ev->args, sizeof a);
+	if (t->have_ranges) {
+		struct capture_mem m = { tracee_read, NULL, &t->tid };
+		capture_ranges_after(&t->rc, a, ret, &m);
+		struct vmt_record rec = { .type = VMT_REC_RANGES, .u.ranges = t->rc.r };
+		rec.u.ranges.seq = ev->seq;
+		rec.u.ranges.pid = t->p->tgid;
+		task_write(t, &rec);
+		t->have_ranges = 0;
+	}
 	ev->seq_end = seq_now();
 	ev->latency_ns = now_ns() - ev->time_ns;
-	ev->err = ret < 0 && ret > -4096 ? (int32_t)-ret : 0;
-	ev->result = ev->err ? -1 : ret;
+	capture_event(ev, ev->sys, a, ret, ev->flags);
 	task_write(t, &(struct vmt_record){ .type = VMT_REC_EVENT, .u.event = *ev });
 }
 

@@ -79,6 +79,13 @@ $(BUILD)/tests/shim/static_ctl: tests/shim/static/static_ctl.c
 	@mkdir -p $(@D)
 	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
 
+# A static program whose calls keep their ranges in memory: the
+# launcher's RANGES records (tests/shim/launcher-ranges.t).
+TEST_BINS += $(BUILD)/tests/shim/static_ranges
+$(BUILD)/tests/shim/static_ranges: tests/shim/static/static_ranges.c
+	@mkdir -p $(@D)
+	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
+
 # A program whose library's constructor maps memory before libvmrec's
 # runs (tests/shim/from-execve.t).
 TEST_BINS += $(BUILD)/tests/shim/libctor_maps.so $(BUILD)/tests/shim/ctor_maps
