@@ -177,7 +177,9 @@ static int add_record(struct stats *s, const struct vmt_record *rec)
 		if (!t)
 			return -1;
 		t->events++;
-		uint32_t by = ev->flags & VMT_EV_LAUNCHER ? 2 : 1;
+		/* an execve belongs to the image before (its recorder wrote it) */
+		uint32_t by = vmt_sys_effect(ev->sys) == VMT_FX_EXEC ? 0
+		              : ev->flags & VMT_EV_LAUNCHER ? 2 : 1;
 		s->launcher |= by == 2;
 		if (s->last_proc < s->nprocs && s->procs[s->last_proc].pid == ev->pid)
 			s->procs[s->last_proc].by |= by;
@@ -241,7 +243,10 @@ static const char *ended(const struct proc_stats *p, char *buf, size_t cap)
 	case VMT_END_EXIT: snprintf(buf, cap, "exit %d", p->end_status); break;
 	case VMT_END_SIGNAL: snprintf(buf, cap, "signal %d", p->end_status); break;
 	case VMT_END_VANISHED: snprintf(buf, cap, "vanished"); break;
-	case VMT_END_UNRECORDED: snprintf(buf, cap, "unrecorded exec"); break;
+	case VMT_END_UNRECORDED:
+		snprintf(buf, cap, "unrecorded exec%s", p->end_status == VMT_UNREC_STATIC ? ": static"
+		         : p->end_status == VMT_UNREC_PRIVILEGED ? ": privileged" : "");
+		break;
 	default: snprintf(buf, cap, "%s", ""); break;
 	}
 	return buf;

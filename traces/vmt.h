@@ -360,8 +360,12 @@ enum vmt_end_how {
 	VMT_END_EXIT = 1,     /* status: the exit status */
 	VMT_END_SIGNAL = 2,   /* status: the signal that killed it */
 	VMT_END_VANISHED = 3, /* ended without a word, how is not known */
-	VMT_END_UNRECORDED = 4, /* exec'd a program the recorder cannot follow */
+	VMT_END_UNRECORDED = 4, /* exec'd a program the recorder cannot follow;
+	                         * status: why (VMT_UNREC_*) */
 };
+#define VMT_UNREC_STATIC     1  /* statically linked: no loader to preload into */
+#define VMT_UNREC_PRIVILEGED 2  /* runs with privilege it gains at exec (setuid,
+                                 * setgid, file capabilities): ld.so ignores LD_PRELOAD */
 
 struct vmt_end {
 	uint64_t seq;         /* after every event of this pid */
