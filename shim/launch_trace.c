@@ -310,6 +310,27 @@ static void join_args(char *buf, long n)
 			buf[i] = ' ';
 }
 
+/* Whether the tracee runs a setuid or setgid file without the ids it
+ * would give it natively (this launcher is unprivileged: no_new_privs). */
+static int runs_unprivileged(pid_t tid)
+{
+	char path[64], status[4096];
+	struct stat st;
+	unsigned ruid, euid, rgid, egid;
+	snprintf(path, sizeof path, "/proc/%d/exe", (int)tid);
+	if (stat(path, &st) < 0 || !(st.st_mode & (S_ISUID | S_ISGID)))
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+	if (read_file(path, status, sizeof status) < 0)
+		return 0;
+	const char *u = strstr(status, "\nUid:"), *g = strstr(status, "\nGid:");
+	if (!u || !g || sscanf(u, "\nUid: %u %u", &ruid, &euid) != 2 ||
+	    sscanf(g, "\nGid: %u %u", &rgid, &egid) != 2)
+		return 0;
+	return ((st.st_mode & S_ISUID) && st.st_uid != euid) ||
+	       ((st.st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) && st.st_gid != egid);
+}
+
 /* The new image's PROCESS, MAP and CHECKPOINT, as libvmrec writes them
  * preloaded alone. */
 static void write_image_start(struct ltask *t, int reason)
@@ -328,7 +349,9 @@ static void write_image_start(struct ltask *t, int reason)
 		cmd[0] = 0;
 	rec.u.process = (struct vmt_process){ .seq = seq, .time_ns = now_ns(), .pid = t->p->tgid,
 	                                      .ppid = t->p->ppid, .image = t->p->image,
-	                                      .exe = exe, .cmdline = cmd };
+	                                      .exe = exe, .cmdline = cmd,
+	                                      .origin = VMT_ORIGIN_LAUNCHER |
+	                                                (runs_unprivileged(t->tid) ? VMT_ORIGIN_UNPRIVILEGED : 0) };
 	task_write(t, &rec);
 	int count = -1;
 	if (reason != VMT_CK_FORK) {

@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define VMT_FORMAT_VERSION 4     /* written; readers also read 1 to 3 */
+#define VMT_FORMAT_VERSION 5     /* written; readers also read 1 to 4 */
 #define VMT_FORMAT_OLDEST 1
 
 /* ---- errors -------------------------------------------------------- */
@@ -251,7 +251,14 @@ struct vmt_process {
 	uint32_t image;       /* 0 for the first image of pid, +1 per exec */
 	const char *exe;      /* /proc/self/exe */
 	const char *cmdline;  /* argv joined by single spaces */
+	uint32_t origin;      /* VMT_ORIGIN_* (format 5); 0 not said */
 };
+/* Who recorded an image from its start, and how it ran. */
+#define VMT_ORIGIN_PRELOAD   0x1u /* libvmrec, from its constructor on */
+#define VMT_ORIGIN_LAUNCHER  0x2u /* the vmrec launcher, from its execve on */
+#define VMT_ORIGIN_UNPRIVILEGED 0x4u /* a setuid or setgid file run without the
+                                      * ids it would get natively (traced by an
+                                      * unprivileged launcher: no_new_privs) */
 
 #define VMT_PROT_READ   0x1u
 #define VMT_PROT_WRITE  0x2u

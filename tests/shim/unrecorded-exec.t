@@ -7,7 +7,9 @@
 # and the trace is finished, also when the exec is a forked or vforked
 # child's (a shell's `prog; ...`), where nobody used to leave the store.
 # Under a privileged launcher such an image is the launcher's to record
-# from its execve to its end (libvmrec is not in it).
+# from its execve to its end (libvmrec is not in it); under an
+# unprivileged one the kernel runs it without its privilege (the filter's
+# no_new_privs, as under strace) and its PROCESS says so.
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
 V=$B/bin/vmrec
@@ -73,4 +75,16 @@ is "$out" "$native" "unprivileged, preloaded: runs with its privilege, as native
 ok "$([ -f out/u.lz4 ]; echo $?)" "unprivileged, preloaded: the trace is finished"
 c=$(child_of out/u.lz4)
 like "$(proc_line out/u.lz4 "$c")" "(unrecorded exec: privileged)" "unprivileged, preloaded: its END says why"
+
+out=$(as_nobody "$V" -o "$T/out/n.lz4" -- sh -c "$T/root_id -u; echo \$?" 2>err)
+is "$out" "$(id -u nobody)
+0" "unprivileged launcher: runs without its privilege, as under strace"
+is "$(cat err)" "" "unprivileged launcher: nothing on stderr"
+c=$(child_of out/n.lz4)
+like "$(proc_line out/n.lz4 "$c")" "run without its setuid/setgid privilege]" \
+	"unprivileged launcher: the trace says so for that process"
+like "$("$VT" stats --json out/n.lz4 | grep "\"pid\": $c,")" '"recorded_from": "execve: launcher, then preload, run without' \
+	"and in vmtrace stats --json"
+sh_pid=$("$TC" -a out/n.lz4 | awk '$1 == "process" && $4 == 0 { print $2; exit }')
+like "$(proc_line out/n.lz4 "$sh_pid")" "[from execve: launcher, then preload]" "its parent, no setuid file, says nothing of it"
 done_testing
