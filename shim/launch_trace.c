@@ -69,6 +69,7 @@ struct ltask {
 	int live_opts;              /* asked for clone events for one call: LIVE_OPTS after it */
 	int own_exit;               /* made by a clone the launcher recorded: libvmrec knows
 	                             * nothing of it, its exit is the launcher's */
+	int exit_written;           /* its exit event is in the trace */
 	struct vmt_event ev;
 	struct capture_ranges rc;   /* the call's RANGES record, when have_ranges */
 	int have_ranges;
@@ -390,10 +391,14 @@ static void write_end(struct ltask *t, int st)
  * the parent's to reap until its tracer has waited for it, and a parent
  * that polls the child's pidfd and then calls waitpid(WNOHANG), as the
  * kernel's selftest harness does, would find nothing to reap
- * (tests/shim/pidfd-wait.t).  Other threads need no such stop. */
+ * (tests/shim/pidfd-wait.t).  So does a thread whose exit is the
+ * launcher's (own_exit): once libvmrec is live, glibc's thread exit goes
+ * through the trampoline, which the filter lets pass (on_thread_exit).
+ * Other threads need no such stop. */
 static void set_opts(const struct ltask *t, int opts)
 {
-	ptrace(PTRACE_SETOPTIONS, t->tid, 0, opts | (t->tid == t->p->tgid ? PTRACE_O_TRACEEXIT : 0));
+	int at_exit = t->tid == t->p->tgid || t->own_exit;
+	ptrace(PTRACE_SETOPTIONS, t->tid, 0, opts | (at_exit ? PTRACE_O_TRACEEXIT : 0));
 }
 
 static size_t proc_tasks(const struct lproc *p);
@@ -796,6 +801,7 @@ static int on_seccomp(struct ltask *t)
 	if (fx == VMT_FX_EXIT) {
 		ev->flags |= VMT_EV_NORETURN;
 		ev->seq_end = seq_now();
+		t->exit_written = 1;
 		task_write(t, &(struct vmt_record){ .type = VMT_REC_EVENT, .u.event = *ev });
 		if (sys == VMT_SYS_EXIT_GROUP || t->tid == p->tgid) {
 			struct vmt_record rec = { .type = VMT_REC_CHECKPOINT };
@@ -862,6 +868,31 @@ static void on_syscall_exit(struct ltask *t)
 				t->ev.flags |= VMT_EV_THREAD;
 	}
 	finish_call(t, ret);
+}
+
+/* The exit stop of a thread whose exit is the launcher's, when the
+ * filter did not stop its exit (it came through the trampoline): an
+ * exit(2) is recorded as at a seccomp stop; a thread ended by its
+ * process's exit_group or a signal made no call. */
+static void on_thread_exit(struct ltask *t)
+{
+	struct user_regs_struct r;
+	if (!t->own_exit || t->exit_written || ptrace(PTRACE_GETREGS, t->tid, 0, &r) < 0 ||
+	    (long)r.orig_rax != SYS_exit)
+		return;
+	struct vmt_event *ev = &t->ev;
+	memset(ev, 0, sizeof *ev);
+	ev->seq = next_seq();
+	ev->time_ns = now_ns();
+	ev->pid = t->p->tgid;
+	ev->tid = t->tid;
+	ev->sys = VMT_SYS_EXIT;
+	ev->flags = VMT_EV_LAUNCHER | VMT_EV_NORETURN;
+	args_of(&r, ev->args);
+	ev->seq_end = seq_now();
+	task_write(t, &(struct vmt_record){ .type = VMT_REC_EVENT, .u.event = *ev });
+	t->exit_written = 1;
+	task_close_writer(t);
 }
 
 /* PTRACE_EVENT_FORK/VFORK/CLONE at the parent: the new task is known
@@ -1013,7 +1044,9 @@ int launch_trace_run(pid_t child, int go_fd, int *root_st)
 			 * its process left, say how it ends and let it go, so its
 			 * parent reaps it as soon as it is a zombie (set_opts) */
 			unsigned long msg = 0;
-			if (t->tid == t->p->tgid && proc_tasks(t->p) == 1 &&
+			if (t->tid != t->p->tgid)
+				on_thread_exit(t);
+			else if (proc_tasks(t->p) == 1 &&
 			    ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0) {
 				int est = (int)msg;
 				if (t->p->owns_end && !t->p->pre_exec)
