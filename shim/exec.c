@@ -206,7 +206,9 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	}
 	p[-1] = 0;
 	size_t bytes = 0;
-	char **env = exec_env_build(envp, envc, envp_end, var, &bytes);
+	/* the event goes to the new image in VMREC_EXEC, but for an image
+	 * libvmrec will not be in: this one writes it (below) */
+	char **env = exec_env_build(envp, envc, envp_end, unfollowed ? NULL : var, &bytes);
 	if (unfollowed) {
 		if (!shim.tramp)            /* the launcher records a static image */
 			warn_unrecorded(copy, unfollowed);

@@ -375,6 +375,49 @@ static void write_image_start(struct ltask *t, int reason)
 	task_write(t, &rec);
 }
 
+/* An execve libvmrec issued hands its event to the new image in
+ * VMREC_EXEC (shim/exec.c): under the launcher the image's start is the
+ * launcher's, so it writes that event at the exec stop, where the call
+ * returned (seq_end: before the loader's calls, whether or not libvmrec
+ * comes), from the new image's initial environment as
+ * /proc/PID/environ shows it. */
+static void exec_event_handed(struct ltask *t)
+{
+	static const char var[] = "VMREC_EXEC=";
+	struct lproc *p = t->p;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/environ", (int)p->tgid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getdelim(&line, &cap, 0, f)) > 0)
+		if (strncmp(line, var, sizeof var - 1) == 0)
+			break;
+	fclose(f);
+	/* seq, time, sys, five arguments, image, FILE id (the old image
+	 * wrote that record), ... */
+	uint64_t v[10] = { 0 };
+	int got = 0;
+	for (char *s = n > 0 ? line + sizeof var - 1 : NULL; s && got < 10; got++) {
+		char *end;
+		v[got] = strtoull(s, &end, 10);
+		s = *end == ',' ? end + 1 : NULL;
+	}
+	free(line);
+	if (got < 10)
+		return;
+	struct vmt_event ev = { .seq = v[0], .time_ns = v[1], .sys = (uint16_t)v[2],
+	                        .pid = p->tgid, .tid = p->tgid, .file_id = (uint32_t)v[9],
+	                        .flags = VMT_EV_NORETURN };
+	memcpy(ev.args, v + 3, 5 * sizeof v[0]);
+	ev.seq_end = seq_now();
+	ev.latency_ns = now_ns() - ev.time_ns;
+	task_write(t, &(struct vmt_record){ .type = VMT_REC_EVENT, .u.event = ev });
+}
+
 static void write_end(struct ltask *t, int st)
 {
 	struct vmt_record rec = { .type = VMT_REC_END };
@@ -929,6 +972,7 @@ static void on_exec(struct ltask *t)
 			o->call = CALL_NONE;
 		}
 	}
+	int handed = t->call != CALL_RECORD && !p->pre_exec;   /* libvmrec's execve */
 	if (t->call == CALL_RECORD) {   /* the execve the launcher saw returned */
 		t->ev.flags |= VMT_EV_NORETURN;
 		finish_call(t, 0);
@@ -949,6 +993,8 @@ static void on_exec(struct ltask *t)
 	p->lib_lo = p->lib_hi = 0;
 	set_opts(t, TRACE_OPTS);   /* until libvmrec is live again */
 	t->live_opts = 0;
+	if (handed)
+		exec_event_handed(t);
 	write_image_start(t, p->image == 0 && p->ppid == 0 ? VMT_CK_START : VMT_CK_EXEC);
 }
 
