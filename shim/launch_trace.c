@@ -27,6 +27,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -169,6 +170,18 @@ static uint32_t known_file(const struct lproc *p, uint64_t dev, uint64_t ino)
 	return 0;
 }
 
+/* A FILE record of a new id (an execve's: one a call). */
+static uint32_t file_new(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t size,
+                         const char *path, struct ltask *t)
+{
+	uint32_t id = FILE_ID_BASE + ++p->next_id;
+	struct vmt_record rec = { .type = VMT_REC_FILE };
+	rec.u.file = (struct vmt_file){ .id = id, .pid = p->tgid, .dev = dev, .ino = ino,
+	                                .size = size, .path = path };
+	task_write(t, &rec);
+	return id;
+}
+
 static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t size,
                         const char *path, struct ltask *t)
 {
@@ -183,12 +196,8 @@ static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t si
 		p->fids = f;
 		p->capfids = cap;
 	}
-	uint32_t id = FILE_ID_BASE + ++p->next_id;
+	uint32_t id = file_new(p, dev, ino, size, path, t);
 	p->fids[p->nfids++] = (struct fid){ dev, ino, id };
-	struct vmt_record rec = { .type = VMT_REC_FILE };
-	rec.u.file = (struct vmt_file){ .id = id, .pid = p->tgid, .dev = dev, .ino = ino,
-	                                .size = size, .path = path };
-	task_write(t, &rec);
 	return id;
 }
 
@@ -217,6 +226,30 @@ static uint32_t fd_file_id(struct ltask *t, long fd, const struct stat *st)
 	ssize_t n = readlink(link, path, sizeof path - 1);
 	path[n > 0 ? n : 0] = 0;
 	return file_id(p, st->st_dev, st->st_ino, (uint64_t)st->st_size, path, t);
+}
+
+/* A System V segment's FILE, as libvmrec names it (shim/hooks_mem.c):
+ * the shm mount's device (a memfd's), the id as its inode, its size, and
+ * SYSV<key> as its path.  The launcher shares the tracee's IPC
+ * namespace (it made the tree). */
+static uint32_t sysv_file_id(struct ltask *t, int id)
+{
+	static dev_t shm_dev;
+	struct shmid_ds ds;
+	if (shmctl(id, IPC_STAT, &ds) < 0)
+		return 0;
+	if (!shm_dev) {
+		struct stat st;
+		int fd = memfd_create("vmrec", MFD_CLOEXEC);
+		if (fd >= 0) {
+			if (fstat(fd, &st) == 0)
+				shm_dev = st.st_dev;
+			close(fd);
+		}
+	}
+	char path[16];
+	snprintf(path, sizeof path, "SYSV%08x", (uint32_t)ds.shm_perm.__key);
+	return file_id(t->p, shm_dev, (uint64_t)(uint32_t)id, (uint64_t)ds.shm_segsz, path, t);
 }
 
 static dev_t rec_dev;              /* libvmrec.so's file */
@@ -628,6 +661,41 @@ static void ranges_before(struct ltask *t, int sys, const uint64_t a[6])
 	}
 }
 
+/* An execve the launcher records: its FILE (the name as the program gave
+ * it, looked up from the tracee's root, working directory or dirfd; one
+ * record a call) and its ARGV, read before the call, as libvmrec's exec
+ * hook writes them (shim/exec.c, exec_args.c). */
+static void exec_records(struct ltask *t, struct vmt_event *ev, const struct capture_file *cf)
+{
+	static char name[4096], where[4200];
+	static struct capture_argv_buf b;
+	struct capture_mem m = { tracee_read, NULL, &t->tid };
+	int at = ev->sys == VMT_SYS_EXECVEAT;
+	if (capture_str(name, sizeof name, cf->path, &m) >= 0) {
+		struct stat st;
+		int tid = (int)t->tid, found;
+		if (name[0] == '/')
+			snprintf(where, sizeof where, "/proc/%d/root%s", tid, name);
+		else if (!name[0])
+			snprintf(where, sizeof where, "/proc/%d/fd/%d", tid, cf->fd);
+		else if (cf->fd == AT_FDCWD)
+			snprintf(where, sizeof where, "/proc/%d/cwd/%s", tid, name);
+		else
+			snprintf(where, sizeof where, "/proc/%d/fd/%d/%s", tid, cf->fd, name);
+		if (!name[0] && !(cf->flags & AT_EMPTY_PATH))
+			found = 0;              /* the kernel's ENOENT */
+		else
+			found = ((cf->flags & AT_SYMLINK_NOFOLLOW) ? lstat : stat)(where, &st) == 0;
+		ev->file_id = file_new(t->p, found ? st.st_dev : 0, found ? st.st_ino : 0,
+		                       found ? (uint64_t)st.st_size : 0, name, t);
+	}
+	struct vmt_record rec = { .type = VMT_REC_ARGV };
+	rec.u.argv = (struct vmt_argv){ .seq = ev->seq, .pid = t->p->tgid };
+	rec.u.argv.envc = capture_envc(ev->args[at ? 3 : 2], &rec.u.argv.envp_end, &m);
+	capture_argv(&rec.u.argv, &b, ev->args[at ? 2 : 1], &m);
+	task_write(t, &rec);
+}
+
 /* Whether process_madvise's pidfd is the tracee's own process: its
  * fdinfo's Pid line. */
 static int pidfd_is_own(struct ltask *t, long fd)
@@ -810,8 +878,12 @@ static int on_seccomp(struct ltask *t)
 		return PTRACE_CONT;         /* in the recorder's library: its segments, its relro */
 	/* one stat of a mapped file says whether it is the recorder's and
 	 * which FILE it is */
+	/* the file it names (the table's `file`): one stat of a mapped
+	 * file says whether it is the recorder's and which FILE it is */
 	struct stat fst;
-	int file = sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS) && fd_stat(t, (long)a[4], &fst) == 0;
+	struct capture_file cf;
+	int names = capture_file(sys, a, &cf);
+	int file = names && cf.kind == CAPTURE_FILE_FD && fd_stat(t, cf.fd, &fst) == 0;
 	if (!p->live && file && rec_ino && fst.st_dev == rec_dev && fst.st_ino == rec_ino) {
 		t->call = CALL_SPAN;        /* the loader reserves the recorder's library */
 		return PTRACE_SYSCALL;
@@ -825,8 +897,12 @@ static int on_seccomp(struct ltask *t)
 	ev->sys = (uint16_t)sys;
 	ev->flags = VMT_EV_LAUNCHER;
 	memcpy(ev->args, a, sizeof ev->args);
-	if (sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS))
-		ev->file_id = file ? fd_file_id(t, (long)a[4], &fst) : 0;
+	if (file)
+		ev->file_id = fd_file_id(t, cf.fd, &fst);
+	else if (names && cf.kind == CAPTURE_FILE_SYSV)
+		ev->file_id = sysv_file_id(t, cf.fd);
+	else if (names && cf.kind == CAPTURE_FILE_PATH)
+		exec_records(t, ev, &cf);
 	if (sys == VMT_SYS_CLONE3) {   /* as libvmrec keeps it (docs/trace-format.md) */
 		uint64_t c[8] = { 0 };
 		struct iovec local = { c, sizeof c }, remote = { (void *)a[0], sizeof c };
