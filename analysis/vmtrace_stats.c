@@ -90,6 +90,7 @@ struct proc_stats {
 	/* who recorded its events: 1 libvmrec (preloaded), 2 the vmrec
 	 * launcher (VMT_EV_LAUNCHER: every image from its execve on) */
 	uint32_t by;
+	uint32_t origin;       /* its last image's PROCESS origin (VMT_ORIGIN_*) */
 };
 
 struct stats {
@@ -101,7 +102,7 @@ struct stats {
 	uint64_t processes, checkpoints[VMT_CK_FORK + 1], residency, stacks, files;
 	uint64_t vma_min, vma_max;
 	uint64_t ends[VMT_END_UNRECORDED + 1], lost;
-	int launcher;          /* any event is the launcher's: say who recorded what */
+	int launcher;          /* any event or image is the launcher's: say who recorded what */
 	size_t last_proc;      /* the process of the last event, a guess */
 };
 
@@ -132,6 +133,10 @@ static int add_process(struct stats *s, const struct vmt_process *p)
 	if (ps->images > 1 && p->image < ps->last_image)
 		return 0;              /* read after a newer image (file order) */
 	ps->last_image = p->image;
+	ps->origin = p->origin;
+	if (p->origin & VMT_ORIGIN_LAUNCHER)
+		ps->by |= 2;        /* an image of no event is the launcher's too */
+	s->launcher |= (p->origin & (VMT_ORIGIN_LAUNCHER | VMT_ORIGIN_UNPRIVILEGED)) != 0;
 	free(ps->exe);
 	ps->exe = strdup(p->exe ? p->exe : "");
 	return ps->exe ? 0 : -1;
@@ -139,10 +144,13 @@ static int add_process(struct stats *s, const struct vmt_process *p)
 
 /* From where its last image was recorded, where the trace says (a
  * recording of the vmrec launcher). */
-static const char *recorded_from(const struct proc_stats *p)
+static const char *recorded_from(const struct proc_stats *p, char *buf, size_t cap)
 {
-	return p->by == 3 ? "execve: launcher, then preload" : p->by == 2 ? "execve: launcher"
-	       : "preload";
+	snprintf(buf, cap, "%s%s",
+	         p->by == 3 ? "execve: launcher, then preload" : p->by == 2 ? "execve: launcher"
+	         : "preload",
+	         p->origin & VMT_ORIGIN_UNPRIVILEGED ? ", run without its setuid/setgid privilege" : "");
+	return buf;
 }
 
 static int by_pid(const void *a, const void *b)
@@ -177,7 +185,9 @@ static int add_record(struct stats *s, const struct vmt_record *rec)
 		if (!t)
 			return -1;
 		t->events++;
-		uint32_t by = ev->flags & VMT_EV_LAUNCHER ? 2 : 1;
+		/* an execve belongs to the image before (its recorder wrote it) */
+		uint32_t by = vmt_sys_effect(ev->sys) == VMT_FX_EXEC ? 0
+		              : ev->flags & VMT_EV_LAUNCHER ? 2 : 1;
 		s->launcher |= by == 2;
 		if (s->last_proc < s->nprocs && s->procs[s->last_proc].pid == ev->pid)
 			s->procs[s->last_proc].by |= by;
@@ -241,7 +251,10 @@ static const char *ended(const struct proc_stats *p, char *buf, size_t cap)
 	case VMT_END_EXIT: snprintf(buf, cap, "exit %d", p->end_status); break;
 	case VMT_END_SIGNAL: snprintf(buf, cap, "signal %d", p->end_status); break;
 	case VMT_END_VANISHED: snprintf(buf, cap, "vanished"); break;
-	case VMT_END_UNRECORDED: snprintf(buf, cap, "unrecorded exec"); break;
+	case VMT_END_UNRECORDED:
+		snprintf(buf, cap, "unrecorded exec%s", p->end_status == VMT_UNREC_STATIC ? ": static"
+		         : p->end_status == VMT_UNREC_PRIVILEGED ? ": privileged" : "");
+		break;
 	default: snprintf(buf, cap, "%s", ""); break;
 	}
 	return buf;
@@ -306,11 +319,11 @@ static void print_json(FILE *f, const char *path, const struct vmt_header *h,
 		        ", \"events\": %" PRIu64 ", \"exe\": ", sep, p->pid, p->ppid, p->images,
 		        p->threads, p->events);
 		json_write_escaped(f, p->exe);
-		char how[32];
+		char how[32], from[96];
 		if (p->end_how)
 			fprintf(f, ", \"ended\": \"%s\"", ended(p, how, sizeof how));
 		if (s->launcher)
-			fprintf(f, ", \"recorded_from\": \"%s\"", recorded_from(p));
+			fprintf(f, ", \"recorded_from\": \"%s\"", recorded_from(p, from, sizeof from));
 		fputc('}', f);
 		sep = ",\n";
 	}
@@ -366,13 +379,13 @@ static void print_text(FILE *f, const char *path, const struct vmt_header *h,
 	fprintf(f, "\n%-8s %-8s %8s %10s  %s\n", "pid", "ppid", "threads", "events", "exe");
 	for (size_t i = 0; i < s->nprocs && i < TEXT_TASKS; i++) {
 		const struct proc_stats *p = &s->procs[i];
-		char how[32];
+		char how[32], from[96];
 		fprintf(f, "%-8d %-8d %8" PRIu64 " %10" PRIu64 "  %s", p->pid, p->ppid, p->threads,
 		        p->events, p->exe);
 		if (p->end_how && p->end_how != VMT_END_EXIT)
 			fprintf(f, " (%s)", ended(p, how, sizeof how));
 		if (s->launcher)
-			fprintf(f, "  [from %s]", recorded_from(p));
+			fprintf(f, "  [from %s]", recorded_from(p, from, sizeof from));
 		fputc('\n', f);
 	}
 	if (s->nprocs > TEXT_TASKS)

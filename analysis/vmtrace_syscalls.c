@@ -9,14 +9,14 @@
 
 static const struct row {
 	int id;
-	const char *name, *predict, *args, *result, *custom, *effect, *addr, *len, *residency, *ranges;
+	const char *name, *predict, *args, *result, *custom, *effect, *addr, *len, *residency, *ranges, *file;
 	long nr;
 	int nargs;
 } rows[] = {
 #define SYSCALL(id, name, nr, nargs, predict, args, result, custom, effect, addr, len, match, \
-                residency, ranges) \
+                residency, ranges, file) \
 	{ VMT_SYS_##id, #name, #predict, #args, #result, #custom, #effect, #addr, #len, #residency, \
-	  #ranges, nr, nargs },
+	  #ranges, #file, nr, nargs },
 #include "vmt_syscalls.def"
 #undef SYSCALL
 };
@@ -46,7 +46,7 @@ int vmtrace_syscalls_main(int argc, char **argv)
 		fprintf(stderr, "usage: vmtrace syscalls\n");
 		return 2;
 	}
-	printf("# id name nr nargs predict result format effect range match residency ranges args\n");
+	printf("# id name nr nargs predict result format effect range match residency ranges file args\n");
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		const struct row *r = &rows[i];
 		printf("%d %s %ld %d %s %s %s ", r->id, r->name, r->nr, r->nargs, r->predict,
@@ -61,7 +61,7 @@ int vmtrace_syscalls_main(int argc, char **argv)
 			printf("arg%d=%#x ", arg, value);
 		else
 			printf("- ");
-		printf("%s %s ", r->residency, r->ranges);
+		printf("%s %s %s ", r->residency, r->ranges, r->file);
 		put_kinds(r->args);
 		putchar('\n');
 	}

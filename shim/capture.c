@@ -10,24 +10,23 @@
 
 static int failed(long r) { return (unsigned long)r > -4096UL; }
 
+/* The table's `file` column says where a call names its file. */
 int capture_file(int sys, const uint64_t a[6], struct capture_file *f)
 {
 	memset(f, 0, sizeof *f);
-	switch (sys) {
-	case VMT_SYS_MMAP:
+	switch (vmt_sys_file(sys)) {
+	case VMT_FILE_FD:
 		if ((a[3] & MAP_ANONYMOUS_) || (int)a[4] < 0)
 			return 0;
-		f->kind = CAPTURE_FILE_FD;
-		f->fd = (int)a[4];
+		*f = (struct capture_file){ CAPTURE_FILE_FD, (int)a[4], 0, 0 };
 		return 1;
-	case VMT_SYS_SHMAT:
-		f->kind = CAPTURE_FILE_SYSV;
-		f->fd = (int)a[0];
+	case VMT_FILE_SHMID:
+		*f = (struct capture_file){ CAPTURE_FILE_SYSV, (int)a[0], 0, 0 };
 		return 1;
-	case VMT_SYS_EXECVE:
+	case VMT_FILE_PATH:
 		*f = (struct capture_file){ CAPTURE_FILE_PATH, AT_FDCWD_, a[0], 0 };
 		return 1;
-	case VMT_SYS_EXECVEAT:
+	case VMT_FILE_PATH_AT:
 		*f = (struct capture_file){ CAPTURE_FILE_PATH, (int)a[0], a[1], (int)a[4] };
 		return 1;
 	}

@@ -20,8 +20,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #define EXEC_VAR "VMREC_EXEC="
@@ -68,12 +71,77 @@ static int is_static_elf(int dirfd, const char *path, int flags)
 	return elf && !interp;
 }
 
-static void warn_static(const char *path)
+/* Whether the kernel will run the file with privilege it gains at exec,
+ * so that ld.so runs it in secure-execution mode (AT_SECURE) and ignores
+ * LD_PRELOAD: a set-user-ID file of another owner than our real uid, a
+ * set-group-ID (and group-executable) one of another group, a file with
+ * capabilities run by other than root; not on a nosuid mount, nor under
+ * no_new_privs (the launcher's filter sets it: there the program runs
+ * without the privilege and libvmrec comes). */
+static int gains_privilege(int dirfd, const char *path, int flags)
 {
-	static const char a[] = "vmrec: ", b[] = " is statically linked: not recorded\n";
+	struct stat st;
+	struct statfs sf;
+	if (!path || raw_failed(raw4(SYS_newfstatat, dirfd, path, &st, flags & AT_EMPTY_PATH)))
+		return 0;
+	int suid = (st.st_mode & S_ISUID) && st.st_uid != (uid_t)raw0(SYS_getuid);
+	int sgid = (st.st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) &&
+	           st.st_gid != (gid_t)raw0(SYS_getgid);
+	int caps = 0;
+	if (!suid && !sgid && raw0(SYS_getuid) != 0) {
+		char at[PATH_MAX], *p = at;
+		/* getxattr takes a path: relative to dirfd through /proc */
+		if (path[0] == '/' || dirfd == AT_FDCWD) {
+			p = (char *)path;
+		} else {
+			p = stpcpy(at, "/proc/self/fd/");
+			char num[16], *q = num + sizeof num;
+			*--q = 0;
+			unsigned v = (unsigned)dirfd;
+			do *--q = (char)('0' + v % 10); while ((v /= 10));
+			p = stpcpy(p, q);
+			*p++ = '/';
+			size_t room = (size_t)(at + sizeof at - p);
+			if (strlen(path) >= room)
+				return 0;
+			strcpy(p, path);
+			p = at;
+		}
+		caps = !raw_failed(raw4(SYS_getxattr, p, "security.capability", NULL, 0));
+	}
+	if (!suid && !sgid && !caps)
+		return 0;
+	if (raw6(SYS_prctl, PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0, 0) == 1)
+		return 0;
+	long fd = raw4(SYS_openat, dirfd, path, O_PATH | O_CLOEXEC, 0);
+	if (raw_failed(fd))
+		return 1;
+	int nosuid = !raw_failed(raw2(SYS_fstatfs, fd, &sf)) && (sf.f_flags & ST_NOSUID);
+	raw1(SYS_close, fd);
+	return !nosuid;
+}
+
+/* The one line a preloaded recorder says when it cannot follow an exec. */
+static void warn_unrecorded(const char *path, int why)
+{
+	static const char a[] = "vmrec: ", st[] = " is statically linked: not recorded\n",
+	                  pr[] = " runs with privilege (setuid, setgid or capabilities): not recorded\n";
 	raw3(SYS_write, 2, a, sizeof a - 1);
 	raw3(SYS_write, 2, path, strlen(path));
-	raw3(SYS_write, 2, b, sizeof b - 1);
+	if (why == VMT_UNREC_STATIC)
+		raw3(SYS_write, 2, st, sizeof st - 1);
+	else
+		raw3(SYS_write, 2, pr, sizeof pr - 1);
+}
+
+/* An END for a vfork child about to become an image the recorder cannot
+ * follow: nobody else would say how its pid ends. */
+static void vfork_child_end(int why)
+{
+	struct vmt_record rec = { .type = VMT_REC_END };
+	rec.u.end = (struct vmt_end){ .seq = shim_next_seq(), .pid = (int32_t)raw0(SYS_getpid),
+	                              .how = VMT_END_UNRECORDED, .status = why };
+	shim_vfork_write(&rec);
 }
 
 /* The file the call names, as a FILE record (events keep no strings): the
@@ -121,7 +189,10 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	uint32_t envp_end;
 	uint64_t envc = capture_envc((uint64_t)(uintptr_t)envp, &envp_end, &umem_capture);
 	exec_args_record(c.seq, self, argv, envc, envp_end);
-	int is_static = copy && is_static_elf(dirfd, copy, flags);
+	/* an image libvmrec will not be in: under the launcher, the
+	 * launcher records it; preloaded alone, its pid's END says why */
+	int unfollowed = !copy ? 0 : is_static_elf(dirfd, copy, flags) ? VMT_UNREC_STATIC
+	                 : gains_privilege(dirfd, copy, flags) ? VMT_UNREC_PRIVILEGED : 0;
 	call_clock(&c);
 	char var[512], *p = stpcpy(var, EXEC_VAR);
 	uint64_t vals[] = { c.seq, c.t0, (uint64_t)sys, c.args[0], c.args[1], c.args[2],
@@ -135,10 +206,12 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	}
 	p[-1] = 0;
 	size_t bytes = 0;
-	char **env = exec_env_build(envp, envc, envp_end, var, &bytes);
-	if (is_static) {
+	/* the event goes to the new image in VMREC_EXEC, but for an image
+	 * libvmrec will not be in: this one writes it (below) */
+	char **env = exec_env_build(envp, envc, envp_end, unfollowed ? NULL : var, &bytes);
+	if (unfollowed) {
 		if (!shim.tramp)            /* the launcher records a static image */
-			warn_static(copy);
+			warn_unrecorded(copy, unfollowed);
 		c.flags |= VMT_EV_NORETURN;
 		call_end(&c, 0);            /* the new image will not record it */
 		uint32_t file_id = c.file_id;
@@ -152,23 +225,25 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	/* the store's bookkeeping: a vfork child becomes a process of its own,
 	 * this image hands over to the next, or a static one leaves it */
 	struct vmt_store_proc *proc = shim_vfork_child ? NULL : shim.proc;
-	if (shim_vfork_child)
+	if (shim_vfork_child && unfollowed && !shim.tramp)
+		vfork_child_end(unfollowed);   /* no image will come to leave the store */
+	else if (shim_vfork_child)
 		shim_live_add(1);
-	else if (is_static && !shim.tramp)
-		shim_process_end(VMT_END_UNRECORDED, 0);   /* under the launcher: its END */
+	else if (unfollowed && !shim.tramp)
+		shim_process_end(VMT_END_UNRECORDED, unfollowed);   /* under the launcher: its END */
 	else if (proc)
 		__atomic_store_n(&proc->state, VMT_PROC_EXECED, __ATOMIC_RELEASE);
 	long r = nr == SYS_execve ? raw3(nr, path, argv, env ? env : envp)
 	                          : raw6(nr, dirfd, (long)path, (long)argv, (long)(env ? env : envp), flags, 0);
 	arena_free(env, bytes);
 	arena_free(name, PATH_MAX);
-	if (shim_vfork_child)
+	if (shim_vfork_child && !(unfollowed && !shim.tramp))
 		shim_live_add(-1);
-	else if (is_static && !shim.tramp)
+	else if (!shim_vfork_child && unfollowed && !shim.tramp)
 		shim_live_add(1);   /* failed: still here (its END stays written) */
 	if (proc)
 		__atomic_store_n(&proc->state, VMT_PROC_RUNNING, __ATOMIC_RELEASE);
-	if (is_static) {                /* failed after all: already recorded */
+	if (unfollowed) {               /* failed after all: already recorded */
 		if (!shim_vfork_child)
 			shim_self.depth--;
 	} else {

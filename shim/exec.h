@@ -19,7 +19,8 @@ int exec_take_event(struct vmt_event *ev, uint32_t *image, uint32_t *next_file_i
 
 /* Within exec_call (after umem_self), on the program's arrays:
  * the environment the new image gets (arena memory, *bytes of it), or
- * NULL to pass envp as it is (the kernel would refuse it: let it) */
+ * NULL to pass envp as it is (the kernel would refuse it: let it);
+ * exec_var (VMREC_EXEC=...) is added unless NULL */
 char **exec_env_build(char *const envp[], uint64_t count, uint32_t end, const char *exec_var,
                       size_t *bytes);
 /* the call's ARGV record: argv read, envp's count */

@@ -84,7 +84,8 @@ char **exec_env_build(char *const envp[], uint64_t count, uint32_t end, const ch
 	while (saved[nsaved])
 		nsaved++;
 	size_t ptrs = (e.n + nsaved + 3) * sizeof(char *);
-	size_t size = ptrs + strlen(PRELOAD) + strlen(lib) + 1 + e.their_len + 1 + strlen(exec_var) + 1;
+	size_t size = ptrs + strlen(PRELOAD) + strlen(lib) + 1 + e.their_len + 1 +
+	              (exec_var ? strlen(exec_var) : 0) + 1;
 	if (!(env = arena_alloc(size)))
 		goto out;
 	size_t k = 0;
@@ -112,7 +113,8 @@ char **exec_env_build(char *const envp[], uint64_t count, uint32_t end, const ch
 		}
 	}
 	*p++ = '\0';
-	env[k++] = strcpy(p, exec_var);
+	if (exec_var)
+		env[k++] = strcpy(p, exec_var);
 	env[k] = NULL;
 	*bytes = size;
 out:

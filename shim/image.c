@@ -134,6 +134,18 @@ void image_header(void)
 	arena_free(cmd, 8192);
 }
 
+/* A setuid or setgid program run without the ids its file would give
+ * it (traced by an unprivileged tracer, or under no_new_privs). */
+static int image_unprivileged(void)
+{
+	struct stat st;
+	if (raw_failed(raw4(SYS_newfstatat, AT_FDCWD, "/proc/self/exe", &st, 0)))
+		return 0;
+	return ((st.st_mode & S_ISUID) && st.st_uid != (uid_t)raw0(SYS_geteuid)) ||
+	       ((st.st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) &&
+	        st.st_gid != (gid_t)raw0(SYS_getegid));
+}
+
 void image_process(uint64_t seq)
 {
 	struct vmt_record rec = { .type = VMT_REC_PROCESS };
@@ -143,6 +155,7 @@ void image_process(uint64_t seq)
 	rec.u.process = (struct vmt_process){
 		.seq = seq, .time_ns = shim_now(), .pid = shim.pid, .ppid = shim.ppid,
 		.image = shim.image, .exe = image_exe(buf, 4096), .cmdline = cmdline(buf + 4096, 12288),
+		.origin = VMT_ORIGIN_PRELOAD | (image_unprivileged() ? VMT_ORIGIN_UNPRIVILEGED : 0),
 	};
 	shim_write(&rec);
 	arena_free(buf, 16384);

@@ -117,7 +117,9 @@ static void start_image(int root)
 	image_files_reset();
 	if (root)
 		image_header();
-	if (exec) {
+	/* under the launcher the exec's event is the launcher's too, written
+	 * at its exec stop, before the loader's calls */
+	if (exec && !shim.tramp) {
 		struct vmt_record rec = { .type = VMT_REC_EVENT };
 		ev.pid = ev.tid = shim.pid;
 		ev.latency_ns = shim_now() - ev.time_ns;
@@ -175,6 +177,22 @@ static int map_trampoline(void)
 	return 0;
 }
 
+/* Under the launcher, giving up after the trampoline page was had (no
+ * arena, no store: a mount namespace that hides it): the same sign as
+ * for no page, so the launcher records the process alone to its end
+ * instead of leaving it to a recorder that is not there.  1 when that
+ * was said (nothing for the program's stderr: it is recorded). */
+static int hand_back(void)
+{
+	if (!shim.tramp)
+		return 0;
+	tramp_unuse();     /* the sign must not pass the filter */
+	raw3(SYS_madvise, shim.tramp, 0, MADV_NORMAL);
+	shim.tramp = 0;
+	env_self_hide();
+	return 1;
+}
+
 __attribute__((constructor)) static void shim_init(void)
 {
 	char outbuf[4200];
@@ -189,7 +207,8 @@ __attribute__((constructor)) static void shim_init(void)
 	}
 
 	if (arena_init() < 0) {
-		say("vmrec: ", "no memory for the recorder", "; not recording\n");
+		if (!hand_back())
+			say("vmrec: ", "no memory for the recorder", "; not recording\n");
 		return;
 	}
 	env_self_locate((void *)shim_init);
@@ -207,6 +226,8 @@ __attribute__((constructor)) static void shim_init(void)
 		shim.ppid = (int32_t)raw0(SYS_getppid);
 	}
 	int st = open_store(out, &root);
+	if (st < 0 && hand_back())
+		return;
 	if (st < 0) {
 		if (st == -1)
 			say("vmrec: cannot open ", out, ": not recording\n");

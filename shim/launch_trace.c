@@ -10,6 +10,7 @@
  * at the seccomp stop and seq_end at the syscall-exit stop, so both
  * recorders' events are one order. */
 #include "launch_trace.h"
+#include "capture.h"
 #include "launch_filter.h"
 #include "pagemap_scan.h"
 #include "vmt.h"
@@ -26,6 +27,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -68,7 +70,12 @@ struct ltask {
 	int live_opts;              /* asked for clone events for one call: LIVE_OPTS after it */
 	int own_exit;               /* made by a clone the launcher recorded: libvmrec knows
 	                             * nothing of it, its exit is the launcher's */
+	int exit_written;           /* its exit event is in the trace */
 	struct vmt_event ev;
+	struct capture_ranges rc;   /* the call's RANGES record, when have_ranges */
+	int have_ranges;
+	struct vmt_range *rbuf;     /* process_madvise's ranges */
+	size_t rcap;
 	struct vmt_writer *w;
 	struct vmt_store_put put;
 	struct vmt_sink sink;
@@ -163,6 +170,18 @@ static uint32_t known_file(const struct lproc *p, uint64_t dev, uint64_t ino)
 	return 0;
 }
 
+/* A FILE record of a new id (an execve's: one a call). */
+static uint32_t file_new(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t size,
+                         const char *path, struct ltask *t)
+{
+	uint32_t id = FILE_ID_BASE + ++p->next_id;
+	struct vmt_record rec = { .type = VMT_REC_FILE };
+	rec.u.file = (struct vmt_file){ .id = id, .pid = p->tgid, .dev = dev, .ino = ino,
+	                                .size = size, .path = path };
+	task_write(t, &rec);
+	return id;
+}
+
 static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t size,
                         const char *path, struct ltask *t)
 {
@@ -177,12 +196,8 @@ static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t si
 		p->fids = f;
 		p->capfids = cap;
 	}
-	uint32_t id = FILE_ID_BASE + ++p->next_id;
+	uint32_t id = file_new(p, dev, ino, size, path, t);
 	p->fids[p->nfids++] = (struct fid){ dev, ino, id };
-	struct vmt_record rec = { .type = VMT_REC_FILE };
-	rec.u.file = (struct vmt_file){ .id = id, .pid = p->tgid, .dev = dev, .ino = ino,
-	                                .size = size, .path = path };
-	task_write(t, &rec);
 	return id;
 }
 
@@ -211,6 +226,30 @@ static uint32_t fd_file_id(struct ltask *t, long fd, const struct stat *st)
 	ssize_t n = readlink(link, path, sizeof path - 1);
 	path[n > 0 ? n : 0] = 0;
 	return file_id(p, st->st_dev, st->st_ino, (uint64_t)st->st_size, path, t);
+}
+
+/* A System V segment's FILE, as libvmrec names it (shim/hooks_mem.c):
+ * the shm mount's device (a memfd's), the id as its inode, its size, and
+ * SYSV<key> as its path.  The launcher shares the tracee's IPC
+ * namespace (it made the tree). */
+static uint32_t sysv_file_id(struct ltask *t, int id)
+{
+	static dev_t shm_dev;
+	struct shmid_ds ds;
+	if (shmctl(id, IPC_STAT, &ds) < 0)
+		return 0;
+	if (!shm_dev) {
+		struct stat st;
+		int fd = memfd_create("vmrec", MFD_CLOEXEC);
+		if (fd >= 0) {
+			if (fstat(fd, &st) == 0)
+				shm_dev = st.st_dev;
+			close(fd);
+		}
+	}
+	char path[16];
+	snprintf(path, sizeof path, "SYSV%08x", (uint32_t)ds.shm_perm.__key);
+	return file_id(t->p, shm_dev, (uint64_t)(uint32_t)id, (uint64_t)ds.shm_segsz, path, t);
 }
 
 static dev_t rec_dev;              /* libvmrec.so's file */
@@ -305,6 +344,27 @@ static void join_args(char *buf, long n)
 			buf[i] = ' ';
 }
 
+/* Whether the tracee runs a setuid or setgid file without the ids it
+ * would give it natively (this launcher is unprivileged: no_new_privs). */
+static int runs_unprivileged(pid_t tid)
+{
+	char path[64], status[4096];
+	struct stat st;
+	unsigned ruid, euid, rgid, egid;
+	snprintf(path, sizeof path, "/proc/%d/exe", (int)tid);
+	if (stat(path, &st) < 0 || !(st.st_mode & (S_ISUID | S_ISGID)))
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+	if (read_file(path, status, sizeof status) < 0)
+		return 0;
+	const char *u = strstr(status, "\nUid:"), *g = strstr(status, "\nGid:");
+	if (!u || !g || sscanf(u, "\nUid: %u %u", &ruid, &euid) != 2 ||
+	    sscanf(g, "\nGid: %u %u", &rgid, &egid) != 2)
+		return 0;
+	return ((st.st_mode & S_ISUID) && st.st_uid != euid) ||
+	       ((st.st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) && st.st_gid != egid);
+}
+
 /* The new image's PROCESS, MAP and CHECKPOINT, as libvmrec writes them
  * preloaded alone. */
 static void write_image_start(struct ltask *t, int reason)
@@ -323,7 +383,9 @@ static void write_image_start(struct ltask *t, int reason)
 		cmd[0] = 0;
 	rec.u.process = (struct vmt_process){ .seq = seq, .time_ns = now_ns(), .pid = t->p->tgid,
 	                                      .ppid = t->p->ppid, .image = t->p->image,
-	                                      .exe = exe, .cmdline = cmd };
+	                                      .exe = exe, .cmdline = cmd,
+	                                      .origin = VMT_ORIGIN_LAUNCHER |
+	                                                (runs_unprivileged(t->tid) ? VMT_ORIGIN_UNPRIVILEGED : 0) };
 	task_write(t, &rec);
 	int count = -1;
 	if (reason != VMT_CK_FORK) {
@@ -346,6 +408,49 @@ static void write_image_start(struct ltask *t, int reason)
 	task_write(t, &rec);
 }
 
+/* An execve libvmrec issued hands its event to the new image in
+ * VMREC_EXEC (shim/exec.c): under the launcher the image's start is the
+ * launcher's, so it writes that event at the exec stop, where the call
+ * returned (seq_end: before the loader's calls, whether or not libvmrec
+ * comes), from the new image's initial environment as
+ * /proc/PID/environ shows it. */
+static void exec_event_handed(struct ltask *t)
+{
+	static const char var[] = "VMREC_EXEC=";
+	struct lproc *p = t->p;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/environ", (int)p->tgid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getdelim(&line, &cap, 0, f)) > 0)
+		if (strncmp(line, var, sizeof var - 1) == 0)
+			break;
+	fclose(f);
+	/* seq, time, sys, five arguments, image, FILE id (the old image
+	 * wrote that record), ... */
+	uint64_t v[10] = { 0 };
+	int got = 0;
+	for (char *s = n > 0 ? line + sizeof var - 1 : NULL; s && got < 10; got++) {
+		char *end;
+		v[got] = strtoull(s, &end, 10);
+		s = *end == ',' ? end + 1 : NULL;
+	}
+	free(line);
+	if (got < 10)
+		return;
+	struct vmt_event ev = { .seq = v[0], .time_ns = v[1], .sys = (uint16_t)v[2],
+	                        .pid = p->tgid, .tid = p->tgid, .file_id = (uint32_t)v[9],
+	                        .flags = VMT_EV_NORETURN };
+	memcpy(ev.args, v + 3, 5 * sizeof v[0]);
+	ev.seq_end = seq_now();
+	ev.latency_ns = now_ns() - ev.time_ns;
+	task_write(t, &(struct vmt_record){ .type = VMT_REC_EVENT, .u.event = ev });
+}
+
 static void write_end(struct ltask *t, int st)
 {
 	struct vmt_record rec = { .type = VMT_REC_END };
@@ -362,10 +467,14 @@ static void write_end(struct ltask *t, int st)
  * the parent's to reap until its tracer has waited for it, and a parent
  * that polls the child's pidfd and then calls waitpid(WNOHANG), as the
  * kernel's selftest harness does, would find nothing to reap
- * (tests/shim/pidfd-wait.t).  Other threads need no such stop. */
+ * (tests/shim/pidfd-wait.t).  So does a thread whose exit is the
+ * launcher's (own_exit): once libvmrec is live, glibc's thread exit goes
+ * through the trampoline, which the filter lets pass (on_thread_exit).
+ * Other threads need no such stop. */
 static void set_opts(const struct ltask *t, int opts)
 {
-	ptrace(PTRACE_SETOPTIONS, t->tid, 0, opts | (t->tid == t->p->tgid ? PTRACE_O_TRACEEXIT : 0));
+	int at_exit = t->tid == t->p->tgid || t->own_exit;
+	ptrace(PTRACE_SETOPTIONS, t->tid, 0, opts | (at_exit ? PTRACE_O_TRACEEXIT : 0));
 }
 
 static size_t proc_tasks(const struct lproc *p);
@@ -433,6 +542,7 @@ static void task_del(struct ltask *t)
 			break;
 		}
 	proc_put(t->p);
+	free(t->rbuf);
 	free(t);
 }
 
@@ -526,6 +636,78 @@ static void args_of(const struct user_regs_struct *r, uint64_t a[6])
 	a[3] = r->r10; a[4] = r->r8; a[5] = r->r9;
 }
 
+/* The tracee's memory for capture.c: process_vm_readv stops at the
+ * first page it cannot read, so a short count says where. */
+static size_t tracee_read(void *opaque, void *dst, uint64_t addr, size_t n, size_t unit)
+{
+	(void)unit;
+	struct iovec local = { dst, n }, remote = { (void *)(uintptr_t)addr, n };
+	ssize_t r = process_vm_readv(*(pid_t *)opaque, &local, 1, &remote, 1, 0);
+	return r > 0 ? (size_t)r : 0;
+}
+
+/* The call's RANGES record (the table's `ranges`), read at its entry. */
+static void ranges_before(struct ltask *t, int sys, const uint64_t a[6])
+{
+	struct capture_mem m = { tracee_read, NULL, &t->tid };
+	t->have_ranges = capture_ranges(&t->rc, sys, a, t->rbuf, t->rcap, &m);
+	if (!t->have_ranges && t->rc.need) {
+		struct vmt_range *b = realloc(t->rbuf, t->rc.need * sizeof *b);
+		if (!b)
+			return;
+		t->rbuf = b;
+		t->rcap = t->rc.need;
+		t->have_ranges = capture_ranges(&t->rc, sys, a, t->rbuf, t->rcap, &m);
+	}
+}
+
+/* An execve the launcher records: its FILE (the name as the program gave
+ * it, looked up from the tracee's root, working directory or dirfd; one
+ * record a call) and its ARGV, read before the call, as libvmrec's exec
+ * hook writes them (shim/exec.c, exec_args.c). */
+static void exec_records(struct ltask *t, struct vmt_event *ev, const struct capture_file *cf)
+{
+	static char name[4096], where[4200];
+	static struct capture_argv_buf b;
+	struct capture_mem m = { tracee_read, NULL, &t->tid };
+	int at = ev->sys == VMT_SYS_EXECVEAT;
+	if (capture_str(name, sizeof name, cf->path, &m) >= 0) {
+		struct stat st;
+		int tid = (int)t->tid, found;
+		if (name[0] == '/')
+			snprintf(where, sizeof where, "/proc/%d/root%s", tid, name);
+		else if (!name[0])
+			snprintf(where, sizeof where, "/proc/%d/fd/%d", tid, cf->fd);
+		else if (cf->fd == AT_FDCWD)
+			snprintf(where, sizeof where, "/proc/%d/cwd/%s", tid, name);
+		else
+			snprintf(where, sizeof where, "/proc/%d/fd/%d/%s", tid, cf->fd, name);
+		if (!name[0] && !(cf->flags & AT_EMPTY_PATH))
+			found = 0;              /* the kernel's ENOENT */
+		else
+			found = ((cf->flags & AT_SYMLINK_NOFOLLOW) ? lstat : stat)(where, &st) == 0;
+		ev->file_id = file_new(t->p, found ? st.st_dev : 0, found ? st.st_ino : 0,
+		                       found ? (uint64_t)st.st_size : 0, name, t);
+	}
+	struct vmt_record rec = { .type = VMT_REC_ARGV };
+	rec.u.argv = (struct vmt_argv){ .seq = ev->seq, .pid = t->p->tgid };
+	rec.u.argv.envc = capture_envc(ev->args[at ? 3 : 2], &rec.u.argv.envp_end, &m);
+	capture_argv(&rec.u.argv, &b, ev->args[at ? 2 : 1], &m);
+	task_write(t, &rec);
+}
+
+/* Whether process_madvise's pidfd is the tracee's own process: its
+ * fdinfo's Pid line. */
+static int pidfd_is_own(struct ltask *t, long fd)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/fdinfo/%ld", (int)t->tid, fd);
+	if (fd < 0 || read_file(path, buf, sizeof buf) < 0)
+		return 0;
+	const char *pid = strstr(buf, "\nPid:");
+	return pid && atoi(pid + 5) == t->p->tgid;
+}
+
 static uint64_t clone_flags(struct ltask *t, const struct user_regs_struct *r)
 {
 	if ((long)r->orig_rax == SYS_clone3) {
@@ -599,20 +781,31 @@ static void residency(struct ltask *t, uint64_t seq, uint64_t start, uint64_t le
 	task_write(t, &rec);
 }
 
-static void residency_before(struct ltask *t, const struct vmt_event *ev)
+/* The pages the table's `residency` column asks about, before the call:
+ * its range, a lower break's heap, or each range of its RANGES record
+ * (process_madvise's own pages only: another process's are not ours to
+ * ask of this pagemap). */
+static void residency_before(struct ltask *t, const struct vmt_event *ev,
+                             const struct vmt_ranges *ranges)
 {
 	const uint64_t *a = ev->args;
-	switch (ev->sys) {
-	case VMT_SYS_MUNMAP: case VMT_SYS_MPROTECT: case VMT_SYS_PKEY_MPROTECT:
-	case VMT_SYS_MADVISE: case VMT_SYS_MREMAP:
-		residency(t, ev->seq, a[0], a[1] + (a[0] & 4095));
+	int ai, li;
+	switch (vmt_sys_residency(ev->sys)) {
+	case VMT_RESID_RANGE:
+		vmt_sys_range_args(ev->sys, &ai, &li);
+		residency(t, ev->seq, a[ai], a[li] + (a[ai] & 4095));
 		break;
-	case VMT_SYS_BRK:
+	case VMT_RESID_BRK:
 		if (a[0] && t->p->brk && a[0] < t->p->brk) {
 			uint64_t from = (a[0] + 4095) & ~4095ull;
 			if (from < t->p->brk)
 				residency(t, ev->seq, from, t->p->brk - from);
 		}
+		break;
+	case VMT_RESID_RANGES:
+		for (uint32_t i = 0; ranges && i < ranges->n; i++)
+			residency(t, ev->seq, ranges->ranges[i].start,
+			          ranges->ranges[i].len + (ranges->ranges[i].start & 4095));
 		break;
 	}
 }
@@ -685,8 +878,12 @@ static int on_seccomp(struct ltask *t)
 		return PTRACE_CONT;         /* in the recorder's library: its segments, its relro */
 	/* one stat of a mapped file says whether it is the recorder's and
 	 * which FILE it is */
+	/* the file it names (the table's `file`): one stat of a mapped
+	 * file says whether it is the recorder's and which FILE it is */
 	struct stat fst;
-	int file = sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS) && fd_stat(t, (long)a[4], &fst) == 0;
+	struct capture_file cf;
+	int names = capture_file(sys, a, &cf);
+	int file = names && cf.kind == CAPTURE_FILE_FD && fd_stat(t, cf.fd, &fst) == 0;
 	if (!p->live && file && rec_ino && fst.st_dev == rec_dev && fst.st_ino == rec_ino) {
 		t->call = CALL_SPAN;        /* the loader reserves the recorder's library */
 		return PTRACE_SYSCALL;
@@ -700,8 +897,12 @@ static int on_seccomp(struct ltask *t)
 	ev->sys = (uint16_t)sys;
 	ev->flags = VMT_EV_LAUNCHER;
 	memcpy(ev->args, a, sizeof ev->args);
-	if (sys == VMT_SYS_MMAP && !(a[3] & MAP_ANONYMOUS))
-		ev->file_id = file ? fd_file_id(t, (long)a[4], &fst) : 0;
+	if (file)
+		ev->file_id = fd_file_id(t, cf.fd, &fst);
+	else if (names && cf.kind == CAPTURE_FILE_SYSV)
+		ev->file_id = sysv_file_id(t, cf.fd);
+	else if (names && cf.kind == CAPTURE_FILE_PATH)
+		exec_records(t, ev, &cf);
 	if (sys == VMT_SYS_CLONE3) {   /* as libvmrec keeps it (docs/trace-format.md) */
 		uint64_t c[8] = { 0 };
 		struct iovec local = { c, sizeof c }, remote = { (void *)a[0], sizeof c };
@@ -710,10 +911,16 @@ static int on_seccomp(struct ltask *t)
 			ev->args[3] = c[2]; ev->args[4] = c[3]; ev->args[5] = c[7];
 		}
 	}
-	residency_before(t, ev);
+	t->have_ranges = 0;
+	if (vmt_sys_ranges(sys) != VMT_RANGES_NONE)
+		ranges_before(t, sys, a);
+	/* another process's pages would be answered from this one's pagemap */
+	residency_before(t, ev, t->have_ranges && (sys != VMT_SYS_PROCESS_MADVISE ||
+	                                           pidfd_is_own(t, (long)a[0])) ? &t->rc.r : NULL);
 	if (fx == VMT_FX_EXIT) {
 		ev->flags |= VMT_EV_NORETURN;
 		ev->seq_end = seq_now();
+		t->exit_written = 1;
 		task_write(t, &(struct vmt_record){ .type = VMT_REC_EVENT, .u.event = *ev });
 		if (sys == VMT_SYS_EXIT_GROUP || t->tid == p->tgid) {
 			struct vmt_record rec = { .type = VMT_REC_CHECKPOINT };
@@ -730,13 +937,25 @@ static int on_seccomp(struct ltask *t)
 	return PTRACE_SYSCALL;
 }
 
+/* The call's RANGES record (after what the kernel wrote back), then its
+ * event, as libvmrec writes them. */
 static void finish_call(struct ltask *t, long ret)
 {
 	struct vmt_event *ev = &t->ev;
+	uint64_t a[6];
+	memcpy(a, ev->args, sizeof a);
+	if (t->have_ranges) {
+		struct capture_mem m = { tracee_read, NULL, &t->tid };
+		capture_ranges_after(&t->rc, a, ret, &m);
+		struct vmt_record rec = { .type = VMT_REC_RANGES, .u.ranges = t->rc.r };
+		rec.u.ranges.seq = ev->seq;
+		rec.u.ranges.pid = t->p->tgid;
+		task_write(t, &rec);
+		t->have_ranges = 0;
+	}
 	ev->seq_end = seq_now();
 	ev->latency_ns = now_ns() - ev->time_ns;
-	ev->err = ret < 0 && ret > -4096 ? (int32_t)-ret : 0;
-	ev->result = ev->err ? -1 : ret;
+	capture_event(ev, ev->sys, a, ret, ev->flags);
 	task_write(t, &(struct vmt_record){ .type = VMT_REC_EVENT, .u.event = *ev });
 }
 
@@ -768,6 +987,31 @@ static void on_syscall_exit(struct ltask *t)
 				t->ev.flags |= VMT_EV_THREAD;
 	}
 	finish_call(t, ret);
+}
+
+/* The exit stop of a thread whose exit is the launcher's, when the
+ * filter did not stop its exit (it came through the trampoline): an
+ * exit(2) is recorded as at a seccomp stop; a thread ended by its
+ * process's exit_group or a signal made no call. */
+static void on_thread_exit(struct ltask *t)
+{
+	struct user_regs_struct r;
+	if (!t->own_exit || t->exit_written || ptrace(PTRACE_GETREGS, t->tid, 0, &r) < 0 ||
+	    (long)r.orig_rax != SYS_exit)
+		return;
+	struct vmt_event *ev = &t->ev;
+	memset(ev, 0, sizeof *ev);
+	ev->seq = next_seq();
+	ev->time_ns = now_ns();
+	ev->pid = t->p->tgid;
+	ev->tid = t->tid;
+	ev->sys = VMT_SYS_EXIT;
+	ev->flags = VMT_EV_LAUNCHER | VMT_EV_NORETURN;
+	args_of(&r, ev->args);
+	ev->seq_end = seq_now();
+	task_write(t, &(struct vmt_record){ .type = VMT_REC_EVENT, .u.event = *ev });
+	t->exit_written = 1;
+	task_close_writer(t);
 }
 
 /* PTRACE_EVENT_FORK/VFORK/CLONE at the parent: the new task is known
@@ -804,6 +1048,7 @@ static void on_exec(struct ltask *t)
 			o->call = CALL_NONE;
 		}
 	}
+	int handed = t->call != CALL_RECORD && !p->pre_exec;   /* libvmrec's execve */
 	if (t->call == CALL_RECORD) {   /* the execve the launcher saw returned */
 		t->ev.flags |= VMT_EV_NORETURN;
 		finish_call(t, 0);
@@ -824,6 +1069,8 @@ static void on_exec(struct ltask *t)
 	p->lib_lo = p->lib_hi = 0;
 	set_opts(t, TRACE_OPTS);   /* until libvmrec is live again */
 	t->live_opts = 0;
+	if (handed)
+		exec_event_handed(t);
 	write_image_start(t, p->image == 0 && p->ppid == 0 ? VMT_CK_START : VMT_CK_EXEC);
 }
 
@@ -919,7 +1166,9 @@ int launch_trace_run(pid_t child, int go_fd, int *root_st)
 			 * its process left, say how it ends and let it go, so its
 			 * parent reaps it as soon as it is a zombie (set_opts) */
 			unsigned long msg = 0;
-			if (t->tid == t->p->tgid && proc_tasks(t->p) == 1 &&
+			if (t->tid != t->p->tgid)
+				on_thread_exit(t);
+			else if (proc_tasks(t->p) == 1 &&
 			    ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0) {
 				int est = (int)msg;
 				if (t->p->owns_end && !t->p->pre_exec)

@@ -80,6 +80,27 @@ $(BUILD)/tests/shim/static_ctl: tests/shim/static/static_ctl.c
 	@mkdir -p $(@D)
 	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
 
+# A static program whose calls keep their ranges in memory: the
+# launcher's RANGES records (tests/shim/launcher-ranges.t).
+TEST_BINS += $(BUILD)/tests/shim/static_ranges
+$(BUILD)/tests/shim/static_ranges: tests/shim/static/static_ranges.c
+	@mkdir -p $(@D)
+	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
+
+# A static program attaching a SysV segment: the launcher's FILE record
+# for shmat (tests/shim/shm-file.t).
+TEST_BINS += $(BUILD)/tests/shim/static_shm
+$(BUILD)/tests/shim/static_shm: tests/shim/static/static_shm.c
+	@mkdir -p $(@D)
+	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
+
+# exec_argv linked statically: the launcher records its execs (FILE and
+# ARGV, tests/shim/exec-argv.t).
+TEST_BINS += $(BUILD)/tests/shim/static_exec_argv
+$(BUILD)/tests/shim/static_exec_argv: tests/shim/progs/exec_argv.c
+	@mkdir -p $(@D)
+	$(CC) $(VMREC_CFLAGS) -static -o $@ $< || $(CC) $(VMREC_CFLAGS) -o $@ $<
+
 # A program whose library's constructor maps memory before libvmrec's
 # runs (tests/shim/from-execve.t).
 TEST_BINS += $(BUILD)/tests/shim/libctor_maps.so $(BUILD)/tests/shim/ctor_maps

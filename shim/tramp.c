@@ -70,6 +70,13 @@ int tramp_map(uint64_t at)
 	return 0;
 }
 
+void tramp_unuse(void)
+{
+	vmt_raw_gate = NULL;
+	shim_exempt_syscall = NULL;
+	shim_tramp_vfork = shim_tramp_clone = shim_tramp_clone3 = NULL;
+}
+
 void tramp_patch_thread_exit(void)
 {
 	/* glibc 2.36's loop: mov $60,%edx; nop; xor %edi,%edi; mov %edx,%eax;

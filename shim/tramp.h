@@ -21,6 +21,9 @@ extern void *shim_tramp_vfork, *shim_tramp_clone, *shim_tramp_clone3;
  * this mmap tells it libvmrec is live in the process) and fill it.
  * 0, or -1 (not mapped). */
 int tramp_map(uint64_t at);
+/* Stop issuing calls through the page (the recorder gave up after it
+ * was mapped): from here they stop the launcher as the program's do. */
+void tramp_unuse(void);
 
 /* glibc's start_thread ends in `exit(0)` issued in libc's text, which
  * the filter would stop: under the launcher it jumps to TRAMP_EXIT

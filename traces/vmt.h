@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define VMT_FORMAT_VERSION 4     /* written; readers also read 1 to 3 */
+#define VMT_FORMAT_VERSION 5     /* written; readers also read 1 to 4 */
 #define VMT_FORMAT_OLDEST 1
 
 /* ---- errors -------------------------------------------------------- */
@@ -99,6 +99,14 @@ enum vmt_ranges_kind {
 	VMT_RANGES_UFFDIO_RANGE = 3,    /* ioctl(UFFDIO_UNREGISTER): the range */
 	VMT_RANGES_VMA_NAME = 4,        /* prctl(PR_SET_VMA): no range (registers), the name */
 };
+/* Which file a call's FILE record names (the table's `file` column). */
+enum vmt_file_kind {
+	VMT_FILE_NONE = 0,
+	VMT_FILE_FD,          /* args[4], unless args[3] has MAP_ANONYMOUS or it is < 0 */
+	VMT_FILE_SHMID,       /* args[0], a System V segment */
+	VMT_FILE_PATH,        /* args[0], a path from the working directory */
+	VMT_FILE_PATH_AT,     /* args[1] from the directory args[0], args[4]'s AT_* flags */
+};
 const char *vmt_sys_name(int sys);          /* "mmap"; NULL if unknown */
 /* The row's id in lower case, unique where names repeat: "mmap",
  * "prctl_set_thp_disable", "uffdio_register"; for results and tables
@@ -121,6 +129,7 @@ int vmt_sys_of_call(long nr, const uint64_t args[6]);
 int vmt_sys_match(int sys, int *arg, uint32_t *value);
 int vmt_sys_residency(int sys);             /* enum vmt_residency_kind */
 int vmt_sys_ranges(int sys);                /* enum vmt_ranges_kind */
+int vmt_sys_file(int sys);                  /* enum vmt_file_kind */
 long vmt_sys_nr(int sys);                   /* vmt_sys -> x86-64 number, -1 */
 int vmt_sys_nargs(int sys);                 /* arguments the call takes */
 int vmt_sys_effect(int sys);                /* enum vmt_effect; VMT_FX_NONE if unknown */
@@ -242,7 +251,14 @@ struct vmt_process {
 	uint32_t image;       /* 0 for the first image of pid, +1 per exec */
 	const char *exe;      /* /proc/self/exe */
 	const char *cmdline;  /* argv joined by single spaces */
+	uint32_t origin;      /* VMT_ORIGIN_* (format 5); 0 not said */
 };
+/* Who recorded an image from its start, and how it ran. */
+#define VMT_ORIGIN_PRELOAD   0x1u /* libvmrec, from its constructor on */
+#define VMT_ORIGIN_LAUNCHER  0x2u /* the vmrec launcher, from its execve on */
+#define VMT_ORIGIN_UNPRIVILEGED 0x4u /* a setuid or setgid file run without the
+                                      * ids it would get natively (traced by an
+                                      * unprivileged launcher: no_new_privs) */
 
 #define VMT_PROT_READ   0x1u
 #define VMT_PROT_WRITE  0x2u
@@ -351,8 +367,12 @@ enum vmt_end_how {
 	VMT_END_EXIT = 1,     /* status: the exit status */
 	VMT_END_SIGNAL = 2,   /* status: the signal that killed it */
 	VMT_END_VANISHED = 3, /* ended without a word, how is not known */
-	VMT_END_UNRECORDED = 4, /* exec'd a program the recorder cannot follow */
+	VMT_END_UNRECORDED = 4, /* exec'd a program the recorder cannot follow;
+	                         * status: why (VMT_UNREC_*) */
 };
+#define VMT_UNREC_STATIC     1  /* statically linked: no loader to preload into */
+#define VMT_UNREC_PRIVILEGED 2  /* runs with privilege it gains at exec (setuid,
+                                 * setgid, file capabilities): ld.so ignores LD_PRELOAD */
 
 struct vmt_end {
 	uint64_t seq;         /* after every event of this pid */

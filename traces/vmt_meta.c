@@ -108,7 +108,7 @@ uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
 	case VMT_REC_PROCESS: {
 		const struct vmt_process *x = &rec->u.process;
 		U(x->seq); U(x->time_ns); I(x->pid); I(x->ppid); U(x->image);
-		S(x->exe); S(x->cmdline);
+		S(x->exe); S(x->cmdline); U(x->origin);
 		break;
 	}
 	case VMT_REC_MAP: {
@@ -362,6 +362,8 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		x->pid = get_i32(&in); x->ppid = get_i32(&in);
 		x->image = get_u32(&in);
 		x->exe = get_str(&in); x->cmdline = get_str(&in);
+		/* format 5 appended who recorded the image */
+		x->origin = !ctx || !ctx->version || ctx->version >= 5 ? get_u32(&in) : 0;
 		break;
 	}
 	case VMT_REC_MAP: {

@@ -1,6 +1,7 @@
 /* vmt_sys.c - lookups in the table of system calls (vmt_syscalls.def):
  * trace numbering, x86-64 numbers, names as strace prints them, argument
- * counts, what each call does and what the recorder reads for it. */
+ * counts, what each call does and what the recorder reads for it and
+ * which file it names. */
 #include <stdint.h>
 #include <string.h>
 #include "vmt.h"
@@ -12,7 +13,7 @@ struct sys_info {
 	int8_t effect;
 	int8_t addr, len;
 	int8_t match_arg;        /* -1: every call of nr */
-	uint8_t residency, ranges;
+	uint8_t residency, ranges, file;
 	uint32_t match_value;
 };
 
@@ -23,10 +24,11 @@ struct sys_info {
 static const struct sys_info sys_table[VMT_SYS_COUNT] = {
 	[VMT_SYS_NONE] = { .nr = -1, .effect = VMT_FX_NONE, .addr = NONE, .len = NONE, .match_arg = -1 },
 #define SYSCALL(id, name_, nr_, nargs_, predict, args, result, custom, effect_, addr_, len_, \
-                match_, residency_, ranges_) \
+                match_, residency_, ranges_, file_) \
 	[VMT_SYS_##id] = { .name = #name_, .ident = #id, .nr = nr_, .nargs = nargs_, .effect = VMT_FX_##effect_, \
 	                   .addr = addr_, .len = len_, MATCH_##match_, \
-	                   .residency = VMT_RESID_##residency_, .ranges = VMT_RANGES_##ranges_ },
+	                   .residency = VMT_RESID_##residency_, .ranges = VMT_RANGES_##ranges_, \
+	                   .file = VMT_FILE_##file_ },
 #include "vmt_syscalls.def"
 #undef SYSCALL
 };
@@ -135,4 +137,9 @@ int vmt_sys_residency(int sys)
 int vmt_sys_ranges(int sys)
 {
 	return known(sys) ? sys_table[sys].ranges : VMT_RANGES_NONE;
+}
+
+int vmt_sys_file(int sys)
+{
+	return known(sys) ? sys_table[sys].file : VMT_FILE_NONE;
 }

@@ -235,7 +235,7 @@ static int put_process(struct synth *s, const struct synth_proc *p)
 {
 	struct vmt_record rec = { .type = VMT_REC_PROCESS };
 	rec.u.process = (struct vmt_process){ s->seq + 1, s->now_ns, p->pid, p->ppid, 0,
-	                                      s->exe, s->exe };
+	                                      s->exe, s->exe, 0 };
 	return put(s, &rec);
 }
 

@@ -39,4 +39,19 @@ stops() {
 }
 s0=$(stops 0) sn=$(stops $N)
 is "$((sn - s0))" "$N" "$N threads cost the launcher $N stops ($s0 without them)"
+
+# a thread a library's constructor starts before libvmrec is live (the
+# launcher records its clone) and that ends after: its exit(0) comes
+# through the trampoline, so the launcher asks for its exit stop
+CM=$B/tests/shim/ctor_maps
+need_built "$CM"
+CTOR_THREAD=1 "$V" -o c.lz4 -- "$CM" >out 2>err
+is "$?:$(cat out):$(cat err)" "3:ctor 42:" "an early thread: the program runs as natively"
+strace -f -qq -e trace=exit,clone,clone3 -o cs.txt env CTOR_THREAD=1 "$CM" >/dev/null 2>&1
+"$VT" dump c.lz4 | grep -E ' (clone|clone3|exit)\(' >cd.txt
+names cs.txt >cs.n
+names cd.txt >cd.n
+is_file cd.n cs.n "its clone and its exit, as strace -f sees them"
+"$TC" c.lz4 | grep -q '^[0-9]* [0-9]* exit 0 = ? LAUNCHER$'
+ok $? "its exit is the launcher's"
 done_testing

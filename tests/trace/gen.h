@@ -89,7 +89,7 @@ static inline int gen_record(uint64_t n, int32_t pid, int32_t tid,
 	switch (r->type) {
 	case VMT_REC_PROCESS:
 		r->u.process = (struct vmt_process){ n, n * 1500, pid, pid - 1,
-			(uint32_t)(h2 % 3), b->s1, b->s2 };
+			(uint32_t)(h2 % 3), b->s1, b->s2, (uint32_t)(h2 >> 8) % 8 };
 		snprintf(b->s1, sizeof(b->s1), "/usr/bin/prog%llu", (unsigned long long)n);
 		snprintf(b->s2, sizeof(b->s2), "prog %llu --flag \"quoted\" \xc3\xa9", (unsigned long long)h2);
 		break;
@@ -184,7 +184,8 @@ static inline int record_eq(const struct vmt_record *a, const struct vmt_record 
 		const struct vmt_process *x = &a->u.process, *y = &b->u.process;
 		return x->seq == y->seq && x->time_ns == y->time_ns && x->pid == y->pid &&
 		       x->ppid == y->ppid && x->image == y->image &&
-		       str_eq(x->exe, y->exe) && str_eq(x->cmdline, y->cmdline);
+		       str_eq(x->exe, y->exe) && str_eq(x->cmdline, y->cmdline) &&
+		       x->origin == y->origin;
 	}
 	case VMT_REC_MAP:
 	case VMT_REC_LAYOUT: {

@@ -231,7 +231,7 @@ static void test_seqless_key(void)
 	rec.u.file = (struct vmt_file){ 1, 2, 3, 4, 5, "/bin/true" };
 	vmt_write(b, &rec);
 	rec = (struct vmt_record){ .type = VMT_REC_PROCESS };
-	rec.u.process = (struct vmt_process){ 5, 0, 2, 1, 0, "/bin/true", "true" };
+	rec.u.process = (struct vmt_process){ 5, 0, 2, 1, 0, "/bin/true", "true", 0 };
 	vmt_write(b, &rec);
 	for (uint64_t s = 5; s < 7; s++) {
 		rec = event(s);

@@ -6,7 +6,7 @@
 need_built "$B/bin/vmtrace"
 "$B/bin/vmtrace" syscalls >"$T/table"
 is "$?" 0 "vmtrace syscalls runs"
-is "$(head -1 "$T/table")" "# id name nr nargs predict result format effect range match residency ranges args" "a header names the columns"
+is "$(head -1 "$T/table")" "# id name nr nargs predict result format effect range match residency ranges file args" "a header names the columns"
 grep -v '^#' "$T/table" >"$T/rows"
 is "$(awk '$1 != NR { print; exit }' "$T/rows")" "" "ids are 1, 2, 3, ... in table order"
 is "$(awk '{ print $2, $10 }' "$T/rows" | sort | uniq -d)" "" "no name and match twice"
@@ -30,6 +30,11 @@ is "$(awk '$2 == "mmap" || $2 == "munmap" || $2 == "brk" || $2 == "shmat" { prin
 mmap MAP 0,1
 munmap UNMAP 0,1
 shmat ATTACH 1" "the effect column says what a call does, the range which arguments name it"
+is "$(awk '$13 != "NONE" { print $2, $13 }' "$T/rows")" \
+"mmap FD
+shmat SHMID
+execve PATH
+execveat PATH_AT" "the file column: the calls whose FILE record names a file, and how"
 ok "$([ "$(wc -l <"$T/rows")" -ge 23 ]; echo $?)" "at least the 23 calls of format version 1"
 H=/usr/include/x86_64-linux-gnu/asm/unistd_64.h
 if [ -r "$H" ]; then
