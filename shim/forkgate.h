@@ -2,7 +2,8 @@
  * trace's order.  While a thread forks, the other threads of its process
  * start no recorded call, and it forks only once those in flight have
  * ended: no call of the parent overlaps the fork in time, so the child's
- * copy holds exactly the calls before it (docs/shim.md, "Threads"). */
+ * copy holds exactly the calls before it (docs/shim-processes.md, "Fork
+ * from a threaded program"). */
 #ifndef SHIM_FORKGATE_H
 #define SHIM_FORKGATE_H
 
