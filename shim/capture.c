@@ -8,8 +8,6 @@
 #define AT_FDCWD_ (-100)
 #define IOVEC_BATCH 64             /* struct iovec read at once */
 
-static int failed(long r) { return (unsigned long)r > -4096UL; }
-
 /* The table's `file` column says where a call names its file. */
 int capture_file(int sys, const uint64_t a[6], struct capture_file *f)
 {
@@ -178,7 +176,7 @@ void capture_ranges_after(struct capture_ranges *c, const uint64_t a[6], long re
                           const struct capture_mem *m)
 {
 	uint64_t ioctls;
-	if (c->r.kind == VMT_RANGES_UFFDIO_REGISTER && !failed(ret) &&
+	if (c->r.kind == VMT_RANGES_UFFDIO_REGISTER && !vmt_raw_failed(ret) &&
 	    read_words(m, &ioctls, a[2] + 24, 1))
 		c->r.ioctls = ioctls;
 }

@@ -44,7 +44,7 @@ static inline int capture_sys(long nr, const uint64_t a[6])
 static inline void capture_event(struct vmt_event *ev, int sys, const uint64_t a[6], long ret,
                                  uint16_t flags)
 {
-	int failed = (unsigned long)ret > -4096UL;
+	int failed = vmt_raw_failed(ret);
 	ev->sys = (uint16_t)sys;
 	ev->flags = flags;
 	ev->err = failed ? (int32_t)-ret : 0;

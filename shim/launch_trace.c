@@ -731,8 +731,8 @@ static void residency(struct ltask *t, uint64_t seq, uint64_t start, uint64_t le
 {
 	static struct vmt_run runs[RES_RUNS];
 	struct lproc *p = t->p;
-	start &= ~4095ull;
-	uint64_t npages = (len + 4095) / 4096;
+	start &= ~(uint64_t)(VMT_PAGE - 1);
+	uint64_t npages = (len + VMT_PAGE - 1) / VMT_PAGE;
 	if (!npages)
 		return;
 	if (npages > RES_MAX_PAGES)
@@ -748,7 +748,7 @@ static void residency(struct ltask *t, uint64_t seq, uint64_t start, uint64_t le
 		return;
 	struct pm_region r[32];
 	struct pm_scan_arg q = {
-		.size = sizeof q, .start = start, .end = start + npages * 4096,
+		.size = sizeof q, .start = start, .end = start + npages * VMT_PAGE,
 		.vec = (uint64_t)(uintptr_t)r, .vec_len = 32,
 		.category_anyof_mask = PM_PRESENT | PM_SWAPPED, .return_mask = PM_PRESENT | PM_SWAPPED,
 	};
@@ -761,7 +761,7 @@ static void residency(struct ltask *t, uint64_t seq, uint64_t start, uint64_t le
 			return;
 		}
 		for (long i = 0; i < got; i++) {
-			uint64_t first = (r[i].start - start) / 4096, count = (r[i].end - r[i].start) / 4096;
+			uint64_t first = (r[i].start - start) / VMT_PAGE, count = (r[i].end - r[i].start) / VMT_PAGE;
 			if (n && runs[n - 1].first + runs[n - 1].count == first)
 				runs[n - 1].count += count;
 			else if (n < RES_RUNS)
