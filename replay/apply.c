@@ -460,7 +460,7 @@ __attribute__((hot)) static int replay_brk_short(struct rp_engine *e, struct rp_
 	struct rp_effect fx = { .kind = RP_FX_NONE };
 	if (e->lean_brk) {
 		long ret = e->be->brk_timed(p->space, target, &out.latency_ns);
-		out.err = (unsigned long)ret > -4096ul ? (int)-ret : 0;
+		out.err = vmt_raw_failed(ret) ? (int)-ret : 0;
 		out.ret = out.err ? -1 : ret;
 		out.outcome = VR_UNCHANGED;
 	} else {

@@ -14,16 +14,9 @@
 #include "replay/placement.h"
 #include "replay/set_break.h"
 #include "replay/vmaquery.h"
+#include "lib/compat.h"
 
 static void written(uint64_t addr);
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#define MADV_POPULATE_WRITE 23
-#endif
-#ifndef MAP_FIXED_NOREPLACE
-#define MAP_FIXED_NOREPLACE 0x100000
-#endif
 
 /* One VMA of this process known exactly without asking the kernel, as
  * the last call left it, so a call's outcome can be told without a query
@@ -223,7 +216,7 @@ static void k_hold_low(void)
 			min = v;
 		fclose(f);
 	}
-	min = (min + 4095) & ~4095ull;
+	min = (min + VMT_PAGE - 1) & ~(uint64_t)(VMT_PAGE - 1);
 	/* where something is there already (ASan's shadow from 0x7fff8000)
 	 * what lies below it is held; the layout sees the rest as the
 	 * replayer's own */
@@ -309,7 +302,7 @@ __attribute__((hot)) static long k_brk_timed(struct rp_space *s, uint64_t target
  * outcome yet); the errno, 0 on success. */
 static inline int take_result(long ret, struct vr_result *out)
 {
-	int err = (unsigned long)ret > -4096ul ? (int)-ret : 0;
+	int err = vmt_raw_failed(ret) ? (int)-ret : 0;
 	out->ret = err ? -1 : ret;
 	out->err = err;
 	out->rule = NULL;

@@ -5,10 +5,7 @@
 #include "replay/backend.h"
 #include "replay/latency.h"
 #include "replay/sim/sim.h"
-
-#ifndef MAP_FIXED_NOREPLACE
-#define MAP_FIXED_NOREPLACE 0x100000
-#endif
+#include "lib/compat.h"
 
 /* One simulated address space: the model's, and what this adapter has
  * learnt about the recorded process (a fork child starts with its

@@ -34,7 +34,7 @@
 #include "replay/trace.h"
 
 #define RUNS 7
-#define PG 4096ul
+#define PG ((unsigned long)VMT_PAGE)
 
 static double now_ns(void)
 {

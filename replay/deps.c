@@ -8,10 +8,7 @@
 #include <sys/mman.h>
 #include "replay/addrmap.h"
 #include "replay/deps.h"
-
-#ifndef MAP_FIXED_NOREPLACE
-#define MAP_FIXED_NOREPLACE 0x100000
-#endif
+#include "lib/compat.h"
 
 #define NONE UINT32_MAX
 

@@ -250,7 +250,7 @@ static void wait_deps(struct rp_engine *e, size_t s)
  * replayers of other processes may write their own events beside them. */
 static void touch_pages(const void *p, size_t bytes, int write)
 {
-	const size_t pg = 4096;
+	const size_t pg = VMT_PAGE;
 	if (!p || !bytes)
 		return;
 	/* p, then each page start after it: never a byte outside the array
@@ -636,9 +636,9 @@ static int threads_init(struct rp_engine *e)
 	pthread_mutex_init(&th->lock, NULL);
 	if (rp_deps_build(&th->deps, e->t, e->o->placement == RP_PLACE_KERNEL, e->page) < 0)
 		goto nomem;
-	th->lanes_bytes = (th->deps.nlanes * sizeof(*th->lanes) + 4095) & ~(size_t)4095;
+	th->lanes_bytes = (th->deps.nlanes * sizeof(*th->lanes) + VMT_PAGE - 1) & ~(size_t)(VMT_PAGE - 1);
 	if (!th->lanes_bytes)
-		th->lanes_bytes = 4096;
+		th->lanes_bytes = VMT_PAGE;
 	th->lanes = mmap(NULL, th->lanes_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (th->lanes == MAP_FAILED) {
 		th->lanes = NULL;
@@ -685,7 +685,7 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	e->be = be;
 	e->cfg = *cfg;
 	e->si = si;
-	e->page = t->header.host.page_size ? t->header.host.page_size : 4096;
+	e->page = t->header.host.page_size ? t->header.host.page_size : VMT_PAGE;
 	e->base_brk = (uint64_t)syscall(SYS_brk, 0);
 	e->heap_in_place = be->per_process && !getenv("VMREPLAY_OWN_BREAK") && set_break_possible();
 	e->driver_pid = getpid();
@@ -695,7 +695,7 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	size_t bytes = sizeof(struct rp_shared) + t->nprocs * sizeof(struct rp_slot_state) +
 	               t->ncks * sizeof(int64_t) + RP_SNAP_VMAS * sizeof(struct rp_snap_vma) + 64;
-	bytes = (bytes + 4095) & ~(size_t)4095;
+	bytes = (bytes + VMT_PAGE - 1) & ~(size_t)(VMT_PAGE - 1);
 	char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	e->ps = calloc(t->nprocs + 1, sizeof(*e->ps));
 	e->ipc = rp_ipc_new();

@@ -8,16 +8,7 @@
 #include "replay/addrmap.h"
 #include "replay/engine.h"
 #include "replay/placement.h"
-
-#ifndef MAP_FIXED_NOREPLACE
-#define MAP_FIXED_NOREPLACE 0x100000
-#endif
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-#ifndef MREMAP_DONTUNMAP
-#define MREMAP_DONTUNMAP 4
-#endif
+#include "lib/compat.h"
 
 struct rp_pstate {
 	int owned, built, needs_build;

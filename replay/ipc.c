@@ -15,10 +15,7 @@
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include "replay/ipc.h"
-
-#ifndef SHM_REMAP
-#define SHM_REMAP 040000
-#endif
+#include "lib/compat.h"
 
 struct detach { size_t ev; uint64_t len; };
 struct standin_seg { uint64_t rec; int id; };
@@ -83,7 +80,6 @@ static uint64_t seg_len(const struct rp_engine *e, uint32_t slot, const struct v
 }
 
 /* ---- recorded length of every successful shmdt ------------------------ */
-
 
 struct live { uint32_t slot; uint64_t addr, len; };
 

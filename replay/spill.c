@@ -6,13 +6,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "replay/spill.h"
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
+#include "vmt.h"
+#include "lib/compat.h"
 
 void rp_spill_init(struct rp_spill *s, int shared)
 {
@@ -143,7 +138,8 @@ void rp_spill_populate(const struct rp_spill *s, size_t off, size_t len, int wri
 		return;
 	if (len > s->bytes - off)
 		len = s->bytes - off;
-	size_t start = off & ~(size_t)4095, end = (off + len + 4095) & ~(size_t)4095;
+	const size_t mask = VMT_PAGE - 1;
+	size_t start = off & ~mask, end = (off + len + mask) & ~mask;
 	if (end > s->bytes)
 		end = s->bytes;
 	int saved = errno;

@@ -14,7 +14,7 @@
 
 /* A stand-in file holds every page the recorded mappings of it reach,
  * counted in 4 KiB pages (x86-64's). */
-#define STANDIN_PAGE 4096u
+#define STANDIN_PAGE VMT_PAGE
 #define MFD_CLOEXEC_ 1u
 static uint64_t standin_size(uint64_t need)
 {
