@@ -27,6 +27,7 @@
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -164,7 +165,7 @@ static uint32_t known_file(const struct lproc *p, uint64_t dev, uint64_t ino)
 }
 
 static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t size,
-                        const char *path, struct ltask *t)
+                        const char *path, struct ltask *t, uint64_t fs_type)
 {
 	uint32_t known = known_file(p, dev, ino);
 	if (known)
@@ -181,7 +182,7 @@ static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t si
 	p->fids[p->nfids++] = (struct fid){ dev, ino, id };
 	struct vmt_record rec = { .type = VMT_REC_FILE };
 	rec.u.file = (struct vmt_file){ .id = id, .pid = p->tgid, .dev = dev, .ino = ino,
-	                                .size = size, .path = path };
+	                                .size = size, .path = path, .fs_type = fs_type };
 	task_write(t, &rec);
 	return id;
 }
@@ -210,7 +211,9 @@ static uint32_t fd_file_id(struct ltask *t, long fd, const struct stat *st)
 	snprintf(link, sizeof link, "/proc/%d/fd/%ld", (int)t->tid, fd);
 	ssize_t n = readlink(link, path, sizeof path - 1);
 	path[n > 0 ? n : 0] = 0;
-	return file_id(p, st->st_dev, st->st_ino, (uint64_t)st->st_size, path, t);
+	struct statfs sf;
+	return file_id(p, st->st_dev, st->st_ino, (uint64_t)st->st_size, path, t,
+	               statfs(link, &sf) == 0 ? (uint64_t)sf.f_type : 0);
 }
 
 static dev_t rec_dev;              /* libvmrec.so's file */
@@ -289,7 +292,7 @@ static int add_vma(const struct maps_line *l, void *arg)
 		id = known_file(b->t->p, dev, l->ino);
 		if (!id)
 			id = file_id(b->t->p, dev, l->ino, stat(l->name, &st) == 0 ? (uint64_t)st.st_size : 0,
-			             l->name, b->t);
+			             l->name, b->t, 0);
 	}
 	*v = (struct vmt_vma){ .start = l->start, .end = l->end, .offset = l->off,
 	                       .prot = prot_of(l->perms),

@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define VMT_FORMAT_VERSION 4     /* written; readers also read 1 to 3 */
+#define VMT_FORMAT_VERSION 5     /* written; readers also read 1 to 4 */
 #define VMT_FORMAT_OLDEST 1
 
 /* ---- errors -------------------------------------------------------- */
@@ -291,7 +291,11 @@ struct vmt_file {
 	int32_t pid;
 	uint64_t dev, ino, size;
 	const char *path;
+	uint64_t fs_type;     /* its file system's statfs f_type (format 5); 0 not known */
 };
+/* fs_type values a tool acts on (linux/magic.h) */
+#define VMT_FS_HUGETLBFS 0x958458f6u
+#define VMT_FS_TMPFS     0x01021994u
 
 /* A loaded object, for offline symbolisation of stacks. */
 struct vmt_module {

@@ -41,6 +41,7 @@ int vmt_cursor_load(struct vmt_cursor *c, const struct vmt_chunk_info *ci,
 	c->last_seq = ci->last_seq;
 	c->why = NULL;
 	memset(&c->mctx, 0, sizeof(c->mctx));
+	c->mctx.version = ci->version;
 	vmt_predictor_init(&c->pred, ci->first_seq, ci->pid, ci->tid);
 	c->pred.seq_end = ci->version >= 4;
 	c->meta_at = meta_due(c);

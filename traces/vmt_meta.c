@@ -152,6 +152,7 @@ uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
 	case VMT_REC_FILE: {
 		const struct vmt_file *x = &rec->u.file;
 		U(x->id); I(x->pid); U(x->dev); U(x->ino); U(x->size); S(x->path);
+		U(x->fs_type);
 		break;
 	}
 	case VMT_REC_MODULE: {
@@ -430,6 +431,8 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		x->id = get_u32(&in); x->pid = get_i32(&in);
 		x->dev = get_u(&in); x->ino = get_u(&in); x->size = get_u(&in);
 		x->path = get_str(&in);
+		/* format 5 appended the file system's type */
+		x->fs_type = !ctx || !ctx->version || ctx->version >= 5 ? get_u(&in) : 0;
 		break;
 	}
 	case VMT_REC_MODULE: {

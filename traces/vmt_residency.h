@@ -19,6 +19,7 @@
 /* What the previous RESIDENCY record of the chunk said (all zero at a
  * chunk's start, and for a record coded on its own). */
 struct vmt_meta_ctx {
+	uint32_t version;       /* the chunk's format version; 0: this library's */
 	uint64_t index, seq, start, npages;
 	int32_t pid;
 	uint32_t nruns;
