@@ -98,6 +98,7 @@ enum vmt_ranges_kind {
 	VMT_RANGES_UFFDIO_REGISTER = 2, /* ioctl(UFFDIO_REGISTER): the range and its mode */
 	VMT_RANGES_UFFDIO_RANGE = 3,    /* ioctl(UFFDIO_UNREGISTER): the range */
 	VMT_RANGES_VMA_NAME = 4,        /* prctl(PR_SET_VMA): no range (registers), the name */
+	VMT_RANGES_NODEMASK = 5,        /* mbind: no range (registers), the nodemask (format 5) */
 };
 const char *vmt_sys_name(int sys);          /* "mmap"; NULL if unknown */
 /* The row's id in lower case, unique where names repeat: "mmap",
@@ -187,7 +188,10 @@ struct vmt_ranges {
 	uint64_t ioctls;      /* UFFDIO_REGISTER: the ioctls the kernel gave back (0: failed) */
 	uint32_t name_how;    /* VMA_NAME: enum vmt_name_how */
 	const char *name;     /* VMA_NAME and VMT_NAME_STR: the name */
+	uint32_t nwords;      /* NODEMASK: the mask's words read (<= VMT_NODEMASK_WORDS) */
+	uint64_t nodes[16];   /* NODEMASK: nodes 0-1023, bit n of word n / 64 */
 };
+#define VMT_NODEMASK_WORDS 16   /* 1024 nodes: what a recorder reads of a nodemask */
 #define VMT_RANGES_MAX 1024   /* the kernel's UIO_MAXIOV */
 
 /* Pages [first, first + count) of a residency record's range. */

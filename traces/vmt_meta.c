@@ -207,6 +207,11 @@ uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
 			U(x->name_how);
 			if (x->name_how == VMT_NAME_STR)
 				S(x->name);
+		} else if (x->kind == VMT_RANGES_NODEMASK) {
+			uint32_t n = x->nwords < VMT_NODEMASK_WORDS ? x->nwords : VMT_NODEMASK_WORDS;
+			U(n);
+			for (uint32_t i = 0; i < n; i++)
+				U(x->nodes[i]);
 		}
 		break;
 	}
@@ -535,6 +540,12 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 				x->name = get_str(&in);
 			else if (x->name_how != VMT_NAME_NULL && x->name_how != VMT_NAME_FAULT)
 				return VMT_ECORRUPT;
+		} else if (x->kind == VMT_RANGES_NODEMASK) {
+			x->nwords = get_u32(&in);
+			if (x->nwords > VMT_NODEMASK_WORDS)
+				return VMT_ECORRUPT;
+			for (uint32_t i = 0; i < x->nwords; i++)
+				x->nodes[i] = get_u(&in);
 		} else if (x->kind != VMT_RANGES_IOVEC && x->kind != VMT_RANGES_UFFDIO_RANGE) {
 			return VMT_ECORRUPT;
 		}

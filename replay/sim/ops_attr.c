@@ -11,6 +11,7 @@
 #include "replay/sim/sim_int.h"
 
 #define MPOL_DEFAULT 0
+#define MPOL_PREFERRED 1
 #define MPOL_MODE_FLAGS 0xe000u   /* MPOL_F_STATIC_NODES | RELATIVE_NODES | NUMA_BALANCING */
 #define UFFDIO_REGISTER_MODE_MISSING 1
 #define UFFDIO_REGISTER_MODE_WP 2
@@ -70,9 +71,29 @@ static uint32_t set_policy(uint32_t old, uint64_t id)
 	return (uint32_t)id;
 }
 
+/* A policy's identity: its mode and its nodes (the RANGES record's
+ * nodemask, format 5; without one, the mode alone), as mpol_equal
+ * compares them: MPOL_PREFERRED keeps only the mask's first node */
+static uint32_t policy_id(uint64_t mode, const struct vmt_ranges *r)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)mode, n = r ? r->nwords : 0, first = 1;
+
+	while (n && !r->nodes[n - 1])
+		n--;   /* a longer mask of the same nodes is the same policy */
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t w = r->nodes[i];
+		if ((mode & ~MPOL_MODE_FLAGS) == MPOL_PREFERRED)
+			w = first ? w & -w : 0;   /* mpol_new_preferred */
+		first &= !w;
+		for (int b = 0; b < 64; b += 8)
+			h = (h ^ (uint8_t)(w >> b)) * 16777619u;
+	}
+	return n ? h | 1 : 1 + (uint32_t)mode;
+}
+
 /* mbind(start, len, mode, nodemask, maxnode, flags) (do_mbind): the range
- * must be mapped whole (EFAULT); the nodemask is not in the trace, so two
- * policies are equal when their modes are */
+ * must be mapped whole (EFAULT); two policies are equal when their modes
+ * and nodemasks are */
 int64_t sim_do_mbind(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 {
 	uint64_t start = c->a[0], end = start + PAGE_ALIGN(c->a[1]), mode = c->a[2];
@@ -91,7 +112,7 @@ int64_t sim_do_mbind(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 	sim_rule(mm, "mempolicy %s (%s)", (mode & ~MPOL_MODE_FLAGS) == MPOL_DEFAULT ? "removed" : "set",
 	         sim_cite(mm, R_P1_MEMPOLICY, cite, sizeof cite));
 	return apply_range(mm, start, end, 0, 0, set_policy,
-	                   (mode & ~MPOL_MODE_FLAGS) == MPOL_DEFAULT ? 0 : 1 + (uint32_t)mode, -1, changed);
+	                   (mode & ~MPOL_MODE_FLAGS) == MPOL_DEFAULT ? 0 : policy_id(mode, c->ranges), -1, changed);
 }
 
 static uint32_t home_policy(uint32_t old, uint64_t node)

@@ -158,6 +158,11 @@ int main(int argc, char **argv)
 					       (unsigned long long)x->ioctls);
 				if (x->kind == VMT_RANGES_VMA_NAME)
 					printf(" name %u %s", x->name_how, x->name ? x->name : "-");
+				if (x->kind == VMT_RANGES_NODEMASK) {
+					printf(" nodes");
+					for (uint32_t i = 0; i < x->nwords; i++)
+						printf(" %#llx", (unsigned long long)x->nodes[i]);
+				}
 				printf("\n");
 			}
 			break;
