@@ -93,21 +93,30 @@ static int on_other_process(const struct rp_engine *e, const struct rp_pstate *p
 
 /* A userfaultfd whose faults are SIGBUS, never a wait: nothing here
  * reads its events, and a populate of a registered range (a residency
- * record's pages) must fail, not hang. */
-static int own_uffd(void)
+ * record's pages) must fail, not hang.  One per recorded descriptor:
+ * VMAs registered with two contexts never merge. */
+#define UFFDS 16
+static int own_uffd(int recorded)
 {
-	static struct own_fd f;
+	static struct { pid_t pid; int recorded; int fd; } u[UFFDS];
+	static unsigned next;
 	pid_t me = getpid();
-	if (f.pid != me) {
-		f.pid = me;
-		f.fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC_);
-		struct { uint64_t api, features, ioctls; } api = { UFFD_API_, UFFD_FEATURE_SIGBUS_, 0 };
-		if (f.fd >= 0 && ioctl(f.fd, UFFDIO_API_, &api) < 0) {
-			close(f.fd);
-			f.fd = -1;
-		}
+	unsigned i;
+	for (i = 0; i < UFFDS; i++)
+		if (u[i].pid == me && u[i].recorded == recorded)
+			return u[i].fd;
+	i = next++ % UFFDS;   /* more than UFFDS at once: the oldest is reused */
+	if (u[i].pid == me && u[i].fd >= 0)
+		close(u[i].fd);
+	u[i].pid = me;
+	u[i].recorded = recorded;
+	u[i].fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC_);
+	struct { uint64_t api, features, ioctls; } api = { UFFD_API_, UFFD_FEATURE_SIGBUS_, 0 };
+	if (u[i].fd >= 0 && ioctl(u[i].fd, UFFDIO_API_, &api) < 0) {
+		close(u[i].fd);
+		u[i].fd = -1;
 	}
-	return f.fd;
+	return u[i].fd;
 }
 
 /* An address no process can read: a pointer the recording could not
@@ -225,7 +234,7 @@ void rp_apply_ranges_call(struct rp_engine *e, struct rp_pstate *p, const struct
 			break;
 		case VMT_RANGES_UFFDIO_REGISTER:
 		case VMT_RANGES_UFFDIO_RANGE:
-			ev->args[0] = (uint64_t)own_uffd();
+			ev->args[0] = (uint64_t)own_uffd((int)rec->args[0]);
 			if (!r) {
 				ev->args[2] = UNREADABLE;
 				break;
