@@ -106,7 +106,8 @@ __attribute__((hot)) void rp_ranged(struct rp_engine *e, struct rp_pstate *p, st
 			return;
 		}
 		ev->args[ai] += (uint64_t)delta;
-		*fx = (struct rp_effect){ .lo = rs + (uint64_t)delta, .hi = re + (uint64_t)delta, .kind = kind };
+		*fx = (struct rp_effect){ .lo = rs + (uint64_t)delta, .hi = re + (uint64_t)delta, .kind = kind,
+		                          .ranges = fx->ranges };
 		e->be->apply(p->space, ev, NULL, fx, out);
 		return;
 	}
@@ -123,7 +124,8 @@ __attribute__((hot)) void rp_ranged(struct rp_engine *e, struct rp_pstate *p, st
 			continue;
 		ev->args[ai] = pc.start + (uint64_t)pc.delta;
 		ev->args[li] = pc.end - pc.start;
-		struct rp_effect f = { .lo = ev->args[ai], .hi = ev->args[ai] + ev->args[li], .kind = kind };
+		struct rp_effect f = { .lo = ev->args[ai], .hi = ev->args[ai] + ev->args[li], .kind = kind,
+		                       .ranges = fx->ranges };
 		e->be->apply(p->space, ev, NULL, &f, &one);
 		lat += one.latency_ns;
 		if (first || one.err)
@@ -526,11 +528,13 @@ __attribute__((hot)) int rp_replay_event(struct rp_engine *e, uint32_t slot, str
 			am_remove(&p->am, rec->args[0] & ~(e->page - 1), rp_page_up(e, rec->args[0] + rec->args[1]));
 		break;
 	case VMT_FX_CHANGE:
-		if (vmt_sys_ranges(rec->sys) != VMT_RANGES_NONE && vmt_sys_ranges(rec->sys) != VMT_RANGES_VMA_NAME) {
+		if (vmt_sys_ranges(rec->sys) != VMT_RANGES_NONE && !rp_range_in_args(rec->sys)) {
 			rp_apply_ranges_call(e, p, rec, &ev, &out, &fx, &want, &skipped);
 			break;
 		}
 		rp_call_pointers(e, p, rec, &ev);
+		if (vmt_sys_ranges(rec->sys) != VMT_RANGES_NONE)
+			fx.ranges = rp_trace_ranges(e->t, rec);   /* its nodemask or name (the simulator's) */
 		rp_ranged(e, p, &ev, RP_FX_MODIFY, &out, &fx, &skipped);
 		break;
 	case VMT_FX_REMAP:

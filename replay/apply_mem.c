@@ -2,8 +2,8 @@
  * program's memory, replayed with the replay's own: process_madvise's
  * iovec and the uffd (un)registration's struct rebuilt from the event's
  * RANGES record with translated addresses, on this process's own pidfd
- * and userfaultfd; prctl(PR_SET_VMA)'s name from the record; mbind's
- * nodemask (not recorded) as node 0.  A process_madvise that worked on
+ * and userfaultfd; prctl(PR_SET_VMA)'s name and mbind's nodemask from
+ * the record (a trace without one: node 0).  A process_madvise that worked on
  * another process is not replayed; one whose pidfd failed (EBADF, ESRCH)
  * gets one that fails so.  The process-wide prctl options are
  * issued as recorded; a mapping call other than mmap (map_shadow_stack)
@@ -93,21 +93,30 @@ static int on_other_process(const struct rp_engine *e, const struct rp_pstate *p
 
 /* A userfaultfd whose faults are SIGBUS, never a wait: nothing here
  * reads its events, and a populate of a registered range (a residency
- * record's pages) must fail, not hang. */
-static int own_uffd(void)
+ * record's pages) must fail, not hang.  One per recorded descriptor:
+ * VMAs registered with two contexts never merge. */
+#define UFFDS 16
+static int own_uffd(int recorded)
 {
-	static struct own_fd f;
+	static struct { pid_t pid; int recorded; int fd; } u[UFFDS];
+	static unsigned next;
 	pid_t me = getpid();
-	if (f.pid != me) {
-		f.pid = me;
-		f.fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC_);
-		struct { uint64_t api, features, ioctls; } api = { UFFD_API_, UFFD_FEATURE_SIGBUS_, 0 };
-		if (f.fd >= 0 && ioctl(f.fd, UFFDIO_API_, &api) < 0) {
-			close(f.fd);
-			f.fd = -1;
-		}
+	unsigned i;
+	for (i = 0; i < UFFDS; i++)
+		if (u[i].pid == me && u[i].recorded == recorded)
+			return u[i].fd;
+	i = next++ % UFFDS;   /* more than UFFDS at once: the oldest is reused */
+	if (u[i].pid == me && u[i].fd >= 0)
+		close(u[i].fd);
+	u[i].pid = me;
+	u[i].recorded = recorded;
+	u[i].fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC_);
+	struct { uint64_t api, features, ioctls; } api = { UFFD_API_, UFFD_FEATURE_SIGBUS_, 0 };
+	if (u[i].fd >= 0 && ioctl(u[i].fd, UFFDIO_API_, &api) < 0) {
+		close(u[i].fd);
+		u[i].fd = -1;
 	}
-	return f.fd;
+	return u[i].fd;
 }
 
 /* An address no process can read: a pointer the recording could not
@@ -116,23 +125,38 @@ static int own_uffd(void)
 
 static const unsigned long node0[16] = { 1 };   /* mbind's nodemask: node 0 (1024 nodes) */
 
+int rp_range_in_args(int sys)
+{
+	int addr, len;
+	vmt_sys_range_args(sys, &addr, &len);
+	return addr >= 0;
+}
+
 void rp_call_pointers(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
                       struct vmt_event *ev)
 {
 	(void)p;
 	if (!e->be->per_process)
 		return;
-	switch (rec->sys) {
-	case VMT_SYS_MBIND:
-		/* the mask's contents are not recorded (nor its address, from an
-		 * strace log): this machine's first node, for every mode but
+	switch (vmt_sys_ranges(rec->sys)) {   /* what the pointer holds: the table's ranges column */
+	case VMT_RANGES_NODEMASK: {
+		/* the recorded mask (format 5's RANGES record); none read where
+		 * the kernel's EFAULT was; a mask not in the trace (older
+		 * traces, an strace log, which has no address either where the
+		 * call succeeded) this machine's first node, for every mode but
 		 * MPOL_DEFAULT and MPOL_LOCAL, which take none */
-		if (rec->args[3] || ((rec->args[2] & 0xff) != 0 && (rec->args[2] & 0xff) != 4))
+		const struct vmt_ranges *r = rp_trace_ranges(e->t, rec);
+		if (r)
+			ev->args[3] = (uint64_t)(uintptr_t)r->nodes;
+		else if (rec->args[3] && rec->err == EFAULT)
+			ev->args[3] = UNREADABLE;
+		else if (rec->args[3] || (!rec->err && (rec->args[2] & 0xff) != 0 && (rec->args[2] & 0xff) != 4))
 			ev->args[3] = (uint64_t)(uintptr_t)node0;
-		if (ev->args[4] > sizeof node0 * 8)
-			ev->args[4] = sizeof node0 * 8;
+		if (ev->args[4] > sizeof node0 * 8 + 1)
+			ev->args[4] = sizeof node0 * 8 + 1;   /* maxnode: one more than the bits read */
 		break;
-	case VMT_SYS_PRCTL_SET_VMA: {
+	}
+	case VMT_RANGES_VMA_NAME: {
 		const struct vmt_ranges *r = rp_trace_ranges(e->t, rec);
 		ev->args[4] = !r ? (rec->args[4] ? UNREADABLE : 0)
 		            : r->name_how == VMT_NAME_STR ? (uint64_t)(uintptr_t)r->name
@@ -210,7 +234,7 @@ void rp_apply_ranges_call(struct rp_engine *e, struct rp_pstate *p, const struct
 			break;
 		case VMT_RANGES_UFFDIO_REGISTER:
 		case VMT_RANGES_UFFDIO_RANGE:
-			ev->args[0] = (uint64_t)own_uffd();
+			ev->args[0] = (uint64_t)own_uffd((int)rec->args[0]);
 			if (!r) {
 				ev->args[2] = UNREADABLE;
 				break;

@@ -80,6 +80,9 @@ void rp_ranged(struct rp_engine *e, struct rp_pstate *p, struct vmt_event *ev, i
  * mapping call other than mmap. */
 void rp_call_pointers(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
                       struct vmt_event *ev);
+/* 1 when the call's range is in its registers (a RANGES record, if it
+ * reads one, holds something else: mbind's nodemask, a VMA's name) */
+int rp_range_in_args(int sys);
 void rp_apply_ranges_call(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
                           struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want,
                           int *skipped);

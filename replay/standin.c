@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "replay/standin.h"
@@ -16,6 +18,7 @@
  * counted in 4 KiB pages (x86-64's). */
 #define STANDIN_PAGE VMT_PAGE
 #define MFD_CLOEXEC_ 1u
+#define MFD_HUGETLB_ 4u
 static uint64_t standin_size(uint64_t need)
 {
 	return (need + STANDIN_PAGE - 1) & ~(uint64_t)(STANDIN_PAGE - 1);
@@ -37,6 +40,7 @@ static void remove_files(const struct standins *s)
 }
 
 static int lazy_fd = -1;   /* the identity opened on demand last */
+static size_t lazy_of;     /* which (its first record) */
 
 void standins_remove(struct standins *s)
 {
@@ -167,13 +171,30 @@ static int is_memfd(const struct vmt_file *f)
 	return f->path && strncmp(f->path, "/memfd:", 7) == 0;
 }
 
+/* A file on hugetlbfs (FILE's fs_type) gets a memfd of huge pages, made
+ * when first mapped (standins_fd's one at a time, as lazily opened
+ * files): a hugetlbfs file holds its huge pages and reservations while
+ * open, and a machine has few. */
+static int is_hugetlb(const struct vmt_file *f)
+{
+	return f->fs_type == VMT_FS_HUGETLBFS;
+}
+
 /* A memfd's stand-in is a memfd (shmem), as the recorded file was: what
  * the kernel allows on a mapping of it (userfaultfd registration, a
  * shmem's placement) is shmem's, which a file in the stand-in directory's
  * file system is not.  It has no path to open again: never lazy. */
-static int memfd_standin(void)
+static int memfd_standin(const struct vmt_file *f, uint64_t need)
 {
-	return (int)syscall(SYS_memfd_create, "vmreplay-standin", MFD_CLOEXEC_);
+	int huge = is_hugetlb(f);
+	int fd = (int)syscall(SYS_memfd_create, "vmreplay-standin", MFD_CLOEXEC_ | (huge ? MFD_HUGETLB_ : 0));
+	struct statfs sf;   /* hugetlbfs: whole huge pages, its block size */
+	uint64_t unit = huge && fd >= 0 && fstatfs(fd, &sf) == 0 ? (uint64_t)sf.f_bsize : STANDIN_PAGE;
+	if (fd >= 0 && ftruncate(fd, (off_t)((need + unit - 1) / unit * unit)) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
 }
 
 static int open_standin(const struct standins *s, size_t i, int create)
@@ -223,12 +244,103 @@ static int open_real(struct standins *s, size_t i, uint8_t use)
 	return -1;
 }
 
+/* Whether the maps file lists a VMA of (dev, ino); *lines: its lines. */
+static int maps_have(const char *maps, dev_t dev, ino_t ino, int *lines)
+{
+	char line[512];
+	unsigned maj, min;
+	unsigned long i;
+	int found = 0;
+	FILE *m = fopen(maps, "re");
+	*lines = 0;
+	while (m && !found && fgets(line, sizeof line, m))
+		found = ++*lines && sscanf(line, "%*s %*s %*s %x:%x %lu", &maj, &min, &i) == 3 && i == ino &&
+		        makedev(maj, min) == dev;
+	if (m)
+		fclose(m);
+	return found;
+}
+
+/* Whether a VMA of this process maps the file open at fd.  A hugetlbfs
+ * file none maps any more is made anew when mapped again: the recorded
+ * program most often closed it (a new memfd often gets its inode number,
+ * which the trace cannot tell apart), and an open one would keep the
+ * reservations of its shared mappings, which the recording's new file
+ * did not have. */
+static int mapped_here(int fd)
+{
+	struct stat st;
+	int lines;
+	return fstat(fd, &st) == 0 && maps_have("/proc/self/maps", st.st_dev, st.st_ino, &lines);
+}
+
+/* Whether a child of this replayer still maps the file (dev, ino), or is
+ * ending (no VMA listed any more, not yet a zombie: its pages are going). */
+static int child_maps(dev_t dev, ino_t ino)
+{
+	char path[64], maps[64];
+	struct dirent *d;
+	int found = 0;
+	DIR *tasks = opendir("/proc/self/task");
+	while (tasks && !found && (d = readdir(tasks))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%.16s/children", d->d_name);
+		FILE *c = fopen(path, "re");
+		int pid, lines;
+		while (c && !found && fscanf(c, "%d", &pid) == 1) {
+			snprintf(maps, sizeof maps, "/proc/%d/maps", pid);
+			found = maps_have(maps, dev, ino, &lines);
+			if (!found && !lines) {
+				char st[256], state = 'Z';
+				snprintf(maps, sizeof maps, "/proc/%d/stat", pid);
+				FILE *f = fopen(maps, "re");
+				if (f && fgets(st, sizeof st, f) && strrchr(st, ')'))
+					state = strrchr(st, ')')[2];
+				if (f)
+					fclose(f);
+				found = state != 'Z' && state != 'X';
+			}
+		}
+		if (c)
+			fclose(c);
+	}
+	if (tasks)
+		closedir(tasks);
+	return found;
+}
+
+/* A hugetlbfs stand-in given up waits (1 s at most) while a child of this
+ * replayer still maps it: a fork child's replayer that has done its last
+ * step may not have ended yet and holds the file's huge pages, where the
+ * recorded parent had waited for its child before it made the next file. */
+static void huge_drop(int fd)
+{
+	struct stat st;
+	int ok = fstat(fd, &st) == 0;
+	close(fd);
+	for (int i = 0; ok && i < 100 && child_maps(st.st_dev, st.st_ino); i++)
+		usleep(10000);
+}
+
 int standins_fd_lazy(const struct standins *s, size_t i)
 {
-	/* cold: only traces with more files than descriptors get here */
-	if (lazy_fd >= 0)
+	/* cold: only traces with more files than descriptors, and hugetlbfs
+	 * files, get here */
+	size_t f = s->first[i];
+	if (lazy_fd >= 0 && lazy_of == f && mapped_here(lazy_fd))
+		return lazy_fd;   /* a hugetlbfs stand-in stays this file while mapped */
+	if (lazy_fd >= 0 && is_hugetlb(&s->t->files[lazy_of]))
+		huge_drop(lazy_fd);
+	else if (lazy_fd >= 0)
 		close(lazy_fd);
-	lazy_fd = open_one(s, s->first[i], 0);
+	lazy_of = f;
+	uint64_t need = 0;
+	if (is_hugetlb(&s->t->files[f]))
+		for (size_t j = f; j < s->n; j++)
+			if (s->first[j] == f && s->t->file_need[j] > need)
+				need = s->t->file_need[j];
+	lazy_fd = need ? memfd_standin(&s->t->files[f], need) : open_one(s, f, 0);
 	return lazy_fd;
 }
 
@@ -274,13 +386,15 @@ int standins_create(struct standins *s, const struct rp_trace *t, int real_files
 		if (real_files && !(use[i] & RP_FILE_MAPPED))
 			continue;
 		int fd = real_files ? open_real(s, i, use[i]) : -1;
+		if (fd < 0 && is_hugetlb(&t->files[i])) {
+			s->fd[i] = STANDIN_LAZY;
+			continue;
+		}
 		/* a memfd stays open: past the descriptor budget a file does */
 		int memfd = fd < 0 && is_memfd(&t->files[i]) && open_now < budget;
-		if (memfd && ((fd = memfd_standin()) < 0 || ftruncate(fd, (off_t)standin_size(need[i])) < 0)) {
+		if (memfd && (fd = memfd_standin(&t->files[i], need[i])) < 0) {
 			snprintf(why, whylen, "%s: cannot create a memfd stand-in: %s", t->files[i].path,
 			         strerror(errno));
-			if (fd >= 0)
-				close(fd);
 			ret = -1;
 			break;
 		}

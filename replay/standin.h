@@ -1,7 +1,9 @@
 /* standin.h - stand-in files for file-backed mappings: one sparse file of
  * the recorded size per recorded file identity (dev, ino), in a private
  * temporary directory that is removed at exit, on SIGINT/SIGTERM/SIGHUP too;
- * a recorded memfd ("/memfd:NAME") gets a memfd, shmem as it was.
+ * a recorded memfd ("/memfd:NAME") gets a memfd, shmem as it was, and a
+ * file on hugetlbfs (FILE's fs_type) a memfd of huge pages, made when
+ * mapped and made anew once none of this process's VMAs maps it.
  * With real_files the recorded paths are opened instead, read-only and
  * following no symlink; a file that cannot be mapped as recorded (gone,
  * not a regular file, shorter than recorded, or mapped shared and

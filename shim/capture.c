@@ -158,6 +158,19 @@ int capture_ranges(struct capture_ranges *c, int sys, const uint64_t a[6],
 		c->r.mode = reg ? w[2] : 0;
 		return 1;
 	}
+	case VMT_RANGES_NODEMASK: {
+		/* get_nodes: maxnode - 1 bits, in whole longs; a NULL mask (or
+		 * none to read) is in the registers already */
+		uint64_t bits = a[4] ? a[4] - 1 : 0, words = (bits + 63) / 64;
+		if (words > VMT_NODEMASK_WORDS)
+			words = VMT_NODEMASK_WORDS;
+		if (!a[3] || !words || !read_words(m, c->r.nodes, a[3], words))
+			return 0;
+		if (bits % 64 && words * 64 > bits)   /* the bits past maxnode - 1 the kernel ignores */
+			c->r.nodes[words - 1] &= ~0ull >> (64 - bits % 64);
+		c->r.nwords = (uint32_t)words;
+		return 1;
+	}
 	case VMT_RANGES_VMA_NAME:
 		if (!a[4]) {
 			c->r.name_how = VMT_NAME_NULL;

@@ -156,7 +156,7 @@ static uint32_t exec_file(int dirfd, const char *path, int flags)
 	int found = !raw_failed(raw4(SYS_newfstatat, dirfd, path, &st,
 	                             flags & (AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW)));
 	return image_file_new(found ? st.st_dev : 0, found ? st.st_ino : 0,
-	                      found ? (uint64_t)st.st_size : 0, path);
+	                      found ? (uint64_t)st.st_size : 0, path, 0);
 }
 
 static int starts(const char *s, const char *prefix)

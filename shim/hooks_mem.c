@@ -243,7 +243,7 @@ static uint32_t sysv_file(int id)
 	for (int i = 0; i < 8; i++)
 		path[4 + i] = "0123456789abcdef"[(key >> (28 - 4 * i)) & 15];
 	path[12] = 0;
-	return image_file_new(shm_dev, (uint64_t)(uint32_t)id, (uint64_t)ds.shm_segsz, path);
+	return image_file_new(shm_dev, (uint64_t)(uint32_t)id, (uint64_t)ds.shm_segsz, path, 0);
 }
 
 /* Whether a pidfd names this process (its fdinfo's "Pid:" line). */

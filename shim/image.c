@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -38,10 +39,10 @@ static struct file_slot *file_slot(uint64_t dev, uint64_t ino)
 
 /* The id of a file, writing its identity record the first time.  A vfork
  * child has ids of its own pid and must leave its parent's table alone. */
-static uint32_t file_id(uint64_t dev, uint64_t ino, uint64_t size, const char *path)
+static uint32_t file_id(uint64_t dev, uint64_t ino, uint64_t size, const char *path, uint64_t fs_type)
 {
 	if (shim_vfork_child)
-		return image_file_new(dev, ino, size, path);
+		return image_file_new(dev, ino, size, path, fs_type);
 	struct file_slot *s = file_slot(dev, ino);
 	if (!s)
 		return 0;
@@ -49,18 +50,18 @@ static uint32_t file_id(uint64_t dev, uint64_t ino, uint64_t size, const char *p
 		return s->id;
 	s->dev = dev;
 	s->ino = ino;
-	s->id = image_file_new(dev, ino, size, path);
+	s->id = image_file_new(dev, ino, size, path, fs_type);
 	return s->id;
 }
 
-uint32_t image_file_new(uint64_t dev, uint64_t ino, uint64_t size, const char *path)
+uint32_t image_file_new(uint64_t dev, uint64_t ino, uint64_t size, const char *path, uint64_t fs_type)
 {
 	if (shim_vfork_child)
-		return shim_vfork_file(dev, ino, size, path);
+		return shim_vfork_file(dev, ino, size, path, fs_type);
 	uint32_t id = __atomic_add_fetch(&shim.next_file_id, 1, __ATOMIC_RELAXED);
 	struct vmt_record rec = { .type = VMT_REC_FILE };
 	rec.u.file = (struct vmt_file){ .id = id, .pid = shim.pid, .dev = dev,
-	                                .ino = ino, .size = size, .path = path };
+	                                .ino = ino, .size = size, .path = path, .fs_type = fs_type };
 	shim_write(&rec);
 	return id;
 }
@@ -117,7 +118,10 @@ uint32_t image_file_fd(int fd)
 	strcat(link, num + i);
 	long n = raw3(SYS_readlink, link, path, sizeof path - 1);
 	path[raw_failed(n) ? 0 : n] = 0;
-	return file_id(st.st_dev, st.st_ino, (uint64_t)st.st_size, path);
+	/* what its file system allows a mapping (hugetlbfs: huge pages only) */
+	struct statfs sf;
+	uint64_t fs = raw_failed(raw2(SYS_fstatfs, fd, &sf)) ? 0 : (uint64_t)sf.f_type;
+	return file_id(st.st_dev, st.st_ino, (uint64_t)st.st_size, path, fs);
 }
 
 void image_header(void)
@@ -174,7 +178,7 @@ static uint32_t line_file_id(const struct maps_line *l)
 	uint64_t size = 0;
 	if (!raw_failed(raw2(SYS_stat, l->name, &st)))
 		size = (uint64_t)st.st_size;
-	return file_id(dev, l->ino, size, l->name);
+	return file_id(dev, l->ino, size, l->name, 0);
 }
 
 struct map_build { struct vmt_vma *v; uint32_t n, cap; };

@@ -14,7 +14,7 @@ void image_checkpoint(int reason);
 uint32_t image_file_fd(int fd);
 /* A new identity record, never shared with another call (shmat's segment:
  * a map's line of it carries no size). */
-uint32_t image_file_new(uint64_t dev, uint64_t ino, uint64_t size, const char *path);
+uint32_t image_file_new(uint64_t dev, uint64_t ino, uint64_t size, const char *path, uint64_t fs_type);
 void image_files_reset(void);
 /* The program's path (/proc/self/exe) in buf; "" if unknown. */
 const char *image_exe(char *buf, size_t cap);

@@ -29,6 +29,7 @@
 #include <sys/ptrace.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -172,18 +173,18 @@ static uint32_t known_file(const struct lproc *p, uint64_t dev, uint64_t ino)
 
 /* A FILE record of a new id (an execve's: one a call). */
 static uint32_t file_new(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t size,
-                         const char *path, struct ltask *t)
+                         const char *path, struct ltask *t, uint64_t fs_type)
 {
 	uint32_t id = FILE_ID_BASE + ++p->next_id;
 	struct vmt_record rec = { .type = VMT_REC_FILE };
 	rec.u.file = (struct vmt_file){ .id = id, .pid = p->tgid, .dev = dev, .ino = ino,
-	                                .size = size, .path = path };
+	                                .size = size, .path = path, .fs_type = fs_type };
 	task_write(t, &rec);
 	return id;
 }
 
 static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t size,
-                        const char *path, struct ltask *t)
+                        const char *path, struct ltask *t, uint64_t fs_type)
 {
 	uint32_t known = known_file(p, dev, ino);
 	if (known)
@@ -196,7 +197,7 @@ static uint32_t file_id(struct lproc *p, uint64_t dev, uint64_t ino, uint64_t si
 		p->fids = f;
 		p->capfids = cap;
 	}
-	uint32_t id = file_new(p, dev, ino, size, path, t);
+	uint32_t id = file_new(p, dev, ino, size, path, t, fs_type);
 	p->fids[p->nfids++] = (struct fid){ dev, ino, id };
 	return id;
 }
@@ -225,7 +226,9 @@ static uint32_t fd_file_id(struct ltask *t, long fd, const struct stat *st)
 	snprintf(link, sizeof link, "/proc/%d/fd/%ld", (int)t->tid, fd);
 	ssize_t n = readlink(link, path, sizeof path - 1);
 	path[n > 0 ? n : 0] = 0;
-	return file_id(p, st->st_dev, st->st_ino, (uint64_t)st->st_size, path, t);
+	struct statfs sf;
+	return file_id(p, st->st_dev, st->st_ino, (uint64_t)st->st_size, path, t,
+	               statfs(link, &sf) == 0 ? (uint64_t)sf.f_type : 0);
 }
 
 /* A System V segment's FILE, as libvmrec names it (shim/hooks_mem.c):
@@ -249,7 +252,7 @@ static uint32_t sysv_file_id(struct ltask *t, int id)
 	}
 	char path[16];
 	snprintf(path, sizeof path, "SYSV%08x", (uint32_t)ds.shm_perm.__key);
-	return file_id(t->p, shm_dev, (uint64_t)(uint32_t)id, (uint64_t)ds.shm_segsz, path, t);
+	return file_id(t->p, shm_dev, (uint64_t)(uint32_t)id, (uint64_t)ds.shm_segsz, path, t, 0);
 }
 
 static dev_t rec_dev;              /* libvmrec.so's file */
@@ -328,7 +331,7 @@ static int add_vma(const struct maps_line *l, void *arg)
 		id = known_file(b->t->p, dev, l->ino);
 		if (!id)
 			id = file_id(b->t->p, dev, l->ino, stat(l->name, &st) == 0 ? (uint64_t)st.st_size : 0,
-			             l->name, b->t);
+			             l->name, b->t, 0);
 	}
 	*v = (struct vmt_vma){ .start = l->start, .end = l->end, .offset = l->off,
 	                       .prot = prot_of(l->perms),
@@ -687,7 +690,7 @@ static void exec_records(struct ltask *t, struct vmt_event *ev, const struct cap
 		else
 			found = ((cf->flags & AT_SYMLINK_NOFOLLOW) ? lstat : stat)(where, &st) == 0;
 		ev->file_id = file_new(t->p, found ? st.st_dev : 0, found ? st.st_ino : 0,
-		                       found ? (uint64_t)st.st_size : 0, name, t);
+		                       found ? (uint64_t)st.st_size : 0, name, t, 0);
 	}
 	struct vmt_record rec = { .type = VMT_REC_ARGV };
 	rec.u.argv = (struct vmt_argv){ .seq = ev->seq, .pid = t->p->tgid };

@@ -569,7 +569,7 @@ uint32_t shim_vfork_files(void)
 	return vfork_files_pid == (int32_t)raw0(SYS_getpid) ? vfork_files : 0;
 }
 
-uint32_t shim_vfork_file(uint64_t dev, uint64_t ino, uint64_t size, const char *path)
+uint32_t shim_vfork_file(uint64_t dev, uint64_t ino, uint64_t size, const char *path, uint64_t fs_type)
 {
 	struct vmt_record rec = { .type = VMT_REC_FILE };
 	int32_t pid = (int32_t)raw0(SYS_getpid);
@@ -578,7 +578,7 @@ uint32_t shim_vfork_file(uint64_t dev, uint64_t ino, uint64_t size, const char *
 		vfork_files = 0;
 	}
 	rec.u.file = (struct vmt_file){ .id = ++vfork_files, .pid = pid, .dev = dev,
-	                                .ino = ino, .size = size, .path = path };
+	                                .ino = ino, .size = size, .path = path, .fs_type = fs_type };
 	write_detached(&rec, 0);
 	return vfork_files;
 }

@@ -30,7 +30,7 @@ void call_clock(struct shim_call *c);
 /* A vfork child about to exec: its PROCESS record, if not written yet. */
 void shim_announce_vfork_child(const struct shim_call *c);
 /* A vfork child's FILE record (written at once) and how many it wrote. */
-uint32_t shim_vfork_file(uint64_t dev, uint64_t ino, uint64_t size, const char *path);
+uint32_t shim_vfork_file(uint64_t dev, uint64_t ino, uint64_t size, const char *path, uint64_t fs_type);
 uint32_t shim_vfork_files(void);
 /* A vfork child's ARGV record, written at once. */
 void shim_vfork_write(const struct vmt_record *rec);

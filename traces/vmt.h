@@ -98,6 +98,7 @@ enum vmt_ranges_kind {
 	VMT_RANGES_UFFDIO_REGISTER = 2, /* ioctl(UFFDIO_REGISTER): the range and its mode */
 	VMT_RANGES_UFFDIO_RANGE = 3,    /* ioctl(UFFDIO_UNREGISTER): the range */
 	VMT_RANGES_VMA_NAME = 4,        /* prctl(PR_SET_VMA): no range (registers), the name */
+	VMT_RANGES_NODEMASK = 5,        /* mbind: no range (registers), the nodemask (format 5) */
 };
 /* Which file a call's FILE record names (the table's `file` column). */
 enum vmt_file_kind {
@@ -196,7 +197,10 @@ struct vmt_ranges {
 	uint64_t ioctls;      /* UFFDIO_REGISTER: the ioctls the kernel gave back (0: failed) */
 	uint32_t name_how;    /* VMA_NAME: enum vmt_name_how */
 	const char *name;     /* VMA_NAME and VMT_NAME_STR: the name */
+	uint32_t nwords;      /* NODEMASK: the mask's words read (<= VMT_NODEMASK_WORDS) */
+	uint64_t nodes[16];   /* NODEMASK: nodes 0-1023, bit n of word n / 64 */
 };
+#define VMT_NODEMASK_WORDS 16   /* 1024 nodes: what a recorder reads of a nodemask */
 #define VMT_RANGES_MAX 1024   /* the kernel's UIO_MAXIOV */
 
 /* Pages [first, first + count) of a residency record's range. */
@@ -307,7 +311,11 @@ struct vmt_file {
 	int32_t pid;
 	uint64_t dev, ino, size;
 	const char *path;
+	uint64_t fs_type;     /* its file system's statfs f_type (format 5); 0 not known */
 };
+/* fs_type values a tool acts on (linux/magic.h) */
+#define VMT_FS_HUGETLBFS 0x958458f6u
+#define VMT_FS_TMPFS     0x01021994u
 
 /* A loaded object, for offline symbolisation of stacks. */
 struct vmt_module {

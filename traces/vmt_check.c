@@ -144,11 +144,11 @@ static const char *check_map(struct vmt_check *c, const struct vmt_map *m)
 
 static const char *check_ranges(struct vmt_check *c, const struct vmt_ranges *r)
 {
-	if (r->kind < VMT_RANGES_IOVEC || r->kind > VMT_RANGES_VMA_NAME)
+	if (r->kind < VMT_RANGES_IOVEC || r->kind > VMT_RANGES_NODEMASK)
 		return "ranges record of an unknown kind";
-	if (r->kind == VMT_RANGES_VMA_NAME ? r->n != 0 : r->n == 0)
-		return r->kind == VMT_RANGES_VMA_NAME ? "ranges record of a name with ranges"
-		                                      : "ranges record without a range";
+	int none = r->kind == VMT_RANGES_VMA_NAME || r->kind == VMT_RANGES_NODEMASK;
+	if (none ? r->n != 0 : r->n == 0)
+		return none ? "ranges record of a name or nodemask with ranges" : "ranges record without a range";
 	if ((r->kind == VMT_RANGES_UFFDIO_REGISTER || r->kind == VMT_RANGES_UFFDIO_RANGE) && r->n != 1)
 		return "ranges record of a uffd range with more than one range";
 	for (uint32_t i = 0; i < r->n; i++)

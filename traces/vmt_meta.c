@@ -152,6 +152,7 @@ uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
 	case VMT_REC_FILE: {
 		const struct vmt_file *x = &rec->u.file;
 		U(x->id); I(x->pid); U(x->dev); U(x->ino); U(x->size); S(x->path);
+		U(x->fs_type);
 		break;
 	}
 	case VMT_REC_MODULE: {
@@ -206,6 +207,11 @@ uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
 			U(x->name_how);
 			if (x->name_how == VMT_NAME_STR)
 				S(x->name);
+		} else if (x->kind == VMT_RANGES_NODEMASK) {
+			uint32_t n = x->nwords < VMT_NODEMASK_WORDS ? x->nwords : VMT_NODEMASK_WORDS;
+			U(n);
+			for (uint32_t i = 0; i < n; i++)
+				U(x->nodes[i]);
 		}
 		break;
 	}
@@ -432,6 +438,8 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		x->id = get_u32(&in); x->pid = get_i32(&in);
 		x->dev = get_u(&in); x->ino = get_u(&in); x->size = get_u(&in);
 		x->path = get_str(&in);
+		/* format 5 appended the file system's type */
+		x->fs_type = !ctx || !ctx->version || ctx->version >= 5 ? get_u(&in) : 0;
 		break;
 	}
 	case VMT_REC_MODULE: {
@@ -534,6 +542,12 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 				x->name = get_str(&in);
 			else if (x->name_how != VMT_NAME_NULL && x->name_how != VMT_NAME_FAULT)
 				return VMT_ECORRUPT;
+		} else if (x->kind == VMT_RANGES_NODEMASK) {
+			x->nwords = get_u32(&in);
+			if (x->nwords > VMT_NODEMASK_WORDS)
+				return VMT_ECORRUPT;
+			for (uint32_t i = 0; i < x->nwords; i++)
+				x->nodes[i] = get_u(&in);
 		} else if (x->kind != VMT_RANGES_IOVEC && x->kind != VMT_RANGES_UFFDIO_RANGE) {
 			return VMT_ECORRUPT;
 		}

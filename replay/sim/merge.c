@@ -12,7 +12,7 @@ struct src {
 	uint32_t file_id, anon_vma;
 	bool fork_child;   /* an existing VMA (vma_modify), or mremap's copy of one (M5) */
 	bool special;
-	uint32_t policy, name;
+	uint32_t policy, name, uffd;
 };
 
 static bool anon_ok(const struct sim_mm *mm, const struct sim_vma *tgt, const struct src *s)
@@ -62,6 +62,8 @@ static const char *why_not(const struct sim_mm *mm, const struct sim_vma *tgt, c
 		return "mempolicy differs (mpol_equal)";
 	if (tgt->name != s->name)
 		return "anon name differs (anon_vma_name_eq)";
+	if (tgt->uffd != s->uffd)
+		return "userfaultfd context differs (is_mergeable_vm_userfaultfd_ctx)";
 	if (!pgoff_ok)
 		return "pgoff not contiguous";
 	if (!anon_ok(mm, tgt, s)) {
@@ -114,7 +116,7 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 	 * mremap's copy does from M5 on (vmg->copied_from) */
 	struct src s = { nr->flags, nr->file_id, nr->anon_vma,
 	                 nr->copied && nr->fork_child && sim_has(mm->prof, R_M5_COPIED_FORK_CHILD), nr->special,
-	                 nr->policy, nr->name };
+	                 nr->policy, nr->name, nr->uffd };
 	uint64_t pages = (nr->end - nr->start) / SIM_PAGE;
 	const char *wp = NULL, *wn = NULL;
 	char bp[120], bn[120], c[64];
@@ -183,6 +185,7 @@ struct sim_vma *sim_map_range(struct sim_mm *mm, const struct sim_newrange *nr, 
 	v->special = nr->special;
 	v->policy = nr->policy;
 	v->name = nr->name;
+	v->uffd = nr->uffd;
 	sim_tree_insert(&mm->tree, v);
 	if (prev && next)
 		sim_rule(mm, "no merge: prev: %s; next: %s", wp, wn);
@@ -274,22 +277,22 @@ static int split_checked(struct sim_mm *mm, struct sim_vma *v, uint64_t addr, st
 struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start, uint64_t end,
                            uint64_t nf, int *err)
 {
-	return sim_modify_attr(mm, v, start, end, nf, v->policy, v->name, err);
+	return sim_modify_attr(mm, v, start, end, nf, v->policy, v->name, v->uffd, err);
 }
 
 struct sim_vma *sim_modify_attr(struct sim_mm *mm, struct sim_vma *v, uint64_t start, uint64_t end,
-                                uint64_t nf, uint32_t policy, uint32_t name, int *err)
+                                uint64_t nf, uint32_t policy, uint32_t name, uint32_t uffd, int *err)
 {
 	struct sim_vma *prev = start == v->start ? adjacent_prev(mm, start) : NULL;
 	struct sim_vma *next = end == v->end ? adjacent_next(mm, end) : NULL;
-	struct src s = { nf, v->file_id, v->anon_vma, v->fork_child, v->special, policy, name };
+	struct src s = { nf, v->file_id, v->anon_vma, v->fork_child, v->special, policy, name, uffd };
 	uint64_t pg = v->pgoff + (start - v->start) / SIM_PAGE;
 	const char *wp = NULL, *wn = NULL;
 	char bp[120], bn[120];
 	struct sim_vma *u;
 
 	*err = 0;
-	if (nf == v->flags && policy == v->policy && name == v->name)
+	if (nf == v->flags && policy == v->policy && name == v->name && uffd == v->uffd)
 		return v;
 	if (prev)
 		wp = why_not(mm, prev, &s, prev->pgoff + vma_pages(prev) == pg, bp, sizeof bp);
@@ -354,5 +357,6 @@ struct sim_vma *sim_modify_attr(struct sim_mm *mm, struct sim_vma *v, uint64_t s
 	v->flags = nf;
 	v->policy = policy;
 	v->name = name;
+	v->uffd = uffd;
 	return v;
 }

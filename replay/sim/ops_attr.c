@@ -11,6 +11,7 @@
 #include "replay/sim/sim_int.h"
 
 #define MPOL_DEFAULT 0
+#define MPOL_PREFERRED 1
 #define MPOL_MODE_FLAGS 0xe000u   /* MPOL_F_STATIC_NODES | RELATIVE_NODES | NUMA_BALANCING */
 #define UFFDIO_REGISTER_MODE_MISSING 1
 #define UFFDIO_REGISTER_MODE_WP 2
@@ -41,9 +42,11 @@ static int whole(struct sim_mm *mm, uint64_t start, uint64_t end, struct sim_vma
 }
 
 /* give every VMA part of [start, end) the flags (set, clear) and the
- * policy and name that pol/name compute from the old ones */
+ * policy, name and userfaultfd context that pol, name and uffd (< 0:
+ * kept) compute from the old ones */
 static int64_t apply_range(struct sim_mm *mm, uint64_t start, uint64_t end, uint64_t set, uint64_t clear,
-                           uint32_t (*pol)(uint32_t, uint64_t), uint64_t arg, int64_t name, bool *changed)
+                           uint32_t (*pol)(uint32_t, uint64_t), uint64_t arg, int64_t name, int64_t uffd,
+                           bool *changed)
 {
 	struct sim_vma *v = sim_tree_find(&mm->tree, start);
 	uint64_t cur = start;
@@ -53,10 +56,11 @@ static int64_t apply_range(struct sim_mm *mm, uint64_t start, uint64_t end, uint
 		uint64_t s = v->start > cur ? v->start : cur, e = v->end < end ? v->end : end;
 		uint64_t nf = (v->flags & ~clear) | set;
 		uint32_t np = pol ? pol(v->policy, arg) : v->policy, nn = name < 0 ? v->name : (uint32_t)name;
+		uint32_t nu = uffd < 0 ? v->uffd : (uint32_t)uffd;
 
-		if (nf != v->flags || np != v->policy || nn != v->name)
+		if (nf != v->flags || np != v->policy || nn != v->name || nu != v->uffd)
 			*changed = true;
-		if (!(v = sim_modify_attr(mm, v, s, e, nf, np, nn, &err)))
+		if (!(v = sim_modify_attr(mm, v, s, e, nf, np, nn, nu, &err)))
 			return err ? err : -ENOMEM;
 		cur = e;
 		v = sim_tree_find(&mm->tree, cur);
@@ -70,9 +74,29 @@ static uint32_t set_policy(uint32_t old, uint64_t id)
 	return (uint32_t)id;
 }
 
+/* A policy's identity: its mode and its nodes (the RANGES record's
+ * nodemask, format 5; without one, the mode alone), as mpol_equal
+ * compares them: MPOL_PREFERRED keeps only the mask's first node */
+static uint32_t policy_id(uint64_t mode, const struct vmt_ranges *r)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)mode, n = r ? r->nwords : 0, first = 1;
+
+	while (n && !r->nodes[n - 1])
+		n--;   /* a longer mask of the same nodes is the same policy */
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t w = r->nodes[i];
+		if ((mode & ~MPOL_MODE_FLAGS) == MPOL_PREFERRED)
+			w = first ? w & -w : 0;   /* mpol_new_preferred */
+		first &= !w;
+		for (int b = 0; b < 64; b += 8)
+			h = (h ^ (uint8_t)(w >> b)) * 16777619u;
+	}
+	return n ? h | 1 : 1 + (uint32_t)mode;
+}
+
 /* mbind(start, len, mode, nodemask, maxnode, flags) (do_mbind): the range
- * must be mapped whole (EFAULT); the nodemask is not in the trace, so two
- * policies are equal when their modes are */
+ * must be mapped whole (EFAULT); two policies are equal when their modes
+ * and nodemasks are */
 int64_t sim_do_mbind(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 {
 	uint64_t start = c->a[0], end = start + PAGE_ALIGN(c->a[1]), mode = c->a[2];
@@ -91,7 +115,7 @@ int64_t sim_do_mbind(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 	sim_rule(mm, "mempolicy %s (%s)", (mode & ~MPOL_MODE_FLAGS) == MPOL_DEFAULT ? "removed" : "set",
 	         sim_cite(mm, R_P1_MEMPOLICY, cite, sizeof cite));
 	return apply_range(mm, start, end, 0, 0, set_policy,
-	                   (mode & ~MPOL_MODE_FLAGS) == MPOL_DEFAULT ? 0 : 1 + (uint32_t)mode, -1, changed);
+	                   (mode & ~MPOL_MODE_FLAGS) == MPOL_DEFAULT ? 0 : policy_id(mode, c->ranges), -1, -1, changed);
 }
 
 static uint32_t home_policy(uint32_t old, uint64_t node)
@@ -112,7 +136,7 @@ int64_t sim_do_home_node(struct sim_mm *mm, const struct sim_call *c, bool *chan
 	if ((start & (SIM_PAGE - 1)) || c->a[3])
 		return sim_fail(mm, EINVAL, "set_mempolicy_home_node: start not page-aligned or flags");
 	sim_rule(mm, "home node set on the VMAs with a policy (%s)", sim_cite(mm, R_P1_MEMPOLICY, cite, sizeof cite));
-	return apply_range(mm, start, end, 0, 0, home_policy, c->a[2], -1, changed);
+	return apply_range(mm, start, end, 0, 0, home_policy, c->a[2], -1, -1, changed);
 }
 
 /* FNV-1a of the name: the identity anon_vma_name_eq compares */
@@ -149,7 +173,7 @@ int64_t sim_do_anon_name(struct sim_mm *mm, const struct sim_call *c, bool *chan
 		if (v->file_id)
 			return sim_fail(mm, EBADF, "PR_SET_VMA_ANON_NAME: a file mapping in the range");
 	sim_rule(mm, "anon name %s (%s)", id ? "set" : "removed", sim_cite(mm, R_N1_ANON_NAME, cite, sizeof cite));
-	if ((e = apply_range(mm, start, end, 0, 0, NULL, 0, id, changed)))
+	if ((e = apply_range(mm, start, end, 0, 0, NULL, 0, id, -1, changed)))
 		return e;
 	return whole(mm, start, end, &v) ? -ENOMEM : 0;
 }
@@ -183,8 +207,10 @@ static int64_t uffd_range(struct sim_mm *mm, const struct sim_call *c, bool reg,
 	if (whole(mm, start, end, &v))
 		return sim_fail(mm, EINVAL, "UFFDIO_(UN)REGISTER: a hole in the range");
 	sim_rule(mm, "VM_UFFD_* %s (%s)", reg ? "set" : "cleared", sim_cite(mm, R_U1_UFFD_FLAGS, cite, sizeof cite));
+	/* the context: the userfaultfd's descriptor (+ 1); VMAs registered
+	 * with two never merge */
 	return apply_range(mm, start, end, reg ? uffd_flags(r->mode) : 0, reg ? 0 : VM_UFFD_FLAGS, NULL, 0, -1,
-	                   changed);
+	                   reg ? (int64_t)(uint32_t)c->a[0] + 1 : 0, changed);
 }
 
 int64_t sim_do_uffd_register(struct sim_mm *mm, const struct sim_call *c, bool *changed)

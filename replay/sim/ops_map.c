@@ -76,6 +76,11 @@ int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 	}
 	if (shared)
 		vf |= VM_SHARED | VM_MAYSHARE;
+	if (!anon && c->file && c->file->fs_type == VMT_FS_HUGETLBFS) {
+		vf |= VM_HUGETLB | VM_DONTEXPAND;   /* hugetlbfs_file_mmap */
+		sim_rule(mm, "a hugetlbfs file's mapping is VM_HUGETLB (%s)",
+		         sim_cite(mm, R_G1_HUGETLB_FILE, cite, sizeof cite));
+	}
 	if (flags & MAP_NORESERVE)
 		vf |= VM_NORESERVE;
 	if (mm->mdwe && (vf & VM_WRITE) && (vf & VM_EXEC))

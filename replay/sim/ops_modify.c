@@ -206,6 +206,9 @@ static int advice_check(const struct advice *a, const struct sim_vma *v)
 		return !vma_is_anon(v) || (v->flags & VM_SHARED) ? -EINVAL : 0;
 	case MADV_REMOVE:
 		return !(v->flags & VM_SHARED) ? -EINVAL : 0;
+	case MADV_COLD:
+	case MADV_PAGEOUT:   /* can_madv_lru_vma: hugetlb files' mappings too (G1) */
+		return v->flags & (VM_LOCKED | VM_PFNMAP | VM_HUGETLB) ? -EINVAL : 0;
 	case MADV_GUARD_INSTALL:
 		return v->special || (v->flags & (VM_SPECIAL | VM_LOCKED | VM_HUGETLB)) ? -EINVAL : 0;
 	/* faultin_page_range -> check_vma_flags: -EFAULT, which madvise_populate

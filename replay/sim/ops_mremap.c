@@ -92,6 +92,7 @@ static int64_t move(struct sim_mm *mm, struct sim_vma *v, const struct remap *r,
 	nr.special = v->special;
 	nr.policy = v->policy;
 	nr.name = v->name;
+	nr.uffd = v->uffd;
 	nr.copied = true;
 	if (keep && unfaulted && d1) {
 		/* the source stays: it must not become part of its copy.  The
@@ -281,6 +282,7 @@ int64_t sim_do_mremap(struct sim_mm *mm, const struct sim_call *c, bool *changed
 			nr.special = v->special;
 			nr.policy = v->policy;
 			nr.name = v->name;
+			nr.uffd = v->uffd;
 			if (!sim_map_range(mm, &nr, &how))
 				return sim_fail(mm, ENOMEM, "out of memory in the simulator");
 			*changed = true;

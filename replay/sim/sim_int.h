@@ -77,6 +77,7 @@ struct sim_vma {
 	bool special;          /* VM_SPECIAL-like kernel mappings ([vdso], ...) */
 	uint32_t policy;       /* mempolicy identity, 0: none (mbind, P1) */
 	uint32_t name;         /* anon_vma_name identity, 0: none (N1) */
+	uint32_t uffd;         /* userfaultfd context: its descriptor + 1, 0: none (U1) */
 	/* treap */
 	struct sim_vma *l, *r;
 	uint32_t prio, cnt;
@@ -270,7 +271,7 @@ struct sim_newrange {
 	bool alone;                    /* merge with nothing */
 	bool next_first;               /* mmap_region before M1: next is tried first */
 	bool copied;                   /* mremap's copy of an existing VMA (copy_vma) */
-	uint32_t policy, name;         /* as struct sim_vma's */
+	uint32_t policy, name, uffd;   /* as struct sim_vma's */
 	const char *apart_why;         /* the rule text for either */
 };
 /* Insert a new range into a hole, merging as the profile allows.  Returns
@@ -282,9 +283,10 @@ int sim_unmap_range(struct sim_mm *mm, uint64_t start, uint64_t end, bool *chang
  * the VMA now covering start or NULL with *err set. */
 struct sim_vma *sim_modify(struct sim_mm *mm, struct sim_vma *v, uint64_t start, uint64_t end,
                            uint64_t nf, int *err);
-/* the same with a mempolicy and an anon name too (mbind, PR_SET_VMA) */
+/* the same with a mempolicy, an anon name and a userfaultfd context too
+ * (mbind, PR_SET_VMA, UFFDIO_(UN)REGISTER) */
 struct sim_vma *sim_modify_attr(struct sim_mm *mm, struct sim_vma *v, uint64_t start, uint64_t end,
-                                uint64_t nf, uint32_t policy, uint32_t name, int *err);
+                                uint64_t nf, uint32_t policy, uint32_t name, uint32_t uffd, int *err);
 /* split v at addr (v keeps the lower part); returns the upper part */
 struct sim_vma *sim_split(struct sim_mm *mm, struct sim_vma *v, uint64_t addr);
 /* give v an anon_vma as a write fault would (reusing a neighbour's) */

@@ -21,7 +21,7 @@ files = {}
 for l in open(sys.argv[1]):
     w = l.split()
     if w[0] == "file":
-        files[w[2]] = w[3:]
+        files[w[2]] = w[3:6]
     elif len(w) > 3 and w[2] == "shmat":
         path, ino, size = files.get(w[-1].replace("file=", ""), ["-", "-", "-"])
         print(path, "ino=shmid" if ino == "ino=%d" % int(w[3], 16) else ino, size)

@@ -3,8 +3,8 @@
  *   PID TID NAME ARG0 ARG1 ... = RESULT [ERRNO] [FLAGS]
  *
  * (arguments and results in hex, as `strace -e raw=all` prints them), and
- * with -a the other records too (process, map size, file with its ino and
- * size, checkpoint, residency, ranges), and with -r the residency records' pages
+ * with -a the other records too (process, map size, file with its ino,
+ * size and file system type, checkpoint, residency, ranges), and with -r the residency records' pages
  * too, as runs FIRST+COUNT of page offsets read from the bitmap.  Records are read in file order and sorted here by sequence
  * number (records without one follow the record before them in the file),
  * so the output does not depend on the reader's merge. */
@@ -131,9 +131,9 @@ int main(int argc, char **argv)
 			break;
 		case VMT_REC_FILE:
 			if (all)
-				printf("file %d %u %s ino=%llu size=%llu\n", rec.u.file.pid, rec.u.file.id,
+				printf("file %d %u %s ino=%llu size=%llu fs=%#llx\n", rec.u.file.pid, rec.u.file.id,
 				       rec.u.file.path, (unsigned long long)rec.u.file.ino,
-				       (unsigned long long)rec.u.file.size);
+				       (unsigned long long)rec.u.file.size, (unsigned long long)rec.u.file.fs_type);
 			break;
 		case VMT_REC_STACK:
 			if (all)
@@ -158,6 +158,11 @@ int main(int argc, char **argv)
 					       (unsigned long long)x->ioctls);
 				if (x->kind == VMT_RANGES_VMA_NAME)
 					printf(" name %u %s", x->name_how, x->name ? x->name : "-");
+				if (x->kind == VMT_RANGES_NODEMASK) {
+					printf(" nodes");
+					for (uint32_t i = 0; i < x->nwords; i++)
+						printf(" %#llx", (unsigned long long)x->nodes[i]);
+				}
 				printf("\n");
 			}
 			break;

@@ -37,8 +37,8 @@ is "$(wc -l <"$T/want")" 11 "strace saw the 11 calls"
 is_file "$T/got" "$T/want" "the trace has each with its result, printed as strace prints it"
 is "$("$B/bin/vmtrace" dump "$T/v.lz4" | grep -c -E 'TCGETS|UFFDIO_API|FIONREAD|PR_GET_THP_DISABLE')" 0 \
 	"other ioctls and prctls are not recorded"
-is "$("$TC" -a "$T/v.lz4" | grep -c '^ranges ')" 4 \
-	"RANGES records: the name, the iovec, the registration, the unregistration"
+is "$("$TC" -a "$T/v.lz4" | grep -c '^ranges ')" 5 \
+	"RANGES records: the name, the iovec, the registration, the unregistration, the nodemask"
 "$TC" -a "$T/v.lz4" | grep -B3 ' process_madvise ' | grep -c '^residency ' >"$T/res"
 is "$(cat "$T/res")" 2 "process_madvise's two ranges (its pidfd is the process's own) have their residency asked"
 like "$("$B/bin/vmtrace" dump "$T/v.lz4" | grep 'madvise(.*MADV_COLLAPSE')" "EINVAL" \

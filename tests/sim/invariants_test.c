@@ -79,7 +79,7 @@ int main(void)
 		sim_mm_set_brk(mm, 0x555555560000ull, 0x555555560000ull);
 		for (i = 0; i < 6000 && !bad; i++) {
 			struct vmt_event ev = { 0 };
-			struct vmt_file file = { 1, 0, 0, 0, 1 << 20, "f" };
+			struct vmt_file file = { .id = 1, .size = 1 << 20, .path = "f" };
 			struct vr_result r;
 
 			ev.sys = (uint16_t)syss[rnd() % (sizeof syss / sizeof syss[0])];

@@ -752,6 +752,30 @@ static void test_policy_and_name_keep_apart(void)
 	sim_mm_free(mm);
 }
 
+/* P1 with format 5's nodemask: neighbours bound to other nodes stay
+ * apart, to the same nodes merge (a longer mask of them too); of
+ * MPOL_PREFERRED only the first node counts (mpol_new_preferred) */
+static void test_policy_nodes(void)
+{
+	struct sim_mm *mm = mk("6.18");
+	uint64_t a = BASE - 64 * MB;
+	struct vmt_ranges n0 = { .kind = VMT_RANGES_NODEMASK, .nwords = 1, .nodes = { 1 } };
+	struct vmt_ranges n0l = { .kind = VMT_RANGES_NODEMASK, .nwords = 2, .nodes = { 1, 0 } };
+	struct vmt_ranges n1 = { .kind = VMT_RANGES_NODEMASK, .nwords = 1, .nodes = { 2 } };
+	struct vmt_ranges n01 = { .kind = VMT_RANGES_NODEMASK, .nwords = 1, .nodes = { 3 } };
+
+	map(mm, a, 16 * PG, RW, ANON | MAP_FIXED);
+	call_ranges(mm, VMT_SYS_MBIND, (uint64_t[6]){ a + 4 * PG, 2 * PG, 2 /* MPOL_BIND */, 1, 65 }, &n0);
+	call_ranges(mm, VMT_SYS_MBIND, (uint64_t[6]){ a + 6 * PG, 2 * PG, 2, 1, 65 }, &n1);
+	is_int(sim_vma_count(mm), 4, "MPOL_BIND to node 0 and to node 1 on neighbouring ranges: apart");
+	call_ranges(mm, VMT_SYS_MBIND, (uint64_t[6]){ a + 6 * PG, 2 * PG, 2, 1, 129 }, &n0l);
+	is_int(sim_vma_count(mm), 3, "both to node 0 (a longer mask): merged");
+	call_ranges(mm, VMT_SYS_MBIND, (uint64_t[6]){ a + 8 * PG, 2 * PG, 1 /* MPOL_PREFERRED */, 1, 3 }, &n01);
+	call_ranges(mm, VMT_SYS_MBIND, (uint64_t[6]){ a + 10 * PG, 2 * PG, 1, 1, 3 }, &n0);
+	is_int(sim_vma_count(mm), 4, "MPOL_PREFERRED of nodes 0-1 and of node 0: one policy, merged");
+	sim_mm_free(mm);
+}
+
 /* U1: UFFDIO_REGISTER sets VM_UFFD_MISSING on the registered range only
  * (uffd-unit-tests' registrations), UNREGISTER clears it and merges */
 static void test_uffd_register_splits(void)
@@ -899,6 +923,7 @@ int main(void)
 	test_every_failure_has_rule_text();
 	test_new_mapping_between_two_anon_vmas();
 	test_policy_and_name_keep_apart();
+	test_policy_nodes();
 	test_uffd_register_splits();
 	test_mremap_multi_uffd_armed();
 	test_prctl_changes_later_calls();

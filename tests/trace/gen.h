@@ -115,7 +115,7 @@ static inline int gen_record(uint64_t n, int32_t pid, int32_t tid,
 		break;
 	case VMT_REC_FILE:
 		snprintf(b->s1, sizeof(b->s1), "/data/file-%llu", (unsigned long long)h2);
-		r->u.file = (struct vmt_file){ (uint32_t)n + 1, pid, h2 >> 32, h2, h2 >> 20, b->s1 };
+		r->u.file = (struct vmt_file){ (uint32_t)n + 1, pid, h2 >> 32, h2, h2 >> 20, b->s1, h2 >> 40 };
 		break;
 	case VMT_REC_MODULE: {
 		struct vmt_module *m = &r->u.module;
@@ -206,7 +206,8 @@ static inline int record_eq(const struct vmt_record *a, const struct vmt_record 
 	case VMT_REC_FILE: {
 		const struct vmt_file *x = &a->u.file, *y = &b->u.file;
 		return x->id == y->id && x->pid == y->pid && x->dev == y->dev &&
-		       x->ino == y->ino && x->size == y->size && str_eq(x->path, y->path);
+		       x->ino == y->ino && x->size == y->size && str_eq(x->path, y->path) &&
+		       x->fs_type == y->fs_type;
 	}
 	case VMT_REC_MODULE: {
 		const struct vmt_module *x = &a->u.module, *y = &b->u.module;

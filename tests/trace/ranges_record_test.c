@@ -72,7 +72,8 @@ static int read_ranges(const char *path, struct vmt_ranges *got)
 static int same(const struct vmt_ranges *a, const struct vmt_ranges *b)
 {
 	if (a->seq != b->seq || a->pid != b->pid || a->kind != b->kind || a->n != b->n ||
-	    a->mode != b->mode || a->ioctls != b->ioctls || a->name_how != b->name_how)
+	    a->mode != b->mode || a->ioctls != b->ioctls || a->name_how != b->name_how ||
+	    a->nwords != b->nwords || memcmp(a->nodes, b->nodes, a->nwords * sizeof(a->nodes[0])))
 		return 0;
 	if (a->n && memcmp(a->ranges, b->ranges, a->n * sizeof(a->ranges[0])))
 		return 0;
@@ -127,6 +128,9 @@ int main(void)
 	struct vmt_ranges unread = { .seq = 3, .pid = 7, .kind = VMT_RANGES_VMA_NAME, .name_how = VMT_NAME_FAULT };
 	round_trip(path, &unread, VMT_SYS_PRCTL_SET_VMA, "a name that could not be read");
 	round_trip(path, &reg, VMT_SYS_NONE, "a record whose event was lost");
+	struct vmt_ranges mask = { .seq = 4, .pid = 7, .kind = VMT_RANGES_NODEMASK, .nwords = VMT_NODEMASK_WORDS,
+	                           .nodes = { 1, 0, 1ull << 63, [15] = 5 } };
+	round_trip(path, &mask, VMT_SYS_MBIND, "an mbind's nodemask (format 5)");
 
 	/* the rules */
 	expect_bad(path, &reg, VMT_SYS_PROCESS_MADVISE, "not the kind its call reads",

@@ -228,7 +228,7 @@ static void test_seqless_key(void)
 	gen_header(&hdr);
 	vmt_write(a, &hdr);
 	rec = (struct vmt_record){ .type = VMT_REC_FILE };
-	rec.u.file = (struct vmt_file){ 1, 2, 3, 4, 5, "/bin/true" };
+	rec.u.file = (struct vmt_file){ 1, 2, 3, 4, 5, "/bin/true", 0 };
 	vmt_write(b, &rec);
 	rec = (struct vmt_record){ .type = VMT_REC_PROCESS };
 	rec.u.process = (struct vmt_process){ 5, 0, 2, 1, 0, "/bin/true", "true", 0 };

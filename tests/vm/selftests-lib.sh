@@ -11,8 +11,6 @@ NSELF=0 NEV=0
 # A case "*vs sim host: NAME (REL)") echo "what is missing" ;;
 gap_of() {
 	case $1 in
-	"--strict on this kernel: uffd-unit-tests (7.2)")
-		echo "MADV_PAGEOUT of a hugetlb memfd's private mapping is EINVAL; the trace does not say a file is on hugetlbfs (2 events)" ;;
 	esac
 }
 compare() {

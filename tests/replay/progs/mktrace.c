@@ -130,8 +130,11 @@ int main(int argc, char **argv)
 			r.type = VMT_REC_FILE;
 			r.u.file = (struct vmt_file){ .id = (uint32_t)num(tok[2]), .pid = pid, .dev = 1,
 			                              .ino = num(tok[2]) + 1000, .size = num(tok[3]), .path = tok[4] };
-			if (n >= 6 && strncmp(tok[5], "ino=", 4) == 0)
-				r.u.file.ino = num(tok[5] + 4);
+			for (int i = 5; i < n; i++)
+				if (strncmp(tok[i], "ino=", 4) == 0)
+					r.u.file.ino = num(tok[i] + 4);
+				else if (strncmp(tok[i], "fs=", 3) == 0)
+					r.u.file.fs_type = num(tok[i] + 3);
 			put(pid, &r);
 		} else if (strcmp(tok[0], "ev") == 0 && n >= 11) {
 			r.type = VMT_REC_EVENT;
