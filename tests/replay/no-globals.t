@@ -10,8 +10,10 @@
 # fact of the machine found once; each name is listed with its object and
 # must be there (a list that outlives its state fails too):
 #   backend_kernel.o  the_space, the held low range, its read buffers
-#   apply_mem.o       this process's pidfds (f, per call kind)
-#   standin.o         the stand-in files' guard of this process
+#   apply_mem.o       this process's pidfds (f, per call kind) and its
+#                     userfaultfds, one per recorded descriptor (u, next)
+#   standin.o         the stand-in files' guard of this process, and the
+#                     hugetlb stand-in it made last (lazy_fd, lazy_of)
 #   vmaquery.o        this process's /proc/self/maps descriptor and buffer
 #   latency.o         the clock's calibration
 #   image.o           touch_bits, the residency bitmap of a touch
@@ -22,12 +24,12 @@
 #                     init (vm/guest/vminit.o), a program of its own
 . "$(dirname "$0")/../lib.sh"
 allowed='
-replay/apply_mem.o f
+replay/apply_mem.o f next u
 replay/backend_kernel.o low_hi low_lo low_from the_space a buf one before after b
 replay/fidelity.o scratch
 replay/image.o touch_bits
 replay/latency.o d lat_use_tsc lat_tick_mult
-replay/standin.o guarded owner_pid lazy_fd
+replay/standin.o guarded owner_pid lazy_fd lazy_of
 replay/vmaquery.o maps_fd maps_buf use_ioctl
 replay/sim/apply.o after before
 replay/sim/calib.o def def_once
