@@ -21,13 +21,8 @@
 #include <unistd.h>
 #include "replay/engine_int.h"
 #include "replay/trace.h"
+#include "lib/compat.h"
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_userfaultfd
-#define SYS_userfaultfd 323
-#endif
 #define UFFD_API_ 0xaa
 #define UFFDIO_API_ 0xc018aa3f
 #define UFFD_FEATURE_SIGBUS_ (1u << 7)

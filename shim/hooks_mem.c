@@ -15,6 +15,7 @@
 #include "stackset.h"
 #include "sud.h"
 #include "umem.h"
+#include "lib/compat.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -64,13 +65,6 @@ long shim_errno_ret(long r)
 	return r;
 }
 
-#ifndef MADV_DONTNEED_LOCKED
-#define MADV_DONTNEED_LOCKED 24
-#endif
-#ifndef MADV_COLLAPSE
-#define MADV_COLLAPSE 25
-#endif
-
 /* What a call does to the ranges known to hold no page (empty_ranges.c). */
 struct release {
 	int dontneed;          /* a MADV_DONTNEED: [lo, hi) is empty after it */
@@ -78,7 +72,6 @@ struct release {
 	uint64_t old_brk;
 	uint64_t fresh;        /* an anonymous private mmap: a count read before it */
 };
-
 
 /* Ranges a call unmaps or may move pages into stop being known empty
  * before it runs (empty_ranges.c): new pages elsewhere come by faults. */

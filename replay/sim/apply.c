@@ -117,7 +117,7 @@ static struct effect effect_of(int shape, const uint64_t *a, uint64_t cur_brk, c
  * one TLB-flush range (the model's unit; not whether any page was there). */
 static bool flushes(int sys, const uint64_t *a, int64_t r, bool changed)
 {
-	if (r < 0 && r > -4096)
+	if (vmt_raw_failed(r))
 		return false;
 	switch (sys) {
 	case VMT_SYS_MUNMAP: case VMT_SYS_SHMDT: case VMT_SYS_MPROTECT: case VMT_SYS_PKEY_MPROTECT:
@@ -226,7 +226,7 @@ static void apply_call(struct sim_mm *mm, const struct vmt_event *ev, const stru
 		sim_rule(mm, "%s", ops[sys].note);
 	}
 	out->vma_count = (int64_t)sim_vma_count(mm);
-	if (r < 0 && r > -4096 && sys != VMT_SYS_BRK) {
+	if (vmt_raw_failed(r) && sys != VMT_SYS_BRK) {
 		out->ret = -1;
 		out->err = (int)-r;
 		out->outcome = VR_FAILED;

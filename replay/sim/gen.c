@@ -5,7 +5,7 @@
 #include "replay/sim/gen.h"
 #include "replay/sim/vm_flags.h"
 
-#define PG 4096ull
+#define PG ((unsigned long long)VMT_PAGE)
 #define MB (1ull << 20)
 
 static uint64_t rnd(struct sim_gen *g)

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "replay/sim/sim_int.h"
+#include "lib/compat.h"
 
 /* The end of the VMA holding addr in /proc/self/maps, 0 if none.  No
  * allocation: a mapping made now could land in the scratch range. */
@@ -68,10 +69,6 @@ static int probe_zero_page_populate(void)
 	munmap(r, 5 * pg);
 	return end == (uint64_t)(uintptr_t)(r + 4 * pg);
 }
-
-#ifndef MREMAP_DONTUNMAP
-#define MREMAP_DONTUNMAP 4
-#endif
 
 /* D1: an unfaulted page is moved with MREMAP_DONTUNMAP to the page just
  * below it.  A kernel without D1 merges the copy with its own source (one

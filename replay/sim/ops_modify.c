@@ -4,23 +4,7 @@
 #include <errno.h>
 #include <sys/mman.h>
 #include "replay/sim/sim_int.h"
-
-#ifndef MADV_GUARD_INSTALL
-#define MADV_GUARD_INSTALL 102
-#define MADV_GUARD_REMOVE 103
-#endif
-#ifndef MADV_COLLAPSE
-#define MADV_COLLAPSE 25
-#endif
-#ifndef MADV_DONTNEED_LOCKED
-#define MADV_DONTNEED_LOCKED 24
-#endif
-#ifndef PROT_SEM
-#define PROT_SEM 0x8
-#endif
-#ifndef MLOCK_ONFAULT
-#define MLOCK_ONFAULT 1
-#endif
+#include "lib/compat.h"
 
 /* give [s, e) of v the flags nf; returns the VMA covering s or NULL */
 static struct sim_vma *apply(struct sim_mm *mm, struct sim_vma *v, uint64_t s, uint64_t e,

@@ -5,10 +5,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include "replay/sim/sim_int.h"
-
-#ifndef MREMAP_DONTUNMAP
-#define MREMAP_DONTUNMAP 4
-#endif
+#include "lib/compat.h"
 
 struct remap {
 	uint64_t addr, old_len, new_len, flags, new_addr;

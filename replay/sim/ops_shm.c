@@ -6,13 +6,8 @@
 #include <errno.h>
 #include <sys/shm.h>
 #include "replay/sim/sim_int.h"
+#include "lib/compat.h"
 
-#ifndef SHM_REMAP
-#define SHM_REMAP 040000
-#endif
-#ifndef SHM_EXEC
-#define SHM_EXEC 0100000
-#endif
 #define SIM_SHMLBA SIM_PAGE   /* x86 */
 
 static bool is_sysv(const struct sim_vma *v) { return v->file_id >= SIM_SYSV_ID; }

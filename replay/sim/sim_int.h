@@ -9,7 +9,7 @@
 #include "replay/sim/sim.h"
 #include "replay/sim/vm_flags.h"
 
-#define SIM_PAGE        4096ull
+#define SIM_PAGE        ((unsigned long long)VMT_PAGE)
 #define SIM_PMD         (2ull << 20)
 #define SIM_TASK_SIZE   0x7ffffffff000ull  /* x86-64, 4-level paging */
 #define SIM_GUARD_GAP   (256 * SIM_PAGE)   /* stack_guard_gap default */
