@@ -20,7 +20,9 @@ sed -n '/^=== 4\./,/^=== 5\.\|^=== 6\./p' "$T/stdout" >"$T/s4"
 # replay may or may not differ from the simulator); the order must not:
 # the differing ones in the demo's order (recorded programs first), then
 # the others, every trace once.  pthread differs everywhere (6.1 vs 6.8).
-ALL="python3-threads python3-json cc-compile pthread brk_test brk1 mmap1"
+# the demo's order: its recordings (mk/demo.sh RECORDINGS), then the quick
+# synthetic list
+ALL="python3-json cc-compile python3-threads brk_test brk1 mmap1 pthread"
 # (a trace with no row to show is named on a line of its own, whatever
 # its report says of the folded rows)
 shown=$(sed -n 's/^--- \([a-z0-9_-]*\)$/\1/p; /^--- no row differs/,$ s/^  \([a-z][a-z0-9_-]*\)\( .*\)\{0,1\}$/(\1)/p' "$T/s4" |
