@@ -21,11 +21,12 @@ is "$recorded" "$native" "the program's calls return what they return natively"
 is "$?" 0 "the trace follows the rules"
 
 # strace's lines and the dump's, from the first call on: addresses
-# (another run) and the column padding dropped; mbind's nodemask is
+# (another run: mmap_base falls anywhere in 0x7xxxxxxxxxxx) and the
+# column padding dropped; mbind's nodemask is
 # strace's reading of memory the trace does not keep
 NAMES='mbind|set_mempolicy_home_node|prctl|process_madvise|ioctl|remap_file_pages|map_shadow_stack|syscall_0x1c5'
 norm() {
-	sed -E 's/^[0-9]+ +//; s/0x7f[0-9a-f]{6,}/ADDR/g; s/ +=/ =/; s/^(mbind\([^,]*, [^,]*, [^,]*, )[^,]*/\1MASK/' |
+	sed -E 's/^[0-9]+ +//; s/0x7[0-9a-f]{11}\b/ADDR/g; s/ +=/ =/; s/^(mbind\([^,]*, [^,]*, [^,]*, )[^,]*/\1MASK/' |
 	grep -E "^($NAMES)\("
 }
 strace -f -qq -e signal=none -o "$T/st" "$P/vma_calls" >/dev/null
