@@ -22,6 +22,7 @@
 #include <string.h>
 #include "vmt.h"
 #include "lib/outcome.h"
+#include "replay/addrmap.h"
 
 struct rp_space;   /* one replayed address space (a back end's own state) */
 struct sim_events; /* the simulator's modelled cost per event (replay/sim/sim.h) */
@@ -71,6 +72,17 @@ struct rp_heap {
 	uint64_t cur_brk;          /* out: the replay's break now */
 };
 
+/* A replayed program's image, as the driver tracks it: its ranges
+ * (recorded; replayed = recorded + delta), the placeholders of the
+ * recorder's VMAs, what it counts without rebuilding, its heap. */
+struct rp_image {
+	const struct addrmap *am;      /* the program's mappings */
+	const struct addrmap *holds;   /* the recorder's VMAs (placeholders) */
+	uint32_t special;              /* [vdso] & co.: counted, not rebuilt */
+	uint64_t heap_start;           /* replay address of the heap's start, 0: none */
+	int locked_future;             /* a replayed mlockall(MCL_FUTURE) holds */
+};
+
 /* What a back end is told when a space is made, instead of globals. */
 struct rp_backend_cfg {
 	const void *profile;    /* sim: its kernel profile (struct sim_profile) */
@@ -107,6 +119,21 @@ struct rp_backend {
 	/* VMAs in the sorted, disjoint replay ranges (kernel) or all (sim);
 	 * -errno when they cannot be counted. */
 	int64_t (*count)(struct rp_space *s, const uint64_t (*ranges)[2], size_t n);
+	/* The program's VMAs now: those meeting its ranges plus its special
+	 * ones (kernel: this process holds the replayer's memory too), or every
+	 * VMA of the model but the recorder's, each wholly inside one of the
+	 * holds (sim); -errno when they cannot be counted. */
+	int64_t (*count_image)(struct rp_space *s, const struct rp_image *img);
+	/* Room to count an image of up to n ranges without allocating while it
+	 * replays (a new allocator chunk could land where a recorded mapping
+	 * goes).  NULL: counting allocates nothing. */
+	void (*reserve)(struct rp_space *s, size_t n);
+	/* The image ends (an exec, a rebuilt image): give back what it mapped
+	 * (kernel: the heap to its start, then each range of am and holds) and
+	 * end what exec ends (an mlockall(MCL_FUTURE), which the replayer, not
+	 * exec'ing, would keep).  space_free follows.  NULL: space_free drops
+	 * it all. */
+	void (*end_image)(struct rp_space *s, const struct rp_image *img);
 	/* Each VMA of the space in address order, given to fn with its index
 	 * (kernel: every VMA of this process, the replayer's own too, read
 	 * without allocating): 0, or -errno when they cannot be read. */

@@ -735,7 +735,6 @@ void rp_engine_free(struct rp_engine *e)
 		munmap(e->sh, e->shared_bytes);
 	rp_spill_free(&e->ev_sp);
 	free(e->ps);
-	free(e->rbuf);
 	rp_ipc_free(e->ipc);
 	memset(e, 0, sizeof(*e));
 }

@@ -106,8 +106,6 @@ struct rp_engine {
 	struct rp_ipc *ipc;   /* shmat & co.: their tables (ipc.c) */
 	uint64_t mem_limit;   /* --mem-limit in bytes, 0: none (membudget.h) */
 	uint64_t mem_peak;    /* the most the replay held, as the budget counts it */
-	uint64_t (*rbuf)[2];  /* scratch for counting */
-	size_t rcap;
 };
 
 /* 0, or -1 with a message printed. */
