@@ -341,9 +341,9 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 	out->outcome = VR_UNCHANGED;
 	if (rec->err || child < 0)
 		return STEP_DONE;
-	struct rp_space *cs = NULL;
+	struct rp_forked f = { 0 };
 	uint64_t t0 = lat_tick();
-	int r = e->be->fork(p->space, rec->seq, &cs);
+	int r = e->be->fork(p->space, rec->seq, &f);
 	uint64_t lat = lat_tick_ns(lat_tick() - t0);
 	out->latency_ns = lat > e->cfg.clock_cost ? lat - e->cfg.clock_cost : 0;
 	if (r < 0) {
@@ -355,7 +355,7 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 		return STEP_DONE;
 	}
 	struct rp_pstate *c = &e->ps[child];
-	if (e->be->per_process && r == 0) {
+	if (f.in_child) {
 		/* the child process: it replays only the child from now on */
 		*c = *p;
 		p->owned = 0;
@@ -363,12 +363,12 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 		c->started = 0;
 		c->peak = c->count;
 		e->sh->slots[child].rss_base = rp_mem_resident(0);
-		e->sh->slots[child].real_pid = getpid();
+		e->sh->slots[child].real_pid = f.pid;
 		return STEP_FORK_CHILD;
 	}
-	if (e->be->per_process) {
-		e->sh->slots[child].real_pid = r;
-		out->ret = r;
+	if (f.pid) {   /* the child's own replayer goes on with it */
+		e->sh->slots[child].real_pid = f.pid;
+		out->ret = f.pid;
 		return STEP_DONE;
 	}
 	*c = *p;
@@ -378,7 +378,7 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 	am_init(&c->holds);
 	for (size_t i = 0; i < p->holds.n; i++)
 		am_set(&c->holds, p->holds.r[i].start, p->holds.r[i].end, 0);
-	c->space = cs;
+	c->space = f.child;
 	c->owned = 1;
 	c->started = 0;
 	return STEP_DONE;
@@ -579,14 +579,15 @@ __attribute__((hot)) int rp_replay_event(struct rp_engine *e, uint32_t slot, str
 	if (!skipped && !rp_is_fork(rec))
 		result_check(e, i, rec, r, want);
 	if (!skipped && fx.kind != RP_FX_NONE) {
-		if (!e->be->per_process)
+		/* the back end's count counts the recorder's VMAs too */
+		if (e->be->counts_each_call)
 			p->count = out.vma_count >= 0 ? out.vma_count - p->held : rp_full_count(e, p);
 		else if (fx.have_delta)
 			p->count += fx.vma_delta;
 		else if (e->o->outcomes)
 			p->count = rp_full_count(e, p);
 	}
-	r->vma_count = e->o->outcomes || !e->be->per_process ? p->count : -1;
+	r->vma_count = e->o->outcomes || e->be->counts_each_call ? p->count : -1;
 	if (p->count > p->peak)
 		p->peak = p->count;
 	return ret;

@@ -72,6 +72,15 @@ struct rp_heap {
 	uint64_t cur_brk;          /* out: the replay's break now */
 };
 
+/* What fork made: the child's replay goes on in a new OS process (pid;
+ * in that process, in_child is 1 and the space the same), or in this
+ * process, in the space `child` (pid 0). */
+struct rp_forked {
+	struct rp_space *child;
+	int32_t pid;
+	int in_child;
+};
+
 /* A replayed program's image, as the driver tracks it: its ranges
  * (recorded; replayed = recorded + delta), the placeholders of the
  * recorder's VMAs, what it counts without rebuilding, its heap. */
@@ -138,11 +147,10 @@ struct rp_backend {
 	 * (kernel: every VMA of this process, the replayer's own too, read
 	 * without allocating): 0, or -errno when they cannot be read. */
 	int (*vmas)(struct rp_space *s, void (*fn)(void *arg, const struct rp_vma *v, uint32_t i), void *arg);
-	/* fork, event seq of the trace: kernel forks this process (returns 0 in
-	 * the child, the pid in the parent, -errno) and *child is the same
-	 * space; sim copies the space and counts the copy's work as event seq's
-	 * (the parent's call does it). */
-	int (*fork)(struct rp_space *s, uint64_t seq, struct rp_space **child);
+	/* fork, event seq of the trace: 0 or -errno, *f says where the child's
+	 * replay goes on (kernel: this process forks; sim: the space is copied
+	 * and the copy's work counted as event seq's, the parent's call). */
+	int (*fork)(struct rp_space *s, uint64_t seq, struct rp_forked *f);
 	void (*space_free)(struct rp_space *s);
 	/* The heap of a new image (h: what it is, where it goes; filled in:
 	 * where it went): 0, or -errno when it could not go where asked and
@@ -168,6 +176,9 @@ struct rp_backend {
 	void (*hold_low)(void);
 	uint64_t (*release_low)(void);
 	int per_process;                        /* 1: each recorded process in its own OS process */
+	/* apply gives the space's VMA count (vr_result's vma_count) with every
+	 * call: counts are kept without outcomes (--no-outcomes) too */
+	int counts_each_call;
 	/* The modelled kernel cost (the simulator; NULL: none): nmodel counts
 	 * named model_name(i), and model adds a space's counts to acc[] before
 	 * the space goes (vmreplay.model.<name> in the results). */

@@ -769,7 +769,7 @@ static int k_vmas(struct rp_space *s, void (*fn)(void *arg, const struct rp_vma 
 	return 0;
 }
 
-static int k_fork(struct rp_space *s, uint64_t seq, struct rp_space **child)
+static int k_fork(struct rp_space *s, uint64_t seq, struct rp_forked *f)
 {
 	(void)seq;
 	forget(s);   /* the parent's VMAs and the child's have other anon_vmas now */
@@ -777,8 +777,10 @@ static int k_fork(struct rp_space *s, uint64_t seq, struct rp_space **child)
 	pid_t pid = fork();
 	int e = errno;
 	vq_open();
-	*child = s;
-	return pid < 0 ? -e : pid;
+	if (pid < 0)
+		return -e;
+	*f = (struct rp_forked){ .child = s, .pid = pid ? pid : getpid(), .in_child = pid == 0 };
+	return 0;
 }
 
 static void k_free(struct rp_space *s) { (void)s; }

@@ -131,7 +131,7 @@ static int64_t s_count_image(struct rp_space *s, const struct rp_image *img)
 	return u.n;
 }
 
-static int s_fork(struct rp_space *s, uint64_t seq, struct rp_space **child)
+static int s_fork(struct rp_space *s, uint64_t seq, struct rp_forked *f)
 {
 	const struct sim_space *parent = sp_of(s);
 	struct sim_space *sp = malloc(sizeof(*sp));
@@ -145,8 +145,8 @@ static int s_fork(struct rp_space *s, uint64_t seq, struct rp_space **child)
 		sp->min_addr = parent->min_addr;
 		sim_cost_keep(sp->mm, seq);   /* per event: the fork's, not the child's first */
 	}
-	*child = (struct rp_space *)sp;
-	return sp ? 1 : -ENOMEM;
+	*f = (struct rp_forked){ .child = (struct rp_space *)sp };
+	return sp ? 0 : -ENOMEM;
 }
 
 /* The heap where it was recorded: the model owns the whole space. */
@@ -199,4 +199,5 @@ const struct rp_backend rp_sim_backend = {
 	.model = s_model,
 	.place_heap = s_place_heap,
 	.per_process = 0,
+	.counts_each_call = 1,
 };

@@ -326,10 +326,12 @@ static void replay_lockall(struct rp_engine *e, struct rp_pstate *p, size_t i, s
 		rp_say(e, "event %zu (mlockall): RLIMIT_MEMLOCK here (ulimit -l) is below what the recording locked", i);
 	if (!out->err)
 		p->locked_future = ev->sys == VMT_SYS_MLOCKALL && (ev->args[0] & MCL_FUTURE);
-	if (!e->be->per_process && out->vma_count >= 0)
-		p->count = out->vma_count - p->held;
-	else if (e->be->per_process && e->o->outcomes)
+	if (e->be->counts_each_call) {   /* which counts the recorder's VMAs too */
+		if (out->vma_count >= 0)
+			p->count = out->vma_count - p->held;
+	} else if (e->o->outcomes) {
 		p->count = rp_full_count(e, p);
+	}
 }
 
 int rp_ipc_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, size_t i,

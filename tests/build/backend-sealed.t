@@ -26,7 +26,7 @@ is "$got" "" "the driver goes around the back-end table nowhere"
 # EXCEPTION, issue 37: tests of be->per_process (is this the kernel) left
 # in the driver, per file.  Each goes when a named operation of the table
 # replaces it; the count must then go down here, so it cannot grow back.
-per_process='replay/apply.c:7 replay/apply_mem.c:5 replay/engine.c:8 replay/ipc.c:4'
+per_process='replay/apply.c:3 replay/apply_mem.c:5 replay/engine.c:8 replay/ipc.c:2'
 bad=
 for f in $driver; do
 	n=$(grep -c 'per_process' "$f")
