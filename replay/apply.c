@@ -20,7 +20,7 @@
 static int range_safe(const struct rp_engine *e, const struct rp_pstate *p, uint64_t rs, uint64_t re,
                       const int64_t *delta)
 {
-	if (!e->be->per_process)
+	if (e->be->recorded_addresses)
 		return 1;
 	uint64_t cur = rs;
 	struct am_piece pc;
@@ -152,7 +152,7 @@ __attribute__((hot)) static void apply_mmap(struct rp_engine *e, uint32_t slot, 
 		int fd = rp_fd_of(e, f);
 		/* no file known: anonymous where the call succeeded; where it
 		 * failed, fd -1 fails the same way (EBADF) */
-		if (fd < 0 && e->be->per_process && !rec->err)
+		if (fd < 0 && e->be->real_objects && !rec->err)
 			flags |= MAP_ANONYMOUS;
 		ev->args[4] = (uint64_t)(int64_t)fd;
 	}
@@ -397,7 +397,7 @@ static int64_t event_offset(const struct rp_engine *e, const struct rp_pstate *p
 	uint64_t at = rec->args[0];
 	int64_t off;
 	*moved = 0;
-	if (!e->be->per_process)
+	if (e->be->recorded_addresses)
 		return 0;
 	switch (vmt_sys_effect(rec->sys)) {
 	case VMT_FX_BRK:

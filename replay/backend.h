@@ -175,7 +175,31 @@ struct rp_backend {
 	 * its whole space (sim). */
 	void (*hold_low)(void);
 	uint64_t (*release_low)(void);
-	int per_process;                        /* 1: each recorded process in its own OS process */
+	/* What the target is like, each fact asked by the driver by its name:
+	 * - replayer_processes: each recorded process is replayed by an OS
+	 *   process of its own, forked from the driver (a recorded fork forks
+	 *   it, fork above): the replayers take turns, the driver waits for
+	 *   them, watches their memory and reaps them, and --threads replays
+	 *   each recorded thread in a thread of its process's replayer.  0:
+	 *   every process in the driver, in trace order, the driver watching
+	 *   its own memory.
+	 * - recorded_addresses: the space is the back end's alone and replays
+	 *   at the recorded addresses: nothing is translated, nothing of the
+	 *   replayer's own is in a call's way.  0: the space holds the
+	 *   replayer's own memory too: recorded ranges are placed around it
+	 *   (placement.h, set_break.h) and translated (addrmap.h), a call that
+	 *   would reach the replayer's memory is skipped.
+	 * - real_objects: calls reach real objects: a mapped file needs a
+	 *   stand-in file (standin.h), a SysV segment a stand-in segment, a
+	 *   pointer argument memory holding what was recorded (a nodemask, an
+	 *   iovec, a name), a pidfd a descriptor.  0: the back end takes the
+	 *   recorded file, segment and RANGES record as they are. */
+	int replayer_processes;
+	int recorded_addresses;
+	int real_objects;
+	/* Debugging aid (VMREPLAY_DUMP_MAPS): the space's whole map on stderr
+	 * at each checkpoint.  NULL: none. */
+	void (*show_map)(struct rp_space *s);
 	/* apply gives the space's VMA count (vr_result's vma_count) with every
 	 * call: counts are kept without outcomes (--no-outcomes) too */
 	int counts_each_call;

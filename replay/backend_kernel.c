@@ -785,6 +785,16 @@ static int k_fork(struct rp_space *s, uint64_t seq, struct rp_forked *f)
 
 static void k_free(struct rp_space *s) { (void)s; }
 
+/* The replayer's whole map, its own memory among the replay's. */
+static void k_show_map(struct rp_space *s)
+{
+	char cmd[64];
+	(void)s;
+	snprintf(cmd, sizeof(cmd), "cat /proc/%d/maps >&2", getpid());
+	if (system(cmd) != 0)
+		fprintf(stderr, "vmreplay: cannot show the map\n");
+}
+
 const struct rp_backend rp_kernel_backend = {
 	.target = "kernel",
 	.space_new = k_new,
@@ -803,5 +813,8 @@ const struct rp_backend rp_kernel_backend = {
 	.brk_known = k_brk_known,
 	.hold_low = k_hold_low,
 	.release_low = k_release_low,
-	.per_process = 1,
+	.replayer_processes = 1,
+	.recorded_addresses = 0,
+	.real_objects = 1,
+	.show_map = k_show_map,
 };

@@ -198,6 +198,8 @@ const struct rp_backend rp_sim_backend = {
 	.model_name = s_model_name,
 	.model = s_model,
 	.place_heap = s_place_heap,
-	.per_process = 0,
+	.replayer_processes = 0,
+	.recorded_addresses = 1,
+	.real_objects = 0,
 	.counts_each_call = 1,
 };

@@ -331,12 +331,8 @@ __attribute__((hot, always_inline)) static inline int do_step(struct rp_engine *
 		if (p->count > p->peak)
 			p->peak = p->count;
 		rp_publish_count(e, st->slot, p);
-		if (getenv("VMREPLAY_DUMP_MAPS") && e->be->per_process) {
-			char cmd[64];   /* debugging aid: the replayer's whole map */
-			snprintf(cmd, sizeof(cmd), "cat /proc/%d/maps >&2", getpid());
-			if (system(cmd) != 0)
-				fprintf(stderr, "vmreplay: cannot show the map\n");
-		}
+		if (e->be->show_map && getenv("VMREPLAY_DUMP_MAPS"))
+			e->be->show_map(p->space);
 		break;
 	case RP_RESIDENCY:
 		if (p->built)
@@ -499,7 +495,7 @@ __attribute__((hot)) static size_t run_steps(struct rp_engine *e, size_t from)
 		if (do_step(e, s) == STEP_FORK_CHILD)
 			return s;    /* the parent passes this turn */
 		/* the simulator replays in the driver: it watches itself */
-		if (__builtin_expect((s & 0xffff) == 0xffff, 0) && !e->be->per_process && over_budget(e))
+		if (__builtin_expect((s & 0xffff) == 0xffff, 0) && !e->be->replayer_processes && over_budget(e))
 			return e->t->nsteps;
 		if (e->multi)
 			pass_turn(e, (uint32_t)s);
@@ -563,7 +559,7 @@ int rp_engine_run_once(struct rp_engine *e)
 	memset(sh->model, 0, sizeof sh->model);
 	if (e->thr)
 		memset(e->thr->lanes, 0, e->thr->deps.nlanes * sizeof(*e->thr->lanes));
-	if (!e->be->per_process) {
+	if (!e->be->replayer_processes) {
 		for (size_t s = 0; s < t->nprocs; s++)
 			if (t->procs[s].parent_slot < 0) {
 				e->ps[s].owned = 1;
@@ -687,11 +683,11 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	e->si = si;
 	e->page = t->header.host.page_size ? t->header.host.page_size : VMT_PAGE;
 	e->base_brk = (uint64_t)syscall(SYS_brk, 0);
-	e->heap_in_place = be->per_process && !getenv("VMREPLAY_OWN_BREAK") && set_break_possible();
+	e->heap_in_place = !be->recorded_addresses && !getenv("VMREPLAY_OWN_BREAK") && set_break_possible();
 	e->driver_pid = getpid();
 	e->mem_limit = o->mem_limit;
-	e->multi = be->per_process && (t->nprocs > 1 || o->threads);
-	if (be->per_process)
+	e->multi = be->replayer_processes && (t->nprocs > 1 || o->threads);
+	if (be->replayer_processes)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	size_t bytes = sizeof(struct rp_shared) + t->nprocs * sizeof(struct rp_slot_state) +
 	               t->ncks * sizeof(int64_t) + RP_SNAP_VMAS * sizeof(struct rp_snap_vma) + 64;
@@ -719,11 +715,11 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	at += t->ncks * sizeof(int64_t);
 	e->sh->snap_vmas = (struct rp_snap_vma *)at;
 	/* the threads' stacks are the replayer's own memory, placed around */
-	if (o->threads && be->per_process && threads_init(e) < 0)
+	if (o->threads && be->replayer_processes && threads_init(e) < 0)
 		return -1;
 	e->lean_brk = e->be->brk_timed && !o->outcomes && !e->thr;   /* --threads: every call takes the lock */
 	e->known_brk = e->be->brk_known && o->outcomes && !e->thr;
-	return be->per_process ? rp_layout_init(e) : 0;
+	return be->recorded_addresses ? 0 : rp_layout_init(e);
 }
 
 void rp_engine_free(struct rp_engine *e)

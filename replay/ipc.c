@@ -250,7 +250,7 @@ static void replay_shmat(struct rp_engine *e, uint32_t slot, struct rp_pstate *p
 		target = xlate(p, (uint64_t)rec->result);
 		*want = (int64_t)target;
 		/* without SHM_REMAP the kernel refuses a busy range (EINVAL) */
-		if ((flags & SHM_REMAP) && e->be->per_process &&
+		if ((flags & SHM_REMAP) && !e->be->recorded_addresses &&
 		    !all_owned(p, (uint64_t)rec->result, (uint64_t)rec->result + len,
 		               (int64_t)(target - (uint64_t)rec->result)))
 			flags &= ~(uint64_t)SHM_REMAP;
@@ -259,7 +259,7 @@ static void replay_shmat(struct rp_engine *e, uint32_t slot, struct rp_pstate *p
 	}
 	int fresh = 0;
 	int64_t id = (int64_t)rec->args[0];
-	if (e->be->per_process) {
+	if (e->be->real_objects) {
 		pthread_mutex_lock(&e->ipc->lock);
 		id = standin_seg(e->ipc, rec->args[0], f->size, &fresh);
 		pthread_mutex_unlock(&e->ipc->lock);
