@@ -7,6 +7,7 @@
  * Simulator target: one replayer owns every process. */
 #include <errno.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -137,6 +138,31 @@ static void reap(struct rp_engine *e, int flags)
 		note_death(e, pid, status);
 }
 
+/* The driver is gone: nobody will collect the results. */
+static void exit_if_orphaned(const struct rp_engine *e)
+{
+	if (kill(e->driver_pid, 0) < 0 && errno == ESRCH)
+		_exit(1);
+}
+
+/* The replayer `pid`, whose process did the step before this one as its
+ * last, has ended: its memory and descriptors are given back, as a
+ * recorded parent that waited for its child (wait4) found them (a
+ * hugetlbfs file's huge pages held by the child's mapping or descriptor
+ * are free for the parent's next file).  A pidfd is readable once the
+ * process has exited, which is after its memory and files went. */
+static void wait_gone(const struct rp_engine *e, pid_t pid)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd < 0)
+		return;   /* reaped already (or a kernel without pidfds, before 5.3) */
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+	int r;
+	while ((r = poll(&pf, 1, 50)) == 0 || (r < 0 && errno == EINTR))
+		exit_if_orphaned(e);
+	close(fd);
+}
+
 static void wait_turn(struct rp_engine *e, uint32_t step)
 {
 	const struct timespec tick = { 0, 50 * 1000 * 1000 };
@@ -151,10 +177,12 @@ static void wait_turn(struct rp_engine *e, uint32_t step)
 		atomic_fetch_sub(&e->sh->waiters, 1);
 		if (r < 0 && errno == ETIMEDOUT) {
 			reap(e, WNOHANG);
-			if (kill(e->driver_pid, 0) < 0 && errno == ESRCH)
-				_exit(1);   /* the driver is gone: nobody will collect results */
+			exit_if_orphaned(e);
 		}
 	}
+	pid_t gone = atomic_exchange(&e->sh->gone, 0);
+	if (gone)
+		wait_gone(e, gone);
 }
 
 static void pass_turn(struct rp_engine *e, uint32_t step)
@@ -358,7 +386,10 @@ static void replayer(struct rp_engine *e, size_t from);
 static void replay_process(struct rp_engine *e, size_t from)
 {
 	replayer(e, from);
-	reap(e, 0);
+	/* not waiting for its children: the step after this process's last
+	 * may wait for this replayer to end (wait_gone), and they may need
+	 * turns after it; the driver (their subreaper) reaps them */
+	reap(e, WNOHANG);
 	fflush(NULL);
 	_exit(0);
 }
@@ -497,8 +528,16 @@ __attribute__((hot)) static size_t run_steps(struct rp_engine *e, size_t from)
 		/* the simulator replays in the driver: it watches itself */
 		if (__builtin_expect((s & 0xffff) == 0xffff, 0) && !e->be->replayer_processes && over_budget(e))
 			return e->t->nsteps;
-		if (e->multi)
+		if (!e->multi)
+			continue;
+		if (s == e->t->procs[e->t->steps[s].slot].last_step) {
+			/* the process has ended: so does its replayer, before the
+			 * next step (the one replayer process owns it alone) */
+			atomic_store(&e->sh->gone, getpid());
 			pass_turn(e, (uint32_t)s);
+			break;
+		}
+		pass_turn(e, (uint32_t)s);
 	}
 	return e->t->nsteps;
 }
@@ -542,6 +581,7 @@ int rp_engine_run_once(struct rp_engine *e)
 	atomic_store(&sh->order, 0);
 	atomic_store(&sh->incomplete, 0);
 	atomic_store(&sh->stopped, 0);
+	atomic_store(&sh->gone, 0);
 	sh->why[0] = 0;
 	e->order = 0;
 	for (size_t s = 0; s < t->nprocs; s++) {

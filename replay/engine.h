@@ -63,6 +63,9 @@ struct rp_shared {
 	 * abnormally, the memory budget stopped it, a fork failed): the first
 	 * reason, set once (rp_incomplete); stopped: the budget killed it */
 	_Atomic uint32_t incomplete, stopped;
+	/* the replayer of a process that has done its last step, which the
+	 * step after it waits to be gone (engine.c, wait_turn); 0: none */
+	_Atomic int32_t gone;
 	char why[256];
 	struct rp_slot_state *slots;  /* nprocs */
 	struct rp_evres *ev;          /* nevents */
