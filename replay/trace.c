@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "replay/trace.h"
-#include "vmt_check.h"
+#include "vmt.h"
 
 #define GROW(arr, n, cap) do { \
 	if ((n) == (cap)) { \
