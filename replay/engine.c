@@ -139,9 +139,9 @@ static void reap(struct rp_engine *e, int flags)
 }
 
 /* The driver is gone: nobody will collect the results. */
-static void exit_if_orphaned(const struct rp_engine *e)
+static void exit_if_orphaned(pid_t driver)
 {
-	if (kill(e->driver_pid, 0) < 0 && errno == ESRCH)
+	if (kill(driver, 0) < 0 && errno == ESRCH)
 		_exit(1);
 }
 
@@ -151,7 +151,7 @@ static void exit_if_orphaned(const struct rp_engine *e)
  * hugetlbfs file's huge pages held by the child's mapping or descriptor
  * are free for the parent's next file).  A pidfd is readable once the
  * process has exited, which is after its memory and files went. */
-static void wait_gone(const struct rp_engine *e, pid_t pid)
+static void wait_gone(pid_t pid, pid_t driver)
 {
 	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (fd < 0)
@@ -159,7 +159,7 @@ static void wait_gone(const struct rp_engine *e, pid_t pid)
 	struct pollfd pf = { .fd = fd, .events = POLLIN };
 	int r;
 	while ((r = poll(&pf, 1, 50)) == 0 || (r < 0 && errno == EINTR))
-		exit_if_orphaned(e);
+		exit_if_orphaned(driver);
 	close(fd);
 }
 
@@ -177,12 +177,12 @@ static void wait_turn(struct rp_engine *e, uint32_t step)
 		atomic_fetch_sub(&e->sh->waiters, 1);
 		if (r < 0 && errno == ETIMEDOUT) {
 			reap(e, WNOHANG);
-			exit_if_orphaned(e);
+			exit_if_orphaned(e->driver_pid);
 		}
 	}
 	pid_t gone = atomic_exchange(&e->sh->gone, 0);
 	if (gone)
-		wait_gone(e, gone);
+		wait_gone(gone, e->driver_pid);
 }
 
 static void pass_turn(struct rp_engine *e, uint32_t step)
@@ -351,14 +351,14 @@ __attribute__((hot, always_inline)) static inline int do_step(struct rp_engine *
 	case RP_CHECKPOINT:
 		if (!p->built)
 			rp_build_image(e, s, st->slot, p, NULL);
-		p->count = rp_full_count(e, p);
+		p->count = rp_full_count(e->be, p);
 		e->sh->ck[st->idx] = p->count;
 		if (p->count != (int64_t)(e->t->cks[st->idx].vma_count - e->t->cks[st->idx].recorder_vmas) &&
 		    !e->quiet_mismatch)
 			rp_fidelity_snap(e, p, st->idx);
 		if (p->count > p->peak)
 			p->peak = p->count;
-		rp_publish_count(e, st->slot, p);
+		rp_publish_count(&e->sh->slots[st->slot], p);
 		if (e->be->show_map && getenv("VMREPLAY_DUMP_MAPS"))
 			e->be->show_map(p->space);
 		break;
@@ -566,7 +566,7 @@ static void replayer(struct rp_engine *e, size_t from)
 	uint64_t end = lat_now();
 	for (size_t s = 0; s < e->t->nprocs; s++)
 		if (e->ps[s].owned) {
-			rp_publish_count(e, (uint32_t)s, &e->ps[s]);
+			rp_publish_count(&e->sh->slots[s], &e->ps[s]);
 			e->sh->slots[s].t_last = end;
 			atomic_store(&e->sh->slots[s].finished, 1);
 			advance_turn_past_finished(e);

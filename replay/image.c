@@ -17,18 +17,17 @@ static struct rp_image image_of(const struct rp_pstate *p)
 	                          .heap_start = p->heap_start, .locked_future = p->locked_future };
 }
 
-int64_t rp_full_count(struct rp_engine *e, struct rp_pstate *p)
+int64_t rp_full_count(const struct rp_backend *be, const struct rp_pstate *p)
 {
 	struct rp_image img = image_of(p);
-	int64_t n = e->be->count_image(p->space, &img);
+	int64_t n = be->count_image(p->space, &img);
 	return n < 0 ? -1 : n;
 }
 
 /* The shared slot is written at checkpoints and at the end only: one less
  * cache line per replayed call. */
-void rp_publish_count(struct rp_engine *e, uint32_t slot, struct rp_pstate *p)
+void rp_publish_count(struct rp_slot_state *st, const struct rp_pstate *p)
 {
-	struct rp_slot_state *st = &e->sh->slots[slot];
 	if (p->peak > st->peak)
 		st->peak = p->peak;
 	st->end_count = p->count;
@@ -36,8 +35,8 @@ void rp_publish_count(struct rp_engine *e, uint32_t slot, struct rp_pstate *p)
 
 /* The recorded start of the heap and, when the map has one, its end (past
  * every [heap] VMA: a heap split by mprotect shows several). */
-static uint64_t recorded_start_brk(const struct rp_engine *e, const struct vmt_map *m, size_t from_step,
-                                   uint32_t slot, uint64_t *heap_end)
+static uint64_t recorded_start_brk(const struct rp_trace *t, uint64_t page, const struct vmt_map *m,
+                                   size_t from_step, uint32_t slot, uint64_t *heap_end)
 {
 	uint64_t start = 0;
 	*heap_end = 0;
@@ -49,18 +48,18 @@ static uint64_t recorded_start_brk(const struct rp_engine *e, const struct vmt_m
 		}
 	if (start)
 		return start;
-	for (size_t s = from_step; s < e->t->nsteps; s++) {
-		rp_trace_tick(e->t, s);
-		const struct rp_step *st = &e->t->steps[s];
+	for (size_t s = from_step; s < t->nsteps; s++) {
+		rp_trace_tick(t, s);
+		const struct rp_step *st = &t->steps[s];
 		if (st->slot != slot)
 			continue;
 		if (st->kind == RP_PROCESS && s != from_step)
 			break;
-		if (st->kind != RP_EVENT || e->t->events[st->idx].sys != VMT_SYS_BRK)
+		if (st->kind != RP_EVENT || t->events[st->idx].sys != VMT_SYS_BRK)
 			continue;
-		const struct vmt_event *ev = &e->t->events[st->idx];
+		const struct vmt_event *ev = &t->events[st->idx];
 		uint64_t a = ev->args[0] && ev->args[0] < (uint64_t)ev->result ? ev->args[0] : (uint64_t)ev->result;
-		return a & ~(e->page - 1);
+		return a & ~(page - 1);
 	}
 	return 0;
 }
@@ -186,7 +185,7 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 	/* after the allocations above: they stay out of the window */
 	rp_unit_enter(e, p->unit, first);
 	uint64_t heap_end;
-	uint64_t rec_brk = recorded_start_brk(e, m, step, slot, &heap_end);
+	uint64_t rec_brk = recorded_start_brk(e->t, e->page, m, step, slot, &heap_end);
 	int heap_built = 0;
 	for (uint32_t i = 0; i < nvma; i++) {   /* placeholders among them, in address order */
 		const struct vmt_vma *v = &m->vmas[i];
@@ -203,8 +202,8 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 		}
 		if (rp_is_special_vma(v) || strcmp(v->name, "[heap]") == 0)
 			continue;
-		const struct vmt_file *f = rp_file_of(e, slot, v->file_id);
-		int fd = rp_fd_of(e, f);
+		const struct vmt_file *f = rp_file_of(e->t, slot, v->file_id);
+		int fd = rp_fd_of(e->si, f);
 		int64_t d = rp_unit_delta(p->unit, v->start);
 		struct rp_standin_map sm = {
 			.start = v->start + (uint64_t)d, .end = v->end + (uint64_t)d,
@@ -225,7 +224,7 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 		build_heap(e, slot, p, m, rec_brk, heap_end);
 	p->built = 1;
 	p->needs_build = 0;
-	p->count = rp_full_count(e, p);
+	p->count = rp_full_count(e->be, p);
 	struct rp_slot_state *st = &e->sh->slots[slot];
 	if (!p->started) {
 		st->start_count = p->count;
@@ -234,7 +233,7 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 	}
 	if (p->count > p->peak)
 		p->peak = p->count;
-	rp_publish_count(e, slot, p);
+	rp_publish_count(&e->sh->slots[slot], p);
 }
 
 static uint8_t touch_bits[1 << 16];

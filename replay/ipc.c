@@ -75,7 +75,7 @@ static int all_owned(const struct rp_pstate *p, uint64_t rs, uint64_t re, int64_
 
 static uint64_t seg_len(const struct rp_engine *e, uint32_t slot, const struct vmt_event *ev)
 {
-	const struct vmt_file *f = ev->file_id ? rp_file_of(e, slot, ev->file_id) : NULL;
+	const struct vmt_file *f = ev->file_id ? rp_file_of(e->t, slot, ev->file_id) : NULL;
 	return f && f->size ? rp_page_up(e, f->size) : 0;
 }
 
@@ -238,7 +238,7 @@ static void replay_shmat(struct rp_engine *e, uint32_t slot, struct rp_pstate *p
                          int *skipped, int64_t *want)
 {
 	const struct vmt_event *rec = &e->t->events[i];
-	const struct vmt_file *f = rec->file_id ? rp_file_of(e, slot, rec->file_id) : NULL;
+	const struct vmt_file *f = rec->file_id ? rp_file_of(e->t, slot, rec->file_id) : NULL;
 	uint64_t len = seg_len(e, slot, rec), flags = rec->args[2], target = 0;
 	if (!len) {   /* the recorder names no segment it could not IPC_STAT */
 		as_recorded(rec, out, skipped);
@@ -330,7 +330,7 @@ static void replay_lockall(struct rp_engine *e, struct rp_pstate *p, size_t i, s
 		if (out->vma_count >= 0)
 			p->count = out->vma_count - p->held;
 	} else if (e->o->outcomes) {
-		p->count = rp_full_count(e, p);
+		p->count = rp_full_count(e->be, p);
 	}
 }
 
