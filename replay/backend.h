@@ -1,8 +1,9 @@
 /* backend.h - what differs between replaying on this kernel and in the
  * simulator: building an address space, applying one call (already
  * translated to replay addresses), touching pages, counting and listing
- * VMAs, placing the heap, fork.  Everything else (trace order,
- * translation, measurements) is the driver's.
+ * VMAs, placing the heap, fork, ending an image, and the facts of the
+ * target the driver asks by name (replayer_processes, ...).  Everything
+ * else (trace order, translation, measurements) is the driver's.
  *
  * Errors, in the table and in the driver (the files of replay/), one way:
  *  - an operation that can fail returns a negative errno (-ENOMEM) on

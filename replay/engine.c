@@ -532,7 +532,12 @@ __attribute__((hot)) static size_t run_steps(struct rp_engine *e, size_t from)
 			continue;
 		if (s == e->t->procs[e->t->steps[s].slot].last_step) {
 			/* the process has ended: so does its replayer, before the
-			 * next step (the one replayer process owns it alone) */
+			 * next step (the one replayer process owns it alone).  Its
+			 * image and stand-in go here first: the memory of a process
+			 * that has exited is freed by whoever holds it last, which
+			 * may be the driver reading its size (membudget.c) */
+			rp_end_image(e, &e->ps[e->t->steps[s].slot]);
+			standins_close_lazy();
 			atomic_store(&e->sh->gone, getpid());
 			pass_turn(e, (uint32_t)s);
 			break;

@@ -52,6 +52,8 @@ int64_t rp_full_count(const struct rp_backend *be, const struct rp_pstate *p);
 void rp_publish_count(struct rp_slot_state *st, const struct rp_pstate *p);
 void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_pstate *p,
                     const struct vmt_map *m);
+/* The process has ended: its image goes (its counts stay). */
+void rp_end_image(struct rp_engine *e, struct rp_pstate *p);
 void rp_touch(struct rp_engine *e, struct rp_pstate *p, const struct vmt_residency *r);
 
 /* files.c: recorded file `id` as process `slot` sees it (NULL: none), and

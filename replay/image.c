@@ -80,6 +80,13 @@ static void teardown(struct rp_engine *e, struct rp_pstate *p)
 	am_clear(&p->holds);
 }
 
+void rp_end_image(struct rp_engine *e, struct rp_pstate *p)
+{
+	if (p->built)
+		teardown(e, p);
+	p->built = 0;
+}
+
 static int mmap_flags_of(const struct vmt_vma *v, int fd)
 {
 	int f = v->flags & VMT_VMA_SHARED ? MAP_SHARED : MAP_PRIVATE;

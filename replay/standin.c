@@ -41,6 +41,13 @@ static void remove_files(const struct standins *s)
 static int lazy_fd = -1;   /* the identity opened on demand last */
 static size_t lazy_of;     /* which (its first record) */
 
+void standins_close_lazy(void)
+{
+	if (lazy_fd >= 0)
+		close(lazy_fd);
+	lazy_fd = -1;
+}
+
 void standins_remove(struct standins *s)
 {
 	if (getpid() != owner_pid)
