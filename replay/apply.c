@@ -15,12 +15,13 @@
 /* ---- translation ----------------------------------------------------- */
 
 /* Nothing but the replay's own mappings, or free space, in the replayed
- * image of recorded [rs, re) (kernel only: the simulator owns it all).
- * Gaps land at *delta when given, else where the unit puts them. */
-static int range_safe(const struct rp_engine *e, const struct rp_pstate *p, uint64_t rs, uint64_t re,
+ * image of recorded [rs, re), where the space holds the replayer's own
+ * memory too.  Gaps land at *delta when given, else where the unit puts
+ * them. */
+static int range_safe(const struct rp_backend *be, const struct rp_pstate *p, uint64_t rs, uint64_t re,
                       const int64_t *delta)
 {
-	if (!e->be->per_process)
+	if (be->recorded_addresses)
 		return 1;
 	uint64_t cur = rs;
 	struct am_piece pc;
@@ -97,7 +98,7 @@ __attribute__((hot)) void rp_ranged(struct rp_engine *e, struct rp_pstate *p, st
 		any = 1;
 	}
 	if (uniform) {
-		if (!range_safe(e, p, rs, re, &delta)) {   /* gaps checked where they would land */
+		if (!range_safe(e->be, p, rs, re, &delta)) {   /* gaps checked where they would land */
 			*skipped = 1;
 			atomic_fetch_add(&e->sh->skipped_unsafe, 1);
 			out->outcome = VR_UNCHANGED;
@@ -148,11 +149,11 @@ __attribute__((hot)) static void apply_mmap(struct rp_engine *e, uint32_t slot, 
 	uint64_t flags = rec->args[3];
 	const struct vmt_file *f = NULL;
 	if (!(flags & MAP_ANONYMOUS)) {
-		f = rp_file_of(e, slot, rec->file_id);
-		int fd = rp_fd_of(e, f);
+		f = rp_file_of(e->t, slot, rec->file_id);
+		int fd = rp_fd_of(e->si, f);
 		/* no file known: anonymous where the call succeeded; where it
 		 * failed, fd -1 fails the same way (EBADF) */
-		if (fd < 0 && e->be->per_process && !rec->err)
+		if (fd < 0 && e->be->real_objects && !rec->err)
 			flags |= MAP_ANONYMOUS;
 		ev->args[4] = (uint64_t)(int64_t)fd;
 	}
@@ -160,7 +161,7 @@ __attribute__((hot)) static void apply_mmap(struct rp_engine *e, uint32_t slot, 
 	uint64_t target = 0;
 	if (!rec->err && (e->o->placement == RP_PLACE_RECORDED || fixed)) {
 		target = rp_xlate(e, p, (uint64_t)rec->result);
-		if ((flags & MAP_FIXED) && !range_safe(e, p, (uint64_t)rec->result, (uint64_t)rec->result + len, NULL)) {
+		if ((flags & MAP_FIXED) && !range_safe(e->be, p, (uint64_t)rec->result, (uint64_t)rec->result + len, NULL)) {
 			*skipped = 1;
 			atomic_fetch_add(&e->sh->skipped_unsafe, 1);
 			rp_say(e, "mmap at %#llx would map over memory the replay does not own: skipped",
@@ -254,7 +255,7 @@ static void apply_mremap(struct rp_engine *e, struct rp_pstate *p, const struct 
 	ev->args[0] = old_r;
 	int moved = !rec->err && (uint64_t)rec->result != old;
 	if (flags & MREMAP_FIXED) {
-		if (!range_safe(e, p, rec->args[4], rec->args[4] + newlen, NULL)) {
+		if (!range_safe(e->be, p, rec->args[4], rec->args[4] + newlen, NULL)) {
 			*skipped = 1;
 			atomic_fetch_add(&e->sh->skipped_unsafe, 1);
 			*out = (struct vr_result){ .ret = -1, .err = EEXIST, .outcome = VR_FAILED };
@@ -263,7 +264,7 @@ static void apply_mremap(struct rp_engine *e, struct rp_pstate *p, const struct 
 		ev->args[4] = rp_xlate(e, p, rec->args[4]);
 	} else if (moved && e->o->placement == RP_PLACE_RECORDED) {
 		uint64_t dest = (uint64_t)rec->result + (uint64_t)rp_unit_delta(p->unit, (uint64_t)rec->result);
-		if (range_safe(e, p, (uint64_t)rec->result, (uint64_t)rec->result + newlen, NULL)) {
+		if (range_safe(e->be, p, (uint64_t)rec->result, (uint64_t)rec->result + newlen, NULL)) {
 			ev->args[3] = flags | MREMAP_FIXED | MREMAP_MAYMOVE;
 			ev->args[4] = dest;
 		}
@@ -341,9 +342,9 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 	out->outcome = VR_UNCHANGED;
 	if (rec->err || child < 0)
 		return STEP_DONE;
-	struct rp_space *cs = NULL;
+	struct rp_forked f = { 0 };
 	uint64_t t0 = lat_tick();
-	int r = e->be->fork(p->space, rec->seq, &cs);
+	int r = e->be->fork(p->space, rec->seq, &f);
 	uint64_t lat = lat_tick_ns(lat_tick() - t0);
 	out->latency_ns = lat > e->cfg.clock_cost ? lat - e->cfg.clock_cost : 0;
 	if (r < 0) {
@@ -355,7 +356,7 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 		return STEP_DONE;
 	}
 	struct rp_pstate *c = &e->ps[child];
-	if (e->be->per_process && r == 0) {
+	if (f.in_child) {
 		/* the child process: it replays only the child from now on */
 		*c = *p;
 		p->owned = 0;
@@ -363,12 +364,12 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 		c->started = 0;
 		c->peak = c->count;
 		e->sh->slots[child].rss_base = rp_mem_resident(0);
-		e->sh->slots[child].real_pid = getpid();
+		e->sh->slots[child].real_pid = f.pid;
 		return STEP_FORK_CHILD;
 	}
-	if (e->be->per_process) {
-		e->sh->slots[child].real_pid = r;
-		out->ret = r;
+	if (f.pid) {   /* the child's own replayer goes on with it */
+		e->sh->slots[child].real_pid = f.pid;
+		out->ret = f.pid;
 		return STEP_DONE;
 	}
 	*c = *p;
@@ -378,7 +379,7 @@ static int apply_fork(struct rp_engine *e, uint32_t slot, struct rp_pstate *p,
 	am_init(&c->holds);
 	for (size_t i = 0; i < p->holds.n; i++)
 		am_set(&c->holds, p->holds.r[i].start, p->holds.r[i].end, 0);
-	c->space = cs;
+	c->space = f.child;
 	c->owned = 1;
 	c->started = 0;
 	return STEP_DONE;
@@ -397,7 +398,7 @@ static int64_t event_offset(const struct rp_engine *e, const struct rp_pstate *p
 	uint64_t at = rec->args[0];
 	int64_t off;
 	*moved = 0;
-	if (!e->be->per_process)
+	if (e->be->recorded_addresses)
 		return 0;
 	switch (vmt_sys_effect(rec->sys)) {
 	case VMT_FX_BRK:
@@ -482,7 +483,7 @@ __attribute__((hot)) static int replay_brk_short(struct rp_engine *e, struct rp_
 	if (e->lean_brk) {
 		r->vma_count = -1;
 	} else {
-		p->count = fx.have_delta ? p->count + fx.vma_delta : rp_full_count(e, p);
+		p->count = fx.have_delta ? p->count + fx.vma_delta : rp_full_count(e->be, p);
 		r->vma_count = p->count;
 		if (p->count > p->peak)
 			p->peak = p->count;
@@ -579,14 +580,15 @@ __attribute__((hot)) int rp_replay_event(struct rp_engine *e, uint32_t slot, str
 	if (!skipped && !rp_is_fork(rec))
 		result_check(e, i, rec, r, want);
 	if (!skipped && fx.kind != RP_FX_NONE) {
-		if (!e->be->per_process)
-			p->count = out.vma_count >= 0 ? out.vma_count - p->held : rp_full_count(e, p);
+		/* the back end's count counts the recorder's VMAs too */
+		if (e->be->counts_each_call)
+			p->count = out.vma_count >= 0 ? out.vma_count - p->held : rp_full_count(e->be, p);
 		else if (fx.have_delta)
 			p->count += fx.vma_delta;
 		else if (e->o->outcomes)
-			p->count = rp_full_count(e, p);
+			p->count = rp_full_count(e->be, p);
 	}
-	r->vma_count = e->o->outcomes || !e->be->per_process ? p->count : -1;
+	r->vma_count = e->o->outcomes || e->be->counts_each_call ? p->count : -1;
 	if (p->count > p->peak)
 		p->peak = p->count;
 	return ret;

@@ -131,7 +131,7 @@ void rp_call_pointers(struct rp_engine *e, struct rp_pstate *p, const struct vmt
                       struct vmt_event *ev)
 {
 	(void)p;
-	if (!e->be->per_process)
+	if (!e->be->real_objects)
 		return;
 	switch (vmt_sys_ranges(rec->sys)) {   /* what the pointer holds: the table's ranges column */
 	case VMT_RANGES_NODEMASK: {
@@ -177,7 +177,7 @@ static void hull(const struct vmt_ranges *r, uint64_t *lo, uint64_t *hi)
 int64_t rp_ranges_offset(const struct rp_engine *e, const struct rp_pstate *p, const struct vmt_event *rec)
 {
 	const struct vmt_ranges *r = rp_trace_ranges(e->t, rec);
-	if (!e->be->per_process || !r || !r->n)
+	if (e->be->recorded_addresses || !r || !r->n)
 		return 0;
 	uint64_t a = r->ranges[0].start & ~(e->page - 1);
 	return (int64_t)(rp_xlate(e, p, a) - a);
@@ -209,7 +209,7 @@ void rp_apply_ranges_call(struct rp_engine *e, struct rp_pstate *p, const struct
 		    (size_t)(rec - e->t->events), vmt_sys_key(rec->sys));
 		return;
 	}
-	if (e->be->per_process) {
+	if (e->be->real_objects) {
 		switch (vmt_sys_ranges(rec->sys)) {
 		case VMT_RANGES_IOVEC:
 			/* the pidfd as the recording's failed: none (EBADF), an
@@ -262,11 +262,11 @@ void rp_apply_map_call(struct rp_engine *e, struct rp_pstate *p, const struct vm
                        struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want)
 {
 	uint64_t len = rp_page_up(e, rec->args[1]);
-	if (e->be->per_process && rec->args[0])
+	if (!e->be->recorded_addresses && rec->args[0])
 		ev->args[0] = rp_xlate(e, p, rec->args[0]);
 	*fx = (struct rp_effect){ .kind = RP_FX_CREATE };   /* placed by the kernel: known afterwards */
 	e->be->apply(p->space, ev, NULL, fx, out);
-	if (out->err || !e->be->per_process)
+	if (out->err || e->be->recorded_addresses)
 		return;
 	if (!rec->err) {
 		am_set(&p->am, (uint64_t)rec->result, (uint64_t)rec->result + len, out->ret - rec->result);

@@ -1,8 +1,9 @@
 /* backend.h - what differs between replaying on this kernel and in the
  * simulator: building an address space, applying one call (already
  * translated to replay addresses), touching pages, counting and listing
- * VMAs, placing the heap, fork.  Everything else (trace order,
- * translation, measurements) is the driver's.
+ * VMAs, placing the heap, fork, ending an image, and the facts of the
+ * target the driver asks by name (replayer_processes, ...).  Everything
+ * else (trace order, translation, measurements) is the driver's.
  *
  * Errors, in the table and in the driver (the files of replay/), one way:
  *  - an operation that can fail returns a negative errno (-ENOMEM) on
@@ -22,6 +23,7 @@
 #include <string.h>
 #include "vmt.h"
 #include "lib/outcome.h"
+#include "replay/addrmap.h"
 
 struct rp_space;   /* one replayed address space (a back end's own state) */
 struct sim_events; /* the simulator's modelled cost per event (replay/sim/sim.h) */
@@ -71,6 +73,26 @@ struct rp_heap {
 	uint64_t cur_brk;          /* out: the replay's break now */
 };
 
+/* What fork made: the child's replay goes on in a new OS process (pid;
+ * in that process, in_child is 1 and the space the same), or in this
+ * process, in the space `child` (pid 0). */
+struct rp_forked {
+	struct rp_space *child;
+	int32_t pid;
+	int in_child;
+};
+
+/* A replayed program's image, as the driver tracks it: its ranges
+ * (recorded; replayed = recorded + delta), the placeholders of the
+ * recorder's VMAs, what it counts without rebuilding, its heap. */
+struct rp_image {
+	const struct addrmap *am;      /* the program's mappings */
+	const struct addrmap *holds;   /* the recorder's VMAs (placeholders) */
+	uint32_t special;              /* [vdso] & co.: counted, not rebuilt */
+	uint64_t heap_start;           /* replay address of the heap's start, 0: none */
+	int locked_future;             /* a replayed mlockall(MCL_FUTURE) holds */
+};
+
 /* What a back end is told when a space is made, instead of globals. */
 struct rp_backend_cfg {
 	const void *profile;    /* sim: its kernel profile (struct sim_profile) */
@@ -107,15 +129,29 @@ struct rp_backend {
 	/* VMAs in the sorted, disjoint replay ranges (kernel) or all (sim);
 	 * -errno when they cannot be counted. */
 	int64_t (*count)(struct rp_space *s, const uint64_t (*ranges)[2], size_t n);
+	/* The program's VMAs now: those meeting its ranges plus its special
+	 * ones (kernel: this process holds the replayer's memory too), or every
+	 * VMA of the model but the recorder's, each wholly inside one of the
+	 * holds (sim); -errno when they cannot be counted. */
+	int64_t (*count_image)(struct rp_space *s, const struct rp_image *img);
+	/* Room to count an image of up to n ranges without allocating while it
+	 * replays (a new allocator chunk could land where a recorded mapping
+	 * goes).  NULL: counting allocates nothing. */
+	void (*reserve)(struct rp_space *s, size_t n);
+	/* The image ends (an exec, a rebuilt image): give back what it mapped
+	 * (kernel: the heap to its start, then each range of am and holds) and
+	 * end what exec ends (an mlockall(MCL_FUTURE), which the replayer, not
+	 * exec'ing, would keep).  space_free follows.  NULL: space_free drops
+	 * it all. */
+	void (*end_image)(struct rp_space *s, const struct rp_image *img);
 	/* Each VMA of the space in address order, given to fn with its index
 	 * (kernel: every VMA of this process, the replayer's own too, read
 	 * without allocating): 0, or -errno when they cannot be read. */
 	int (*vmas)(struct rp_space *s, void (*fn)(void *arg, const struct rp_vma *v, uint32_t i), void *arg);
-	/* fork, event seq of the trace: kernel forks this process (returns 0 in
-	 * the child, the pid in the parent, -errno) and *child is the same
-	 * space; sim copies the space and counts the copy's work as event seq's
-	 * (the parent's call does it). */
-	int (*fork)(struct rp_space *s, uint64_t seq, struct rp_space **child);
+	/* fork, event seq of the trace: 0 or -errno, *f says where the child's
+	 * replay goes on (kernel: this process forks; sim: the space is copied
+	 * and the copy's work counted as event seq's, the parent's call). */
+	int (*fork)(struct rp_space *s, uint64_t seq, struct rp_forked *f);
 	void (*space_free)(struct rp_space *s);
 	/* The heap of a new image (h: what it is, where it goes; filled in:
 	 * where it went): 0, or -errno when it could not go where asked and
@@ -140,7 +176,34 @@ struct rp_backend {
 	 * its whole space (sim). */
 	void (*hold_low)(void);
 	uint64_t (*release_low)(void);
-	int per_process;                        /* 1: each recorded process in its own OS process */
+	/* What the target is like, each fact asked by the driver by its name:
+	 * - replayer_processes: each recorded process is replayed by an OS
+	 *   process of its own, forked from the driver (a recorded fork forks
+	 *   it, fork above): the replayers take turns, the driver waits for
+	 *   them, watches their memory and reaps them, and --threads replays
+	 *   each recorded thread in a thread of its process's replayer.  0:
+	 *   every process in the driver, in trace order, the driver watching
+	 *   its own memory.
+	 * - recorded_addresses: the space is the back end's alone and replays
+	 *   at the recorded addresses: nothing is translated, nothing of the
+	 *   replayer's own is in a call's way.  0: the space holds the
+	 *   replayer's own memory too: recorded ranges are placed around it
+	 *   (placement.h, set_break.h) and translated (addrmap.h), a call that
+	 *   would reach the replayer's memory is skipped.
+	 * - real_objects: calls reach real objects: a mapped file needs a
+	 *   stand-in file (standin.h), a SysV segment a stand-in segment, a
+	 *   pointer argument memory holding what was recorded (a nodemask, an
+	 *   iovec, a name), a pidfd a descriptor.  0: the back end takes the
+	 *   recorded file, segment and RANGES record as they are. */
+	int replayer_processes;
+	int recorded_addresses;
+	int real_objects;
+	/* Debugging aid (VMREPLAY_DUMP_MAPS): the space's whole map on stderr
+	 * at each checkpoint.  NULL: none. */
+	void (*show_map)(struct rp_space *s);
+	/* apply gives the space's VMA count (vr_result's vma_count) with every
+	 * call: counts are kept without outcomes (--no-outcomes) too */
+	int counts_each_call;
 	/* The modelled kernel cost (the simulator; NULL: none): nmodel counts
 	 * named model_name(i), and model adds a space's counts to acc[] before
 	 * the space goes (vmreplay.model.<name> in the results). */

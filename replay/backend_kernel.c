@@ -642,6 +642,73 @@ static int64_t k_count(struct rp_space *s, const uint64_t (*ranges)[2], size_t n
 	return count < 0 ? -EIO : count;
 }
 
+/* The image's replay ranges, sorted, for vq_count_in: sized by reserve
+ * before the image replays (the replayer allocates nothing then). */
+static uint64_t (*ranges_buf)[2];
+static size_t ranges_cap;
+
+static int reserve_ranges(size_t n)
+{
+	if (n <= ranges_cap)
+		return 0;
+	void *nb = realloc(ranges_buf, n * sizeof(*ranges_buf));
+	if (!nb)
+		return -ENOMEM;
+	ranges_buf = nb;
+	ranges_cap = n;
+	return 0;
+}
+
+static void k_reserve(struct rp_space *s, size_t n)
+{
+	(void)s;
+	reserve_ranges(n);
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* The VMAs meeting the program's ranges: this process holds the
+ * replayer's own memory too, which is no VMA of the program's. */
+static int64_t k_count_image(struct rp_space *s, const struct rp_image *img)
+{
+	const struct addrmap *am = img->am;
+	if (am->n > ranges_cap && reserve_ranges(am->n * 2) < 0)
+		return -ENOMEM;
+	int sorted = 1;
+	for (size_t i = 0; i < am->n; i++) {
+		ranges_buf[i][0] = am->r[i].start + (uint64_t)am->r[i].delta;
+		ranges_buf[i][1] = am->r[i].end + (uint64_t)am->r[i].delta;
+		if (i && ranges_buf[i][0] < ranges_buf[i - 1][0])
+			sorted = 0;
+	}
+	if (!sorted)
+		qsort(ranges_buf, am->n, sizeof(*ranges_buf), cmp_range);
+	int64_t n = k_count(s, (const uint64_t (*)[2])ranges_buf, am->n);
+	return n < 0 ? n : n + img->special;
+}
+
+static void unmap_all(const struct addrmap *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		munmap((void *)(m->r[i].start + (uint64_t)m->r[i].delta), m->r[i].end - m->r[i].start);
+}
+
+static void k_end_image(struct rp_space *s, const struct rp_image *img)
+{
+	forget(s);
+	/* the break first: brk refuses to shrink a heap that munmap removed */
+	if (img->heap_start)
+		syscall(SYS_brk, img->heap_start);
+	unmap_all(img->am);
+	unmap_all(img->holds);
+	if (img->locked_future)
+		munlockall();
+}
+
 static uint64_t hex(const char **p)
 {
 	uint64_t v = 0;
@@ -702,7 +769,7 @@ static int k_vmas(struct rp_space *s, void (*fn)(void *arg, const struct rp_vma 
 	return 0;
 }
 
-static int k_fork(struct rp_space *s, uint64_t seq, struct rp_space **child)
+static int k_fork(struct rp_space *s, uint64_t seq, struct rp_forked *f)
 {
 	(void)seq;
 	forget(s);   /* the parent's VMAs and the child's have other anon_vmas now */
@@ -710,11 +777,23 @@ static int k_fork(struct rp_space *s, uint64_t seq, struct rp_space **child)
 	pid_t pid = fork();
 	int e = errno;
 	vq_open();
-	*child = s;
-	return pid < 0 ? -e : pid;
+	if (pid < 0)
+		return -e;
+	*f = (struct rp_forked){ .child = s, .pid = pid ? pid : getpid(), .in_child = pid == 0 };
+	return 0;
 }
 
 static void k_free(struct rp_space *s) { (void)s; }
+
+/* The replayer's whole map, its own memory among the replay's. */
+static void k_show_map(struct rp_space *s)
+{
+	char cmd[64];
+	(void)s;
+	snprintf(cmd, sizeof(cmd), "cat /proc/%d/maps >&2", getpid());
+	if (system(cmd) != 0)
+		fprintf(stderr, "vmreplay: cannot show the map\n");
+}
 
 const struct rp_backend rp_kernel_backend = {
 	.target = "kernel",
@@ -723,6 +802,9 @@ const struct rp_backend rp_kernel_backend = {
 	.apply = k_apply,
 	.touch = k_touch,
 	.count = k_count,
+	.count_image = k_count_image,
+	.reserve = k_reserve,
+	.end_image = k_end_image,
 	.vmas = k_vmas,
 	.fork = k_fork,
 	.space_free = k_free,
@@ -731,5 +813,8 @@ const struct rp_backend rp_kernel_backend = {
 	.brk_known = k_brk_known,
 	.hold_low = k_hold_low,
 	.release_low = k_release_low,
-	.per_process = 1,
+	.replayer_processes = 1,
+	.recorded_addresses = 0,
+	.real_objects = 1,
+	.show_map = k_show_map,
 };

@@ -107,7 +107,31 @@ static int64_t s_count(struct rp_space *s, const uint64_t (*ranges)[2], size_t n
 	return (int64_t)sim_vma_count(sp_of(s)->mm);
 }
 
-static int s_fork(struct rp_space *s, uint64_t seq, struct rp_space **child)
+struct unheld {
+	const struct addrmap *holds;
+	int64_t n;
+};
+
+static void drop_held(void *arg, const struct rp_vma *v, uint32_t i)
+{
+	struct unheld *u = arg;
+	const struct am_range *r = am_find(u->holds, v->start);
+	(void)i;
+	u->n -= r && v->end <= r->end;
+}
+
+/* The model's VMAs but those of the recorder (wholly inside one of its
+ * ranges), as the kernel replay counts only what meets the program's
+ * ranges: a program VMA merged with the recorder's counts once. */
+static int64_t s_count_image(struct rp_space *s, const struct rp_image *img)
+{
+	struct unheld u = { .holds = img->holds, .n = (int64_t)sim_vma_count(sp_of(s)->mm) };
+	if (img->holds->n)
+		s_vmas(s, drop_held, &u);
+	return u.n;
+}
+
+static int s_fork(struct rp_space *s, uint64_t seq, struct rp_forked *f)
 {
 	const struct sim_space *parent = sp_of(s);
 	struct sim_space *sp = malloc(sizeof(*sp));
@@ -121,8 +145,8 @@ static int s_fork(struct rp_space *s, uint64_t seq, struct rp_space **child)
 		sp->min_addr = parent->min_addr;
 		sim_cost_keep(sp->mm, seq);   /* per event: the fork's, not the child's first */
 	}
-	*child = (struct rp_space *)sp;
-	return sp ? 1 : -ENOMEM;
+	*f = (struct rp_forked){ .child = (struct rp_space *)sp };
+	return sp ? 0 : -ENOMEM;
 }
 
 /* The heap where it was recorded: the model owns the whole space. */
@@ -166,6 +190,7 @@ const struct rp_backend rp_sim_backend = {
 	.apply = s_apply,
 	.touch = s_touch,
 	.count = s_count,
+	.count_image = s_count_image,
 	.vmas = s_vmas,
 	.fork = s_fork,
 	.space_free = s_free,
@@ -173,5 +198,8 @@ const struct rp_backend rp_sim_backend = {
 	.model_name = s_model_name,
 	.model = s_model,
 	.place_heap = s_place_heap,
-	.per_process = 0,
+	.replayer_processes = 0,
+	.recorded_addresses = 1,
+	.real_objects = 0,
+	.counts_each_call = 1,
 };

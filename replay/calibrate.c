@@ -257,14 +257,14 @@ static int replay(const struct rp_trace *t, int sim, double *lat, struct sim_eve
 	cfg.outcomes = 1;
 	cfg.clock_cost = lat_tick_cost();
 	cfg.page_size = PG;
-	if (be->per_process) {
+	if (be->real_objects) {
 		if (standins_create(&si, t, 0, why, sizeof why) < 0) {
 			fprintf(stderr, "vmreplay: --calibrate: %s\n", why);
 			goto out;
 		}
 		standins_guard(&si);
 	}
-	if (rp_engine_init(&e, t, &o, be, &cfg, be->per_process ? &si : NULL) < 0)
+	if (rp_engine_init(&e, t, &o, be, &cfg, be->real_objects ? &si : NULL) < 0)
 		goto out;
 	for (int r = 0; r < (sim ? 1 : RUNS); r++) {
 		e.quiet_mismatch = 1;

@@ -7,6 +7,7 @@
  * Simulator target: one replayer owns every process. */
 #include <errno.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -137,6 +138,31 @@ static void reap(struct rp_engine *e, int flags)
 		note_death(e, pid, status);
 }
 
+/* The driver is gone: nobody will collect the results. */
+static void exit_if_orphaned(pid_t driver)
+{
+	if (kill(driver, 0) < 0 && errno == ESRCH)
+		_exit(1);
+}
+
+/* The replayer `pid`, whose process did the step before this one as its
+ * last, has ended: its memory and descriptors are given back, as a
+ * recorded parent that waited for its child (wait4) found them (a
+ * hugetlbfs file's huge pages held by the child's mapping or descriptor
+ * are free for the parent's next file).  A pidfd is readable once the
+ * process has exited, which is after its memory and files went. */
+static void wait_gone(pid_t pid, pid_t driver)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd < 0)
+		return;   /* reaped already (or a kernel without pidfds, before 5.3) */
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+	int r;
+	while ((r = poll(&pf, 1, 50)) == 0 || (r < 0 && errno == EINTR))
+		exit_if_orphaned(driver);
+	close(fd);
+}
+
 static void wait_turn(struct rp_engine *e, uint32_t step)
 {
 	const struct timespec tick = { 0, 50 * 1000 * 1000 };
@@ -151,10 +177,12 @@ static void wait_turn(struct rp_engine *e, uint32_t step)
 		atomic_fetch_sub(&e->sh->waiters, 1);
 		if (r < 0 && errno == ETIMEDOUT) {
 			reap(e, WNOHANG);
-			if (kill(e->driver_pid, 0) < 0 && errno == ESRCH)
-				_exit(1);   /* the driver is gone: nobody will collect results */
+			exit_if_orphaned(e->driver_pid);
 		}
 	}
+	pid_t gone = atomic_exchange(&e->sh->gone, 0);
+	if (gone)
+		wait_gone(gone, e->driver_pid);
 }
 
 static void pass_turn(struct rp_engine *e, uint32_t step)
@@ -323,20 +351,16 @@ __attribute__((hot, always_inline)) static inline int do_step(struct rp_engine *
 	case RP_CHECKPOINT:
 		if (!p->built)
 			rp_build_image(e, s, st->slot, p, NULL);
-		p->count = rp_full_count(e, p);
+		p->count = rp_full_count(e->be, p);
 		e->sh->ck[st->idx] = p->count;
 		if (p->count != (int64_t)(e->t->cks[st->idx].vma_count - e->t->cks[st->idx].recorder_vmas) &&
 		    !e->quiet_mismatch)
 			rp_fidelity_snap(e, p, st->idx);
 		if (p->count > p->peak)
 			p->peak = p->count;
-		rp_publish_count(e, st->slot, p);
-		if (getenv("VMREPLAY_DUMP_MAPS") && e->be->per_process) {
-			char cmd[64];   /* debugging aid: the replayer's whole map */
-			snprintf(cmd, sizeof(cmd), "cat /proc/%d/maps >&2", getpid());
-			if (system(cmd) != 0)
-				fprintf(stderr, "vmreplay: cannot show the map\n");
-		}
+		rp_publish_count(&e->sh->slots[st->slot], p);
+		if (e->be->show_map && getenv("VMREPLAY_DUMP_MAPS"))
+			e->be->show_map(p->space);
 		break;
 	case RP_RESIDENCY:
 		if (p->built)
@@ -362,7 +386,10 @@ static void replayer(struct rp_engine *e, size_t from);
 static void replay_process(struct rp_engine *e, size_t from)
 {
 	replayer(e, from);
-	reap(e, 0);
+	/* not waiting for its children: the step after this process's last
+	 * may wait for this replayer to end (wait_gone), and they may need
+	 * turns after it; the driver (their subreaper) reaps them */
+	reap(e, WNOHANG);
 	fflush(NULL);
 	_exit(0);
 }
@@ -499,10 +526,23 @@ __attribute__((hot)) static size_t run_steps(struct rp_engine *e, size_t from)
 		if (do_step(e, s) == STEP_FORK_CHILD)
 			return s;    /* the parent passes this turn */
 		/* the simulator replays in the driver: it watches itself */
-		if (__builtin_expect((s & 0xffff) == 0xffff, 0) && !e->be->per_process && over_budget(e))
+		if (__builtin_expect((s & 0xffff) == 0xffff, 0) && !e->be->replayer_processes && over_budget(e))
 			return e->t->nsteps;
-		if (e->multi)
+		if (!e->multi)
+			continue;
+		if (s == e->t->procs[e->t->steps[s].slot].last_step) {
+			/* the process has ended: so does its replayer, before the
+			 * next step (the one replayer process owns it alone).  Its
+			 * image and stand-in go here first: the memory of a process
+			 * that has exited is freed by whoever holds it last, which
+			 * may be the driver reading its size (membudget.c) */
+			rp_end_image(e, &e->ps[e->t->steps[s].slot]);
+			standins_close_lazy();
+			atomic_store(&e->sh->gone, getpid());
 			pass_turn(e, (uint32_t)s);
+			break;
+		}
+		pass_turn(e, (uint32_t)s);
 	}
 	return e->t->nsteps;
 }
@@ -531,7 +571,7 @@ static void replayer(struct rp_engine *e, size_t from)
 	uint64_t end = lat_now();
 	for (size_t s = 0; s < e->t->nprocs; s++)
 		if (e->ps[s].owned) {
-			rp_publish_count(e, (uint32_t)s, &e->ps[s]);
+			rp_publish_count(&e->sh->slots[s], &e->ps[s]);
 			e->sh->slots[s].t_last = end;
 			atomic_store(&e->sh->slots[s].finished, 1);
 			advance_turn_past_finished(e);
@@ -546,6 +586,7 @@ int rp_engine_run_once(struct rp_engine *e)
 	atomic_store(&sh->order, 0);
 	atomic_store(&sh->incomplete, 0);
 	atomic_store(&sh->stopped, 0);
+	atomic_store(&sh->gone, 0);
 	sh->why[0] = 0;
 	e->order = 0;
 	for (size_t s = 0; s < t->nprocs; s++) {
@@ -563,7 +604,7 @@ int rp_engine_run_once(struct rp_engine *e)
 	memset(sh->model, 0, sizeof sh->model);
 	if (e->thr)
 		memset(e->thr->lanes, 0, e->thr->deps.nlanes * sizeof(*e->thr->lanes));
-	if (!e->be->per_process) {
+	if (!e->be->replayer_processes) {
 		for (size_t s = 0; s < t->nprocs; s++)
 			if (t->procs[s].parent_slot < 0) {
 				e->ps[s].owned = 1;
@@ -687,11 +728,11 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	e->si = si;
 	e->page = t->header.host.page_size ? t->header.host.page_size : VMT_PAGE;
 	e->base_brk = (uint64_t)syscall(SYS_brk, 0);
-	e->heap_in_place = be->per_process && !getenv("VMREPLAY_OWN_BREAK") && set_break_possible();
+	e->heap_in_place = !be->recorded_addresses && !getenv("VMREPLAY_OWN_BREAK") && set_break_possible();
 	e->driver_pid = getpid();
 	e->mem_limit = o->mem_limit;
-	e->multi = be->per_process && (t->nprocs > 1 || o->threads);
-	if (be->per_process)
+	e->multi = be->replayer_processes && (t->nprocs > 1 || o->threads);
+	if (be->replayer_processes)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	size_t bytes = sizeof(struct rp_shared) + t->nprocs * sizeof(struct rp_slot_state) +
 	               t->ncks * sizeof(int64_t) + RP_SNAP_VMAS * sizeof(struct rp_snap_vma) + 64;
@@ -719,11 +760,11 @@ int rp_engine_init(struct rp_engine *e, const struct rp_trace *t, const struct r
 	at += t->ncks * sizeof(int64_t);
 	e->sh->snap_vmas = (struct rp_snap_vma *)at;
 	/* the threads' stacks are the replayer's own memory, placed around */
-	if (o->threads && be->per_process && threads_init(e) < 0)
+	if (o->threads && be->replayer_processes && threads_init(e) < 0)
 		return -1;
 	e->lean_brk = e->be->brk_timed && !o->outcomes && !e->thr;   /* --threads: every call takes the lock */
 	e->known_brk = e->be->brk_known && o->outcomes && !e->thr;
-	return be->per_process ? rp_layout_init(e) : 0;
+	return be->recorded_addresses ? 0 : rp_layout_init(e);
 }
 
 void rp_engine_free(struct rp_engine *e)
@@ -735,7 +776,6 @@ void rp_engine_free(struct rp_engine *e)
 		munmap(e->sh, e->shared_bytes);
 	rp_spill_free(&e->ev_sp);
 	free(e->ps);
-	free(e->rbuf);
 	rp_ipc_free(e->ipc);
 	memset(e, 0, sizeof(*e));
 }

@@ -63,6 +63,9 @@ struct rp_shared {
 	 * abnormally, the memory budget stopped it, a fork failed): the first
 	 * reason, set once (rp_incomplete); stopped: the budget killed it */
 	_Atomic uint32_t incomplete, stopped;
+	/* the replayer of a process that has done its last step, which the
+	 * step after it waits to be gone (engine.c, wait_turn); 0: none */
+	_Atomic int32_t gone;
 	char why[256];
 	struct rp_slot_state *slots;  /* nprocs */
 	struct rp_evres *ev;          /* nevents */
@@ -106,8 +109,6 @@ struct rp_engine {
 	struct rp_ipc *ipc;   /* shmat & co.: their tables (ipc.c) */
 	uint64_t mem_limit;   /* --mem-limit in bytes, 0: none (membudget.h) */
 	uint64_t mem_peak;    /* the most the replay held, as the budget counts it */
-	uint64_t (*rbuf)[2];  /* scratch for counting */
-	size_t rcap;
 };
 
 /* 0, or -1 with a message printed. */

@@ -48,16 +48,18 @@ static inline void rp_space_free(struct rp_engine *e, struct rp_space *s)
 	e->be->space_free(s);
 }
 
-int64_t rp_full_count(struct rp_engine *e, struct rp_pstate *p);
-void rp_publish_count(struct rp_engine *e, uint32_t slot, struct rp_pstate *p);
+int64_t rp_full_count(const struct rp_backend *be, const struct rp_pstate *p);
+void rp_publish_count(struct rp_slot_state *st, const struct rp_pstate *p);
 void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_pstate *p,
                     const struct vmt_map *m);
+/* The process has ended: its image goes (its counts stay). */
+void rp_end_image(struct rp_engine *e, struct rp_pstate *p);
 void rp_touch(struct rp_engine *e, struct rp_pstate *p, const struct vmt_residency *r);
 
 /* files.c: recorded file `id` as process `slot` sees it (NULL: none), and
- * the descriptor of its stand-in (-1: none). */
-const struct vmt_file *rp_file_of(const struct rp_engine *e, uint32_t slot, uint32_t id);
-int rp_fd_of(const struct rp_engine *e, const struct vmt_file *f);
+ * the descriptor of its stand-in (-1: none, or no stand-ins). */
+const struct vmt_file *rp_file_of(const struct rp_trace *t, uint32_t slot, uint32_t id);
+int rp_fd_of(const struct standins *si, const struct vmt_file *f);
 
 /* apply.c: replay event i of `slot`; STEP_FORK_CHILD in a new fork child. */
 int rp_replay_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, size_t i);

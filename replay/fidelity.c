@@ -220,7 +220,7 @@ static void from_layout(struct model *m, const struct rp_engine *e, uint32_t slo
 		const struct vmt_vma *v = &lay->vmas[i];
 		if ((v->flags & VMT_VMA_RECORDER) || rp_is_special_vma(v) || room(m, 1) < 0)
 			continue;
-		const struct vmt_file *f = v->file_id ? rp_file_of(e, slot, v->file_id) : NULL;
+		const struct vmt_file *f = v->file_id ? rp_file_of(e->t, slot, v->file_id) : NULL;
 		m->v[m->n++] = (struct mv){ .start = v->start, .end = v->end, .prot = v->prot & 7,
 		                            .shared = (v->flags & VMT_VMA_SHARED) != 0, .file_id = v->file_id,
 		                            .name = f ? f->path : v->name ? v->name : "" };
@@ -246,7 +246,7 @@ static void apply_event(struct model *m, const struct rp_engine *e, uint32_t slo
 	switch (vmt_sys_effect(ev->sys)) {
 	case VMT_FX_MAP: {
 		int is_mmap = ev->sys == VMT_SYS_MMAP;   /* else a shadow stack: anonymous, read-only to stores */
-		const struct vmt_file *f = is_mmap && ev->file_id ? rp_file_of(e, slot, ev->file_id) : NULL;
+		const struct vmt_file *f = is_mmap && ev->file_id ? rp_file_of(e->t, slot, ev->file_id) : NULL;
 		struct mv v = { .start = (uint64_t)ev->result, .end = (uint64_t)ev->result + len,
 		                .prot = is_mmap ? (uint32_t)ev->args[2] & 7 : VMT_PROT_READ,
 		                .shared = is_mmap && (ev->args[3] & 3) != MAP_PRIVATE,

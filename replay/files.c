@@ -3,17 +3,17 @@
 #include "replay/engine_int.h"
 #include "replay/standin.h"
 
-const struct vmt_file *rp_file_of(const struct rp_engine *e, uint32_t slot, uint32_t id)
+const struct vmt_file *rp_file_of(const struct rp_trace *t, uint32_t slot, uint32_t id)
 {
-	for (int32_t s = (int32_t)slot; s >= 0 && id; s = e->t->procs[s].parent_slot) {
-		const struct vmt_file *f = rp_trace_file(e->t, e->t->procs[s].pid, id);
+	for (int32_t s = (int32_t)slot; s >= 0 && id; s = t->procs[s].parent_slot) {
+		const struct vmt_file *f = rp_trace_file(t, t->procs[s].pid, id);
 		if (f)
 			return f;
 	}
 	return NULL;
 }
 
-int rp_fd_of(const struct rp_engine *e, const struct vmt_file *f)
+int rp_fd_of(const struct standins *si, const struct vmt_file *f)
 {
-	return f && e->si ? standins_fd(e->si, rp_trace_file_index(e->t, f)) : -1;
+	return f && si ? standins_fd(si, rp_trace_file_index(si->t, f)) : -1;
 }

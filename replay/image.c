@@ -10,68 +10,24 @@
 #include <unistd.h>
 #include "replay/engine_int.h"
 
-static int cmp_range(const void *a, const void *b)
+/* What the back end needs to know of p's image. */
+static struct rp_image image_of(const struct rp_pstate *p)
 {
-	const uint64_t *x = a, *y = b;
-	return x[0] < y[0] ? -1 : x[0] > y[0];
+	return (struct rp_image){ .am = &p->am, .holds = &p->holds, .special = p->special,
+	                          .heap_start = p->heap_start, .locked_future = p->locked_future };
 }
 
-struct unheld {
-	const struct addrmap *holds;
-	int64_t n;
-};
-
-static void drop_held(void *arg, const struct rp_vma *v, uint32_t i)
+int64_t rp_full_count(const struct rp_backend *be, const struct rp_pstate *p)
 {
-	struct unheld *u = arg;
-	const struct am_range *r = am_find(u->holds, v->start);
-	(void)i;
-	u->n -= r && v->end <= r->end;
-}
-
-/* The simulator's VMAs but those of the recorder (wholly inside one of
- * its ranges), as the kernel replay counts only what meets the program's
- * ranges: a program VMA merged with the recorder's counts once. */
-static int64_t sim_count(struct rp_engine *e, struct rp_pstate *p)
-{
-	int64_t n = e->be->count(p->space, NULL, 0);
-	if (!p->held || n < 0)
-		return n;
-	struct unheld u = { .holds = &p->holds, .n = n };
-	e->be->vmas(p->space, drop_held, &u);
-	return u.n;
-}
-
-int64_t rp_full_count(struct rp_engine *e, struct rp_pstate *p)
-{
-	if (!e->be->per_process)
-		return sim_count(e, p);
-	if (p->am.n > e->rcap) {
-		size_t cap = p->am.n * 2;
-		void *nb = realloc(e->rbuf, cap * sizeof(*e->rbuf));
-		if (!nb)
-			return -1;
-		e->rbuf = nb;
-		e->rcap = cap;
-	}
-	int sorted = 1;
-	for (size_t i = 0; i < p->am.n; i++) {
-		e->rbuf[i][0] = p->am.r[i].start + (uint64_t)p->am.r[i].delta;
-		e->rbuf[i][1] = p->am.r[i].end + (uint64_t)p->am.r[i].delta;
-		if (i && e->rbuf[i][0] < e->rbuf[i - 1][0])
-			sorted = 0;
-	}
-	if (!sorted)
-		qsort(e->rbuf, p->am.n, sizeof(*e->rbuf), cmp_range);
-	int64_t n = e->be->count(p->space, (const uint64_t (*)[2])e->rbuf, p->am.n);
-	return n < 0 ? -1 : n + p->special;
+	struct rp_image img = image_of(p);
+	int64_t n = be->count_image(p->space, &img);
+	return n < 0 ? -1 : n;
 }
 
 /* The shared slot is written at checkpoints and at the end only: one less
  * cache line per replayed call. */
-void rp_publish_count(struct rp_engine *e, uint32_t slot, struct rp_pstate *p)
+void rp_publish_count(struct rp_slot_state *st, const struct rp_pstate *p)
 {
-	struct rp_slot_state *st = &e->sh->slots[slot];
 	if (p->peak > st->peak)
 		st->peak = p->peak;
 	st->end_count = p->count;
@@ -79,8 +35,8 @@ void rp_publish_count(struct rp_engine *e, uint32_t slot, struct rp_pstate *p)
 
 /* The recorded start of the heap and, when the map has one, its end (past
  * every [heap] VMA: a heap split by mprotect shows several). */
-static uint64_t recorded_start_brk(const struct rp_engine *e, const struct vmt_map *m, size_t from_step,
-                                   uint32_t slot, uint64_t *heap_end)
+static uint64_t recorded_start_brk(const struct rp_trace *t, uint64_t page, const struct vmt_map *m,
+                                   size_t from_step, uint32_t slot, uint64_t *heap_end)
 {
 	uint64_t start = 0;
 	*heap_end = 0;
@@ -92,42 +48,43 @@ static uint64_t recorded_start_brk(const struct rp_engine *e, const struct vmt_m
 		}
 	if (start)
 		return start;
-	for (size_t s = from_step; s < e->t->nsteps; s++) {
-		rp_trace_tick(e->t, s);
-		const struct rp_step *st = &e->t->steps[s];
+	for (size_t s = from_step; s < t->nsteps; s++) {
+		rp_trace_tick(t, s);
+		const struct rp_step *st = &t->steps[s];
 		if (st->slot != slot)
 			continue;
 		if (st->kind == RP_PROCESS && s != from_step)
 			break;
-		if (st->kind != RP_EVENT || e->t->events[st->idx].sys != VMT_SYS_BRK)
+		if (st->kind != RP_EVENT || t->events[st->idx].sys != VMT_SYS_BRK)
 			continue;
-		const struct vmt_event *ev = &e->t->events[st->idx];
+		const struct vmt_event *ev = &t->events[st->idx];
 		uint64_t a = ev->args[0] && ev->args[0] < (uint64_t)ev->result ? ev->args[0] : (uint64_t)ev->result;
-		return a & ~(e->page - 1);
+		return a & ~(page - 1);
 	}
 	return 0;
 }
 
+/* The image goes: what it mapped, its space, its unit's fills. */
 static void teardown(struct rp_engine *e, struct rp_pstate *p)
 {
-	if (e->be->per_process) {
-		/* the break first: brk refuses to shrink a heap that munmap removed */
-		if (p->heap_start)
-			syscall(SYS_brk, p->heap_start);
-		for (size_t i = 0; i < p->am.n; i++)
-			munmap((void *)(p->am.r[i].start + (uint64_t)p->am.r[i].delta),
-			       p->am.r[i].end - p->am.r[i].start);
-		for (size_t i = 0; i < p->holds.n; i++)
-			munmap((void *)(p->holds.r[i].start + (uint64_t)p->holds.r[i].delta),
-			       p->holds.r[i].end - p->holds.r[i].start);
-		if (p->unit)
-			rp_unit_leave(e, p->unit);
-	} else if (p->space) {
+	if (p->space) {
+		struct rp_image img = image_of(p);
+		if (e->be->end_image)
+			e->be->end_image(p->space, &img);
 		rp_space_free(e, p->space);
 		p->space = NULL;
 	}
+	if (p->unit)
+		rp_unit_leave(e, p->unit);
 	am_clear(&p->am);
 	am_clear(&p->holds);
+}
+
+void rp_end_image(struct rp_engine *e, struct rp_pstate *p)
+{
+	if (p->built)
+		teardown(e, p);
+	p->built = 0;
 }
 
 static int mmap_flags_of(const struct vmt_vma *v, int fd)
@@ -174,14 +131,11 @@ static void build_heap(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, 
  * hold): a replayed mlockall or MAP_POPULATE fills the program's ranges,
  * never the recorder's.
  * Not in the address map: never counted, torn down with the image.  The
- * simulator gets them in its map instead, and counts without them
- * (sim_count; after each call, its count less p->held). */
+ * simulator has them in the map its space is made from (its standin does
+ * nothing), and counts without them (count_image; after each call, its
+ * count less p->held). */
 static void place_holder(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, const struct vmt_vma *v)
 {
-	if (!e->be->per_process) {
-		am_set(&p->holds, v->start, v->end, 0);   /* the simulator's map has it */
-		return;
-	}
 	int64_t d = rp_unit_delta(p->unit, v->start);
 	int shared = (v->flags & VMT_VMA_SHARED) || v->file_id;
 	struct rp_standin_map sm = {
@@ -204,73 +158,44 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 {
 	int first = !p->built;
 	if (p->built)
-		teardown(e, p);
-	/* an exec ends mlockall(MCL_FUTURE), which the replayer, not exec'ing,
-	 * would keep: every mapping of the new image would be populated */
-	if (p->locked_future && e->be->per_process)
-		munlockall();
+		teardown(e, p);   /* and what exec ends: mlockall(MCL_FUTURE) */
 	p->locked_future = 0;
 	p->unit = rp_unit_at(e, step, slot);
-	struct vmt_map prog = { 0 };
-	struct vmt_vma *keep = NULL;
-	uint32_t nall = 0;   /* keep[]: the program's VMAs, then (kernel) every VMA */
 	p->special = 0;
 	p->held = 0;
-	if (m) {
-		prog = *m;
-		keep = calloc(2 * (size_t)m->nvma + 1, sizeof(*keep));
-		prog.nvma = 0;
-		for (uint32_t i = 0; keep && i < m->nvma; i++) {
-			/* the simulator models the recorder's VMAs as the kernel
-			 * replay holds them (place_holder), uncounted */
-			if ((m->vmas[i].flags & VMT_VMA_RECORDER) && e->be->per_process)
-				continue;
-			p->held += (m->vmas[i].flags & VMT_VMA_RECORDER) != 0;
-			if (rp_is_special_vma(&m->vmas[i]))
-				p->special++;
-			keep[prog.nvma++] = m->vmas[i];
-		}
-		prog.vmas = keep;
-		/* the kernel replay also holds the recorder's own VMAs, which
-		 * shaped the recording: a program mapping placed next to one
-		 * merged, or failed MAP_FIXED_NOREPLACE, against it */
-		for (uint32_t i = 0; keep && e->be->per_process && i < m->nvma; i++)
-			keep[prog.nvma + nall++] = m->vmas[i];
+	/* the recorder's own VMAs shaped the recording: a program mapping
+	 * placed next to one merged, or failed MAP_FIXED_NOREPLACE, against it.
+	 * The replay holds them (place_holder), uncounted. */
+	for (uint32_t i = 0; m && i < m->nvma; i++) {
+		int rec = (m->vmas[i].flags & VMT_VMA_RECORDER) != 0;
+		p->held += rec;
+		p->special += !rec && rp_is_special_vma(&m->vmas[i]);
 	}
-	if (!p->space || e->be->per_process)
-		p->space = e->be->space_new(&e->cfg, m ? &prog : NULL, &e->t->header.host);
+	if (!p->space)
+		p->space = e->be->space_new(&e->cfg, m, &e->t->header.host);
 	if (!p->space) {
 		rp_say(e, "the %s back end could not build the address space of pid %d", e->be->target,
 		    e->t->procs[slot].pid);
-		free(keep);
 		return;
 	}
 	/* the address map and the counting scratch sized for the worst case up
 	 * front: the replayer allocates nothing while it replays (a new
 	 * allocator chunk could land where a recorded mapping goes) */
-	size_t most = prog.nvma + 2 * (size_t)e->t->procs[slot].nevents + 8;
+	uint32_t nvma = m ? m->nvma : 0;
+	size_t most = nvma - p->held + 2 * (size_t)e->t->procs[slot].nevents + 8;
 	if (most > (1u << 20))
 		most = 1u << 20;
 	am_reserve(&p->am, most);
-	am_reserve(&p->holds, nall + 1);
-	if (e->be->per_process && most > e->rcap) {
-		void *nb = realloc(e->rbuf, most * sizeof(*e->rbuf));
-		if (nb) {
-			e->rbuf = nb;
-			e->rcap = most;
-		}
-	}
+	am_reserve(&p->holds, p->held + 1);
+	if (e->be->reserve)
+		e->be->reserve(p->space, most);
 	/* after the allocations above: they stay out of the window */
 	rp_unit_enter(e, p->unit, first);
 	uint64_t heap_end;
-	uint64_t rec_brk = recorded_start_brk(e, m, step, slot, &heap_end);
+	uint64_t rec_brk = recorded_start_brk(e->t, e->page, m, step, slot, &heap_end);
 	int heap_built = 0;
-	/* kernel: every VMA (placeholders among them, in address order); sim:
-	 * the program's */
-	const struct vmt_vma *walk = nall ? keep + prog.nvma : prog.vmas;
-	uint32_t nwalk = nall ? nall : prog.nvma;
-	for (uint32_t i = 0; i < nwalk; i++) {
-		const struct vmt_vma *v = &walk[i];
+	for (uint32_t i = 0; i < nvma; i++) {   /* placeholders among them, in address order */
+		const struct vmt_vma *v = &m->vmas[i];
 		if (v->flags & VMT_VMA_RECORDER) {
 			place_holder(e, slot, p, v);
 			continue;
@@ -284,8 +209,8 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 		}
 		if (rp_is_special_vma(v) || strcmp(v->name, "[heap]") == 0)
 			continue;
-		const struct vmt_file *f = rp_file_of(e, slot, v->file_id);
-		int fd = rp_fd_of(e, f);
+		const struct vmt_file *f = rp_file_of(e->t, slot, v->file_id);
+		int fd = rp_fd_of(e->si, f);
 		int64_t d = rp_unit_delta(p->unit, v->start);
 		struct rp_standin_map sm = {
 			.start = v->start + (uint64_t)d, .end = v->end + (uint64_t)d,
@@ -304,10 +229,9 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 	}
 	if (!heap_built)
 		build_heap(e, slot, p, m, rec_brk, heap_end);
-	free(keep);
 	p->built = 1;
 	p->needs_build = 0;
-	p->count = rp_full_count(e, p);
+	p->count = rp_full_count(e->be, p);
 	struct rp_slot_state *st = &e->sh->slots[slot];
 	if (!p->started) {
 		st->start_count = p->count;
@@ -316,7 +240,7 @@ void rp_build_image(struct rp_engine *e, size_t step, uint32_t slot, struct rp_p
 	}
 	if (p->count > p->peak)
 		p->peak = p->count;
-	rp_publish_count(e, slot, p);
+	rp_publish_count(&e->sh->slots[slot], p);
 }
 
 static uint8_t touch_bits[1 << 16];

@@ -75,7 +75,7 @@ static int all_owned(const struct rp_pstate *p, uint64_t rs, uint64_t re, int64_
 
 static uint64_t seg_len(const struct rp_engine *e, uint32_t slot, const struct vmt_event *ev)
 {
-	const struct vmt_file *f = ev->file_id ? rp_file_of(e, slot, ev->file_id) : NULL;
+	const struct vmt_file *f = ev->file_id ? rp_file_of(e->t, slot, ev->file_id) : NULL;
 	return f && f->size ? rp_page_up(e, f->size) : 0;
 }
 
@@ -238,7 +238,7 @@ static void replay_shmat(struct rp_engine *e, uint32_t slot, struct rp_pstate *p
                          int *skipped, int64_t *want)
 {
 	const struct vmt_event *rec = &e->t->events[i];
-	const struct vmt_file *f = rec->file_id ? rp_file_of(e, slot, rec->file_id) : NULL;
+	const struct vmt_file *f = rec->file_id ? rp_file_of(e->t, slot, rec->file_id) : NULL;
 	uint64_t len = seg_len(e, slot, rec), flags = rec->args[2], target = 0;
 	if (!len) {   /* the recorder names no segment it could not IPC_STAT */
 		as_recorded(rec, out, skipped);
@@ -250,7 +250,7 @@ static void replay_shmat(struct rp_engine *e, uint32_t slot, struct rp_pstate *p
 		target = xlate(p, (uint64_t)rec->result);
 		*want = (int64_t)target;
 		/* without SHM_REMAP the kernel refuses a busy range (EINVAL) */
-		if ((flags & SHM_REMAP) && e->be->per_process &&
+		if ((flags & SHM_REMAP) && !e->be->recorded_addresses &&
 		    !all_owned(p, (uint64_t)rec->result, (uint64_t)rec->result + len,
 		               (int64_t)(target - (uint64_t)rec->result)))
 			flags &= ~(uint64_t)SHM_REMAP;
@@ -259,7 +259,7 @@ static void replay_shmat(struct rp_engine *e, uint32_t slot, struct rp_pstate *p
 	}
 	int fresh = 0;
 	int64_t id = (int64_t)rec->args[0];
-	if (e->be->per_process) {
+	if (e->be->real_objects) {
 		pthread_mutex_lock(&e->ipc->lock);
 		id = standin_seg(e->ipc, rec->args[0], f->size, &fresh);
 		pthread_mutex_unlock(&e->ipc->lock);
@@ -326,10 +326,12 @@ static void replay_lockall(struct rp_engine *e, struct rp_pstate *p, size_t i, s
 		rp_say(e, "event %zu (mlockall): RLIMIT_MEMLOCK here (ulimit -l) is below what the recording locked", i);
 	if (!out->err)
 		p->locked_future = ev->sys == VMT_SYS_MLOCKALL && (ev->args[0] & MCL_FUTURE);
-	if (!e->be->per_process && out->vma_count >= 0)
-		p->count = out->vma_count - p->held;
-	else if (e->be->per_process && e->o->outcomes)
-		p->count = rp_full_count(e, p);
+	if (e->be->counts_each_call) {   /* which counts the recorder's VMAs too */
+		if (out->vma_count >= 0)
+			p->count = out->vma_count - p->held;
+	} else if (e->o->outcomes) {
+		p->count = rp_full_count(e->be, p);
+	}
 }
 
 int rp_ipc_event(struct rp_engine *e, uint32_t slot, struct rp_pstate *p, size_t i,

@@ -180,7 +180,7 @@ static int assign_units(const struct rp_engine *e, struct rp_layout *l, struct v
 				          r + rp_page_up(e, ev->args[2]));
 			else if (ev->sys == VMT_SYS_SHMAT && ev->file_id) {
 				/* the segment's size is its stand-in file's */
-				const struct vmt_file *f = rp_file_of(e, s, ev->file_id);
+				const struct vmt_file *f = rp_file_of(e->t, s, ev->file_id);
 				if (f)
 					add_uspan(us, u, ev->args[1] ? K_FIXED : K_PLACED, r, r + rp_page_up(e, f->size));
 			}

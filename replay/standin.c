@@ -1,4 +1,3 @@
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -41,6 +40,13 @@ static void remove_files(const struct standins *s)
 
 static int lazy_fd = -1;   /* the identity opened on demand last */
 static size_t lazy_of;     /* which (its first record) */
+
+void standins_close_lazy(void)
+{
+	if (lazy_fd >= 0)
+		close(lazy_fd);
+	lazy_fd = -1;
+}
 
 void standins_remove(struct standins *s)
 {
@@ -244,17 +250,16 @@ static int open_real(struct standins *s, size_t i, uint8_t use)
 	return -1;
 }
 
-/* Whether the maps file lists a VMA of (dev, ino); *lines: its lines. */
-static int maps_have(const char *maps, dev_t dev, ino_t ino, int *lines)
+/* Whether the maps file lists a VMA of (dev, ino). */
+static int maps_have(const char *maps, dev_t dev, ino_t ino)
 {
 	char line[512];
 	unsigned maj, min;
 	unsigned long i;
 	int found = 0;
 	FILE *m = fopen(maps, "re");
-	*lines = 0;
 	while (m && !found && fgets(line, sizeof line, m))
-		found = ++*lines && sscanf(line, "%*s %*s %*s %x:%x %lu", &maj, &min, &i) == 3 && i == ino &&
+		found = sscanf(line, "%*s %*s %*s %x:%x %lu", &maj, &min, &i) == 3 && i == ino &&
 		        makedev(maj, min) == dev;
 	if (m)
 		fclose(m);
@@ -270,57 +275,7 @@ static int maps_have(const char *maps, dev_t dev, ino_t ino, int *lines)
 static int mapped_here(int fd)
 {
 	struct stat st;
-	int lines;
-	return fstat(fd, &st) == 0 && maps_have("/proc/self/maps", st.st_dev, st.st_ino, &lines);
-}
-
-/* Whether a child of this replayer still maps the file (dev, ino), or is
- * ending (no VMA listed any more, not yet a zombie: its pages are going). */
-static int child_maps(dev_t dev, ino_t ino)
-{
-	char path[64], maps[64];
-	struct dirent *d;
-	int found = 0;
-	DIR *tasks = opendir("/proc/self/task");
-	while (tasks && !found && (d = readdir(tasks))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "/proc/self/task/%.16s/children", d->d_name);
-		FILE *c = fopen(path, "re");
-		int pid, lines;
-		while (c && !found && fscanf(c, "%d", &pid) == 1) {
-			snprintf(maps, sizeof maps, "/proc/%d/maps", pid);
-			found = maps_have(maps, dev, ino, &lines);
-			if (!found && !lines) {
-				char st[256], state = 'Z';
-				snprintf(maps, sizeof maps, "/proc/%d/stat", pid);
-				FILE *f = fopen(maps, "re");
-				if (f && fgets(st, sizeof st, f) && strrchr(st, ')'))
-					state = strrchr(st, ')')[2];
-				if (f)
-					fclose(f);
-				found = state != 'Z' && state != 'X';
-			}
-		}
-		if (c)
-			fclose(c);
-	}
-	if (tasks)
-		closedir(tasks);
-	return found;
-}
-
-/* A hugetlbfs stand-in given up waits (1 s at most) while a child of this
- * replayer still maps it: a fork child's replayer that has done its last
- * step may not have ended yet and holds the file's huge pages, where the
- * recorded parent had waited for its child before it made the next file. */
-static void huge_drop(int fd)
-{
-	struct stat st;
-	int ok = fstat(fd, &st) == 0;
-	close(fd);
-	for (int i = 0; ok && i < 100 && child_maps(st.st_dev, st.st_ino); i++)
-		usleep(10000);
+	return fstat(fd, &st) == 0 && maps_have("/proc/self/maps", st.st_dev, st.st_ino);
 }
 
 int standins_fd_lazy(const struct standins *s, size_t i)
@@ -330,9 +285,9 @@ int standins_fd_lazy(const struct standins *s, size_t i)
 	size_t f = s->first[i];
 	if (lazy_fd >= 0 && lazy_of == f && mapped_here(lazy_fd))
 		return lazy_fd;   /* a hugetlbfs stand-in stays this file while mapped */
-	if (lazy_fd >= 0 && is_hugetlb(&s->t->files[lazy_of]))
-		huge_drop(lazy_fd);
-	else if (lazy_fd >= 0)
+	/* a hugetlbfs stand-in a fork child's replayer mapped too is freed
+	 * when that replayer ends, before the parent's next step (engine.c) */
+	if (lazy_fd >= 0)
 		close(lazy_fd);
 	lazy_of = f;
 	uint64_t need = 0;

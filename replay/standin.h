@@ -47,5 +47,8 @@ void standins_remove(struct standins *s);
 void standins_guard(struct standins *s);
 /* Replayer processes must not remove the directory when they exit. */
 void standins_forget_in_child(void);
+/* The replayer's process has ended: the stand-in opened on demand last
+ * (a hugetlbfs file's, which holds its huge pages) is closed. */
+void standins_close_lazy(void);
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "replay/trace.h"
-#include "vmt_check.h"
+#include "vmt.h"
 
 #define GROW(arr, n, cap) do { \
 	if ((n) == (cap)) { \
@@ -362,6 +362,10 @@ int rp_trace_load(struct rp_trace *t, const char *path, char *why, size_t whylen
 					t->procs[p].parent_slot = (int32_t)st->slot;
 	}
 	vfork_first(t);
+	for (size_t s = 0; s < t->nsteps; s++) {
+		rp_trace_tick(t, s);
+		t->procs[t->steps[s].slot].last_step = (uint32_t)s;
+	}
 	rp_spill_seal(&t->steps_sp);
 	rp_spill_seal(&t->events_sp);
 	rp_spill_seal(&t->soe_sp);

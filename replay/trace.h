@@ -25,6 +25,7 @@ struct rp_proc_info {
 	int32_t pid, ppid;
 	int32_t parent_slot;  /* -1: a root, started by the driver */
 	uint32_t first_step;
+	uint32_t last_step;   /* its last step (vfork_first's order) */
 	uint32_t nthreads;    /* distinct tids seen */
 	uint32_t nevents;     /* its events */
 };

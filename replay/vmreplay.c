@@ -97,7 +97,7 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 	cfg.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 
 	struct standins si = { 0 };
-	if (be->per_process) {
+	if (be->real_objects) {
 		if (standins_create(&si, t, o->real_files, why, sizeof(why)) < 0) {
 			fprintf(stderr, "vmreplay: %s\n", why);
 			standins_remove(&si);
@@ -117,7 +117,7 @@ static int replay(const struct rp_opts *o, const struct rp_trace *t)
 	for (int r = 0; r < o->repeat; r++)
 		rp_run_reset(&runs[r]);
 	struct rp_engine e;
-	if (rp_engine_init(&e, t, o, be, &cfg, be->per_process ? &si : NULL) < 0) {
+	if (rp_engine_init(&e, t, o, be, &cfg, be->real_objects ? &si : NULL) < 0) {
 		free(runs);
 		standins_remove(&si);
 		sim_events_free(cfg.events);

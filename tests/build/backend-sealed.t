@@ -8,10 +8,12 @@
 # simulator-only fields) name the targets.
 . "$(dirname "$0")/../lib.sh"
 cd "$S" || exit 1
+all=
 front='replay/vmreplay.c replay/options.c replay/options.h replay/calibrate.c replay/blame.c replay/results.c replay/results.h'
 driver=
 for f in $(git ls-files 'replay/*.[ch]' 2>/dev/null || find replay -name '*.[ch]'); do
 	case "$f" in replay/sim/* | replay/vm/* | replay/backend*) continue ;; esac
+	all="$all $f"
 	case " $front " in *" $f "*) continue ;; esac
 	driver="$driver $f"
 done
@@ -23,22 +25,15 @@ bypass='rp_(sim|kernel)_[a-z_]+|\bsim_mm\b|"(sim|kernel)"|strcmp\([^)]*target|in
 got=$(grep -nE "$bypass" $driver | sed 's/:[[:space:]]*/: /')
 is "$got" "" "the driver goes around the back-end table nowhere"
 
-# EXCEPTION, issue 37: tests of be->per_process (is this the kernel) left
-# in the driver, per file.  Each goes when a named operation of the table
-# replaces it; the count must then go down here, so it cannot grow back.
-per_process='replay/apply.c:7 replay/apply_mem.c:5 replay/engine.c:8 replay/image.c:8 replay/ipc.c:4'
-bad=
-for f in $driver; do
-	n=$(grep -c 'per_process' "$f")
-	want=0
-	for x in $per_process; do
-		[ "${x%%:*}" = "$f" ] && want=${x#*:}
-	done
-	[ "$n" = "$want" ] || bad="$bad $f:$n(excused $want)"
-done
-is "${bad# }" "" "be->per_process is tested only where the exception says, as often as it says"
+# which back end runs: the driver and the front end ask the table's facts
+# and operations (replayer_processes, recorded_addresses, real_objects,
+# fork's answer, count_image, end_image, ...), never "is this the kernel"
+# shellcheck disable=SC2086
+is "$(grep -nE '\bper_process\b|->target\b[^,;]*==' $all)" "" "replay/ tests nowhere but in backend_*.c which target it runs on"
 
 # the patterns see what they are for
 printf 'x = rp_sim_mm(s);\nif (strcmp(o->target, "sim") == 0)\n#include "replay/sim/sim.h"\nif (e->be->vmas)\n' >"$T/probe.c"
 is "$(grep -cE "$bypass" "$T/probe.c")" "3" "the pattern finds a bypass, a target's name and a back end's header, not an operation"
+printf 'if (e->be->per_process)\nif (e->be->real_objects)\n' >"$T/probe2.c"
+is "$(grep -cE '\bper_process\b|->target\b[^,;]*==' "$T/probe2.c")" "1" "the pattern finds a test of which target runs, not a fact of the table"
 done_testing

@@ -9,7 +9,8 @@
 # kernel back end replays in (a replayer is one recorded process), or a
 # fact of the machine found once; each name is listed with its object and
 # must be there (a list that outlives its state fails too):
-#   backend_kernel.o  the_space, the held low range, its read buffers
+#   backend_kernel.o  the_space, the held low range, its read buffers and
+#                     the image's ranges sorted for counting
 #   apply_mem.o       this process's pidfds (f, per call kind) and its
 #                     userfaultfds, one per recorded descriptor (u, next)
 #   standin.o         the stand-in files' guard of this process, and the
@@ -25,7 +26,7 @@
 . "$(dirname "$0")/../lib.sh"
 allowed='
 replay/apply_mem.o f next u
-replay/backend_kernel.o low_hi low_lo low_from the_space a buf one before after b
+replay/backend_kernel.o low_hi low_lo low_from the_space a buf one before after b ranges_buf ranges_cap
 replay/fidelity.o scratch
 replay/image.o touch_bits
 replay/latency.o d lat_use_tsc lat_tick_mult

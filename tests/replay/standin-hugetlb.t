@@ -22,4 +22,30 @@ EOF2
 is "$?:$(cat "$T/out")" "0:" "on this kernel: MADV_PAGEOUT of the hugetlbfs file's mapping is EINVAL as recorded"
 "$V" -q --strict --target sim --kernel host "$T/huge.vmt" >"$T/out" 2>&1
 is "$?:$(cat "$T/out")" "0:" "in the simulator too (G1)"
+
+# A child that shares a hugetlbfs file of more than half the free huge
+# pages ends, its parent waited for it (wait4: not recorded) and maps a
+# new file of as many: the child's replayer, which held the first file
+# (its mapping and descriptor) and so its huge pages, has ended before the
+# parent's next step (engine.c), or the new file's reservation fails
+# (ENOMEM).
+size=$(printf '%#x' $(((free / 2 + 1) * 2097152)))
+{ base_map; cat <<EOF2
+file 100 1 $size /memfd:first fs=0x958458f6
+file 100 2 $size /memfd:second fs=0x958458f6
+ev 100 mmap 0x20000000 $size 3 0x11 3 0 = 0x20000000 file=1
+ev 100 fork 0 0 0 0 0 0 = 101
+process 101 100 0
+ev 101 munmap 0x20000000 $size 0 0 0 0 = 0
+ev 101 exit_group 0 0 0 0 0 0 = 0 noreturn
+ev 100 munmap 0x20000000 $size 0 0 0 0 = 0
+ev 100 mmap 0x20000000 $size 3 0x11 4 0 = 0x20000000 file=2
+ck 100 5 7 1
+EOF2
+} | mk waited
+rc=0
+for run in 1 2 3 4 5; do
+	"$V" -q --strict "$T/waited.vmt" >"$T/out" 2>&1 || { rc=$?; break; }
+done
+is "$rc:$(cat "$T/out")" "0:" "a waited-for child's hugetlbfs file is gone before the parent's next file (5 runs)"
 done_testing
