@@ -357,18 +357,21 @@ uint32_t rp_last_remote_step(const struct rp_engine *e, uint32_t slot)
 {
 	const struct rp_trace *t = e->t;
 	int32_t pid = t->procs[slot].pid;
+	size_t k;
+	for (k = 0; k < t->nranges; k++)   /* most traces: no record names it */
+		if (t->ranges[k].kind == VMT_RANGES_IOVEC && t->ranges[k].target == pid && t->ranges[k].pid != pid)
+			break;
+	if (k == t->nranges)
+		return 0;
 	uint32_t last = 0;
-	for (size_t k = 0; k < t->nranges; k++) {
-		const struct vmt_ranges *r = &t->ranges[k];
-		if (r->kind != VMT_RANGES_IOVEC || r->target != pid || r->pid == pid)
+	for (size_t j = 0; j < t->nevents; j++) {
+		const struct vmt_event *ev = &t->events[j];
+		const struct vmt_ranges *r;
+		if (vmt_sys_ranges(ev->sys) != VMT_RANGES_IOVEC || !(r = rp_trace_ranges(t, ev)) || r->target != pid)
 			continue;
-		for (size_t j = 0; j < t->nevents; j++)
-			if (t->events[j].seq == r->seq && t->events[j].pid == r->pid) {
-				uint32_t st = t->step_of_event[j];
-				if (st >= t->procs[slot].first_step && st + 1 > last && target_slot(e, &t->events[j], r) == (int)slot)
-					last = st + 1;
-				break;
-			}
+		uint32_t st = t->step_of_event[j];
+		if (st + 1 > last && target_slot(e, ev, r) == (int)slot)
+			last = st + 1;
 	}
 	return last;
 }
