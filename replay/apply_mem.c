@@ -3,9 +3,12 @@
  * iovec and the uffd (un)registration's struct rebuilt from the event's
  * RANGES record with translated addresses, on this process's own pidfd
  * and userfaultfd; prctl(PR_SET_VMA)'s name and mbind's nodemask from
- * the record (a trace without one: node 0).  A process_madvise that worked on
- * another process is not replayed; one whose pidfd failed (EBADF, ESRCH)
- * gets one that fails so.  The process-wide prctl options are
+ * the record (a trace without one: node 0).  A process_madvise of another
+ * recorded process (the record's target, format 6) is issued on that
+ * process's replayer through a pidfd of it, its addresses translated as
+ * that replayer placed them, or in that process's model (simulator); one
+ * of another process a trace does not name is not replayed; one whose
+ * pidfd failed (EBADF, ESRCH) gets one that fails so.  The process-wide prctl options are
  * issued as recorded; a mapping call other than mmap (map_shadow_stack)
  * at its translated address.  A call the running kernel lacks fails with
  * the errno it gives, which is the recorded one where the recording's
@@ -68,8 +71,8 @@ static int dead_pidfd(void)
 
 /* A process_madvise that succeeded when recorded although none of its
  * ranges was mapped in the caller worked on another process's memory
- * (its pidfd's): the replay has that memory in another replayer, if at
- * all, so the call is not issued (skipped, and said). */
+ * (its pidfd's); a trace without the pidfd's process (before format 6)
+ * does not say whose: the call is not issued (skipped, and said). */
 static int on_other_process(const struct rp_engine *e, const struct rp_pstate *p, const struct vmt_ranges *r)
 {
 	int any = 0;
@@ -84,6 +87,55 @@ static int on_other_process(const struct rp_engine *e, const struct rp_pstate *p
 		any = 1;
 	}
 	return any;
+}
+
+/* The slot of the other replayed process a process_madvise's pidfd named
+ * (format 6's target): the last process of that pid to start before the
+ * call; -1 for the caller itself, none known or one not in the trace. */
+static int target_slot(const struct rp_engine *e, const struct vmt_event *rec, const struct vmt_ranges *r)
+{
+	if (!r || r->target <= 0 || r->target == rec->pid)
+		return -1;
+	uint32_t at = e->t->step_of_event[rec - e->t->events];
+	int slot = -1;
+	for (size_t s = 0; s < e->t->nprocs; s++)
+		if (e->t->procs[s].pid == r->target && e->t->procs[s].first_step < at &&
+		    (slot < 0 || e->t->procs[s].first_step > e->t->procs[slot].first_step))
+			slot = (int)s;
+	return slot;
+}
+
+/* Recorded address a of process `ts` as its replayer has it (kernel): the
+ * offset of the last call of that process that mapped or moved memory over
+ * a (the results the replayers share); a range it did not map itself
+ * came from its parent at fork and lies where the caller's map says. */
+static uint64_t target_xlate(const struct rp_engine *e, const struct rp_pstate *p, int ts,
+                             const struct vmt_event *rec, uint64_t a)
+{
+	int32_t pid = e->t->procs[ts].pid;
+	for (size_t j = (size_t)(rec - e->t->events); j-- > 0;) {
+		const struct vmt_event *ev = &e->t->events[j];
+		int fx = vmt_sys_effect(ev->sys);
+		if (ev->pid != pid || ev->err || (fx != VMT_FX_MAP && fx != VMT_FX_REMAP))
+			continue;
+		uint64_t lo = (uint64_t)ev->result & ~(e->page - 1);
+		uint64_t len = rp_page_up(e, fx == VMT_FX_REMAP ? ev->args[2] : ev->args[1]);
+		const struct rp_evres *res = &e->sh->ev[j];
+		if (a >= lo && a - lo < len && res->done && !res->skipped)
+			return a + (uint64_t)res->offset;
+	}
+	return rp_xlate(e, p, a);
+}
+
+/* A pidfd of the replayer of slot ts (kernel), -1 when it has ended or
+ * none can be had (the call then fails as on an ended process). */
+static int target_pidfd(const struct rp_engine *e, int ts)
+{
+	const struct rp_slot_state *st = &e->sh->slots[ts];
+	if (st->real_pid <= 0 || atomic_load(&st->finished))
+		return dead_pidfd();
+	int fd = (int)syscall(SYS_pidfd_open, st->real_pid, 0);
+	return fd >= 0 ? fd : dead_pidfd();
 }
 
 /* A userfaultfd whose faults are SIGBUS, never a wait: nothing here
@@ -202,7 +254,13 @@ void rp_apply_ranges_call(struct rp_engine *e, struct rp_pstate *p, const struct
 		}
 		fx->ranges = r;
 	}
-	if (vmt_sys_ranges(rec->sys) == VMT_RANGES_IOVEC && r && !rec->err && on_other_process(e, p, r)) {
+	int ts = vmt_sys_ranges(rec->sys) == VMT_RANGES_IOVEC ? target_slot(e, rec, r) : -1, tfd = -1;
+	if (ts >= 0) {
+		/* another replayed process's memory: the call is issued on
+		 * its replayer (kernel) or its model (simulator); the caller's
+		 * VMAs do not change */
+		*fx = (struct rp_effect){ .kind = RP_FX_NONE, .ranges = r };
+	} else if (vmt_sys_ranges(rec->sys) == VMT_RANGES_IOVEC && r && !rec->err && on_other_process(e, p, r)) {
 		*skipped = 1;
 		*out = (struct vr_result){ .ret = rec->result, .outcome = VR_UNCHANGED };
 		rp_say(e, "event %zu (%s): worked on another process's memory when recorded: not replayed",
@@ -214,17 +272,24 @@ void rp_apply_ranges_call(struct rp_engine *e, struct rp_pstate *p, const struct
 		case VMT_RANGES_IOVEC:
 			/* the pidfd as the recording's failed: none (EBADF), an
 			 * ended process's (ESRCH); else this process's own */
-			ev->args[0] = (uint64_t)(rec->err == EBADF ? -1 : rec->err == ESRCH ? dead_pidfd() : own_pidfd());
+			if (ts >= 0)
+				ev->args[0] = (uint64_t)(tfd = target_pidfd(e, ts));
+			else
+				ev->args[0] = (uint64_t)(rec->err == EBADF ? -1 : rec->err == ESRCH ? dead_pidfd() : own_pidfd());
 			if (!r) {
 				ev->args[1] = UNREADABLE;
 				break;
 			}
 			if (r->n > sizeof iov / sizeof iov[0] && !(v = malloc(r->n * sizeof(*v)))) {
 				*out = (struct vr_result){ .ret = -1, .err = ENOMEM, .outcome = VR_FAILED };
+				if (tfd >= 0 && tfd != dead_pidfd())
+					close(tfd);
 				return;
 			}
 			for (uint32_t i = 0; i < r->n; i++)
-				v[i] = (struct vmt_range){ rp_xlate(e, p, r->ranges[i].start), r->ranges[i].len };
+				v[i] = (struct vmt_range){ ts >= 0 ? target_xlate(e, p, ts, rec, r->ranges[i].start)
+				                                   : rp_xlate(e, p, r->ranges[i].start),
+				                           r->ranges[i].len };
 			ev->args[1] = (uint64_t)(uintptr_t)v;
 			break;
 		case VMT_RANGES_UFFDIO_REGISTER:
@@ -242,7 +307,18 @@ void rp_apply_ranges_call(struct rp_engine *e, struct rp_pstate *p, const struct
 			break;
 		}
 	}
-	e->be->apply(p->space, ev, NULL, fx, out);
+	/* the simulator: the pidfd's process's model, which it names gone
+	 * (ESRCH) once that process has no space */
+	struct rp_space *space = ts >= 0 && !e->be->per_process ? e->ps[ts].space : p->space;
+	if (!space) {
+		*out = (struct vr_result){ .ret = -1, .err = ESRCH, .outcome = VR_FAILED, .rule = "process_madvise: the pidfd's process has no address space" };
+	} else {
+		e->be->apply(space, ev, NULL, fx, out);
+		if (space != p->space)
+			out->vma_count = -1;   /* the target's count, not the caller's */
+	}
+	if (tfd >= 0 && tfd != dead_pidfd())
+		close(tfd);
 	if (v != iov)
 		free(v);
 	if (!rec->err)
@@ -275,4 +351,27 @@ void rp_apply_map_call(struct rp_engine *e, struct rp_pstate *p, const struct vm
 	} else {
 		munmap((void *)(uintptr_t)out->ret, len);   /* mapped here, failed when recorded */
 	}
+}
+
+uint32_t rp_last_remote_step(const struct rp_engine *e, uint32_t slot)
+{
+	const struct rp_trace *t = e->t;
+	int32_t pid = t->procs[slot].pid;
+	size_t k;
+	for (k = 0; k < t->nranges; k++)   /* most traces: no record names it */
+		if (t->ranges[k].kind == VMT_RANGES_IOVEC && t->ranges[k].target == pid && t->ranges[k].pid != pid)
+			break;
+	if (k == t->nranges)
+		return 0;
+	uint32_t last = 0;
+	for (size_t j = 0; j < t->nevents; j++) {
+		const struct vmt_event *ev = &t->events[j];
+		const struct vmt_ranges *r;
+		if (vmt_sys_ranges(ev->sys) != VMT_RANGES_IOVEC || !(r = rp_trace_ranges(t, ev)) || r->target != pid)
+			continue;
+		uint32_t st = t->step_of_event[j];
+		if (st + 1 > last && target_slot(e, ev, r) == (int)slot)
+			last = st + 1;
+	}
+	return last;
 }

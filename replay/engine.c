@@ -547,6 +547,23 @@ __attribute__((hot)) static size_t run_steps(struct rp_engine *e, size_t from)
 	return e->t->nsteps;
 }
 
+/* A process that another's later process_madvise names (format 6) keeps
+ * its replayer, whose memory that call advises, until the call is done:
+ * the recorded process lived on without a call of its own (a child
+ * paused until killed).  Turns only (not --threads' lanes). */
+static void linger(struct rp_engine *e, uint32_t slot)
+{
+	const struct timespec tick = { 0, 50 * 1000 * 1000 };
+	uint32_t until = e->multi && !e->thr ? rp_last_remote_step(e, slot) : 0, cur;
+	while (until && (cur = atomic_load(&e->sh->turn)) < until) {
+		atomic_fetch_add(&e->sh->waiters, 1);
+		long r = futex(&e->sh->turn, FUTEX_WAIT, cur, &tick);
+		atomic_fetch_sub(&e->sh->waiters, 1);
+		if (r < 0 && errno == ETIMEDOUT && kill(e->driver_pid, 0) < 0 && errno == ESRCH)
+			_exit(1);
+	}
+}
+
 /* Replays, from step `from`, the steps of every process this replayer owns. */
 static void replayer(struct rp_engine *e, size_t from)
 {
@@ -569,6 +586,9 @@ static void replayer(struct rp_engine *e, size_t from)
 	if (e->thr)
 		join_lanes(e);
 	uint64_t end = lat_now();
+	for (size_t s = 0; s < e->t->nprocs; s++)
+		if (e->ps[s].owned && e->be->per_process)
+			linger(e, (uint32_t)s);
 	for (size_t s = 0; s < e->t->nprocs; s++)
 		if (e->ps[s].owned) {
 			rp_publish_count(&e->sh->slots[s], &e->ps[s]);

@@ -93,6 +93,10 @@ void rp_apply_process_call(struct rp_engine *e, struct rp_pstate *p, const struc
 void rp_apply_map_call(struct rp_engine *e, struct rp_pstate *p, const struct vmt_event *rec,
                        struct vmt_event *ev, struct vr_result *out, struct rp_effect *fx, int64_t *want);
 int64_t rp_ranges_offset(const struct rp_engine *e, const struct rp_pstate *p, const struct vmt_event *rec);
+/* 1 + the step of the last process_madvise of another process that names
+ * process `slot` (format 6's target), whose replayer must outlive it; 0:
+ * none. */
+uint32_t rp_last_remote_step(const struct rp_engine *e, uint32_t slot);
 
 /* A new process (not a thread): fork, vfork, or clone/clone3 without CLONE_THREAD. */
 static inline int rp_is_fork(const struct vmt_event *ev)

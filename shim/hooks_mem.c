@@ -239,9 +239,18 @@ static uint32_t sysv_file(int id)
 	return image_file_new(shm_dev, (uint64_t)(uint32_t)id, (uint64_t)ds.shm_segsz, path, 0);
 }
 
-/* Whether a pidfd names this process (its fdinfo's "Pid:" line). */
-static int pidfd_self(int fd)
+/* The process a pidfd names (its fdinfo's "Pid:" line): -1 one that has
+ * ended, 0 when fd is no pidfd; PIDFD_SELF_THREAD and
+ * PIDFD_SELF_THREAD_GROUP (6.15) name the caller. */
+#define PIDFD_SELF_THREAD_ (-10000)
+#define PIDFD_SELF_THREAD_GROUP_ (-20000)
+static int32_t pidfd_pid(int fd)
 {
+	int32_t self = shim_vfork_child ? (int32_t)raw0(SYS_getpid) : shim.pid;
+	if (fd == PIDFD_SELF_THREAD_ || fd == PIDFD_SELF_THREAD_GROUP_)
+		return self;
+	if (fd < 0)
+		return 0;
 	char path[40] = "/proc/self/fdinfo/", num[16], buf[512];
 	int i = sizeof num;
 	unsigned v = (unsigned)fd;
@@ -259,13 +268,15 @@ static int pidfd_self(int fd)
 	const char *p = strstr(buf, "\nPid:");
 	if (!p)
 		return 0;
-	p += 6;
+	p += 5;
 	while (*p == ' ' || *p == '\t')
 		p++;
-	long pid = 0;
+	if (*p == '-')
+		return -1;
+	int32_t pid = 0;
 	for (; *p >= '0' && *p <= '9'; p++)
 		pid = pid * 10 + (*p - '0');
-	return pid == (shim_vfork_child ? raw0(SYS_getpid) : shim.pid);
+	return pid;
 }
 
 /* What a call's arguments point to (capture.c), read before it: a few
@@ -356,13 +367,20 @@ __attribute__((hot)) long shim_vma_call(int sys, long nr, long a0, long a1, long
 	const struct vmt_ranges *own = NULL;
 	if (__builtin_expect(reads, 0)) {
 		ranges_before(&rr, sys, c.args);
-		/* another process's pages (process_madvise of a pidfd not
-		 * our own) would be answered from ours: only ours are asked */
-		if (rr.have && (sys != VMT_SYS_PROCESS_MADVISE || pidfd_self((int)a0)))
+		/* process_madvise's record names the pidfd's process (format
+		 * 6); another process's pages would be answered from ours:
+		 * only ours are asked */
+		if (rr.have && sys == VMT_SYS_PROCESS_MADVISE)
+			rr.c.r.target = pidfd_pid((int)a0);
+		if (rr.have && (sys != VMT_SYS_PROCESS_MADVISE ||
+		                rr.c.r.target == (shim_vfork_child ? (int32_t)raw0(SYS_getpid) : shim.pid)))
 			own = &rr.c.r;
 	}
 	struct release rel;
 	residency_before(sys, c.seq, a, &rel, own);
+	if (__builtin_expect(reads, 0) && rr.have && !own && rr.c.r.target > 0)   /* the pidfd's process's */
+		for (uint32_t i = 0; i < rr.c.r.n; i++)
+			residency_of(c.seq, rr.c.r.target, rr.c.r.ranges[i].start, rr.c.r.ranges[i].len);
 	struct capture_file f;
 	if (row[sys].file && capture_file(sys, c.args, &f))
 		c.file_id = f.kind == CAPTURE_FILE_FD ? image_file_fd(f.fd) : sysv_file(f.fd);

@@ -699,16 +699,19 @@ static void exec_records(struct ltask *t, struct vmt_event *ev, const struct cap
 	task_write(t, &rec);
 }
 
-/* Whether process_madvise's pidfd is the tracee's own process: its
- * fdinfo's Pid line. */
-static int pidfd_is_own(struct ltask *t, long fd)
+/* The process process_madvise's pidfd names, as libvmrec says it
+ * (shim/hooks_mem.c, pidfd_pid): its fdinfo's Pid line, -1 one that
+ * has ended, 0 no pidfd; PIDFD_SELF_THREAD(_GROUP) the tracee. */
+static int32_t pidfd_pid(struct ltask *t, long fd)
 {
 	char path[64], buf[1024];
+	if (fd == -10000 || fd == -20000)
+		return t->p->tgid;
 	snprintf(path, sizeof path, "/proc/%d/fdinfo/%ld", (int)t->tid, fd);
 	if (fd < 0 || read_file(path, buf, sizeof buf) < 0)
 		return 0;
 	const char *pid = strstr(buf, "\nPid:");
-	return pid && atoi(pid + 5) == t->p->tgid;
+	return pid ? (int32_t)atoi(pid + 5) : 0;
 }
 
 static uint64_t clone_flags(struct ltask *t, const struct user_regs_struct *r)
@@ -730,7 +733,38 @@ static uint64_t clone_flags(struct ltask *t, const struct user_regs_struct *r)
  * asks before a call that changes or removes memory (docs/shim.md,
  * RESIDENCY): PAGEMAP_SCAN on its /proc/PID/pagemap.  No record when
  * none is, or the kernel cannot say. */
+static void residency_in(struct ltask *t, int32_t pid, int fd, uint64_t seq, uint64_t start, uint64_t len);
+
 static void residency(struct ltask *t, uint64_t seq, uint64_t start, uint64_t len)
+{
+	struct lproc *p = t->p;
+	if (p->pagemap == -1) {
+		char path[64];
+		snprintf(path, sizeof path, "/proc/%d/pagemap", (int)p->tgid);
+		p->pagemap = open(path, O_RDONLY | O_CLOEXEC);
+		if (p->pagemap < 0)
+			p->pagemap = -2;
+	}
+	if (p->pagemap >= 0)
+		residency_in(t, p->tgid, p->pagemap, seq, start, len);
+}
+
+/* Another process's pages (process_madvise of its pidfd): a record with
+ * its pid, as libvmrec's residency_of writes it. */
+static void residency_other(struct ltask *t, int32_t pid, uint64_t seq, uint64_t start, uint64_t len)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/pagemap", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	residency_in(t, pid, fd, seq, start, len);
+	close(fd);
+}
+
+/* The pages of pid's pagemap fd; an fd that cannot answer is closed and
+ * marked (-2) when it is the tracee's own. */
+static void residency_in(struct ltask *t, int32_t pid, int fd, uint64_t seq, uint64_t start, uint64_t len)
 {
 	static struct vmt_run runs[RES_RUNS];
 	struct lproc *p = t->p;
@@ -740,15 +774,6 @@ static void residency(struct ltask *t, uint64_t seq, uint64_t start, uint64_t le
 		return;
 	if (npages > RES_MAX_PAGES)
 		npages = RES_MAX_PAGES;
-	if (p->pagemap == -1) {
-		char path[64];
-		snprintf(path, sizeof path, "/proc/%d/pagemap", (int)p->tgid);
-		p->pagemap = open(path, O_RDONLY | O_CLOEXEC);
-		if (p->pagemap < 0)
-			p->pagemap = -2;
-	}
-	if (p->pagemap < 0)
-		return;
 	struct pm_region r[32];
 	struct pm_scan_arg q = {
 		.size = sizeof q, .start = start, .end = start + npages * VMT_PAGE,
@@ -757,10 +782,12 @@ static void residency(struct ltask *t, uint64_t seq, uint64_t start, uint64_t le
 	};
 	uint32_t n = 0;
 	for (;;) {
-		long got = ioctl(p->pagemap, PM_SCAN, &q);
+		long got = ioctl(fd, PM_SCAN, &q);
 		if (got < 0) {
-			close(p->pagemap);
-			p->pagemap = -2;       /* an old kernel: no records, as mincore-less */
+			if (fd == p->pagemap) {
+				close(p->pagemap);
+				p->pagemap = -2;   /* an old kernel: no records, as mincore-less */
+			}
 			return;
 		}
 		for (long i = 0; i < got; i++) {
@@ -779,7 +806,7 @@ static void residency(struct ltask *t, uint64_t seq, uint64_t start, uint64_t le
 	if (!n)
 		return;
 	struct vmt_record rec = { .type = VMT_REC_RESIDENCY };
-	rec.u.residency = (struct vmt_residency){ .seq = seq, .pid = p->tgid, .start = start,
+	rec.u.residency = (struct vmt_residency){ .seq = seq, .pid = pid, .start = start,
 	                                          .npages = npages, .nruns = n, .runs = runs };
 	task_write(t, &rec);
 }
@@ -917,9 +944,15 @@ static int on_seccomp(struct ltask *t)
 	t->have_ranges = 0;
 	if (vmt_sys_ranges(sys) != VMT_RANGES_NONE)
 		ranges_before(t, sys, a);
+	if (t->have_ranges && sys == VMT_SYS_PROCESS_MADVISE)
+		t->rc.r.target = pidfd_pid(t, (long)a[0]);   /* format 6 */
 	/* another process's pages would be answered from this one's pagemap */
 	residency_before(t, ev, t->have_ranges && (sys != VMT_SYS_PROCESS_MADVISE ||
-	                                           pidfd_is_own(t, (long)a[0])) ? &t->rc.r : NULL);
+	                                           t->rc.r.target == t->p->tgid) ? &t->rc.r : NULL);
+	if (t->have_ranges && sys == VMT_SYS_PROCESS_MADVISE && t->rc.r.target > 0 && t->rc.r.target != t->p->tgid)
+		for (uint32_t i = 0; i < t->rc.r.n; i++)   /* the pidfd's process's */
+			residency_other(t, t->rc.r.target, ev->seq, t->rc.r.ranges[i].start,
+			                t->rc.r.ranges[i].len + (t->rc.r.ranges[i].start & 4095));
 	if (fx == VMT_FX_EXIT) {
 		ev->flags |= VMT_EV_NORETURN;
 		ev->seq_end = seq_now();

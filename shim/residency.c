@@ -106,13 +106,10 @@ static int add_run(struct answer *a, uint64_t first, uint64_t count)
 	return set_bits(a, first, count);
 }
 
-/* The mapped pages of [start, start + a->npages pages) into a: 0, or -1
- * when PAGEMAP_SCAN cannot answer (the caller uses mincore). */
-__attribute__((hot)) static int scan_mapped(uint64_t start, struct answer *a)
+/* The mapped pages of [start, start + a->npages pages) into a, asked of
+ * the pagemap fd: 0, or -1 when PAGEMAP_SCAN cannot answer. */
+static int scan_fd(int fd, uint64_t start, struct answer *a)
 {
-	int fd = shim.residency == RESIDENCY_MAPPED ? pagemap() : -1;
-	if (fd < 0)
-		return -1;
 	struct pm_region r[PM_REGIONS];
 	struct pm_scan_arg q = {
 		.size = sizeof(q), .start = start, .end = start + a->npages * SHIM_PAGE,
@@ -122,7 +119,6 @@ __attribute__((hot)) static int scan_mapped(uint64_t start, struct answer *a)
 	for (;;) {
 		long got = raw3_exempt(SYS_ioctl, fd, PM_SCAN, &q);
 		if (raw_failed(got)) {
-			atomic_store(&pm_fd, PM_NONE);   /* an old kernel, or the program closed it */
 			if (a->bits)
 				memset(a->bits, 0, (a->npages + 7) / 8);
 			a->nruns = 0;
@@ -138,6 +134,20 @@ __attribute__((hot)) static int scan_mapped(uint64_t start, struct answer *a)
 			return 0;
 		q.start = q.walk_end;
 	}
+}
+
+/* The same of this process: -1 also when residency is asked with mincore
+ * (the caller uses it). */
+__attribute__((hot)) static int scan_mapped(uint64_t start, struct answer *a)
+{
+	int fd = shim.residency == RESIDENCY_MAPPED ? pagemap() : -1;
+	if (fd < 0)
+		return -1;
+	if (scan_fd(fd, start, a) < 0) {
+		atomic_store(&pm_fd, PM_NONE);   /* an old kernel, or the program closed it */
+		return -1;
+	}
+	return 0;
 }
 
 /* mincore fails for a whole range with a hole in it: halve until the
@@ -248,4 +258,42 @@ void residency_fork(uint64_t seq)
 {
 	struct fork_scan f = { seq, RESIDENCY_FORK_PAGES };
 	maps_each(scan_vma, &f);
+}
+
+/* Another process's mapped pages of [start, start + len): a record with
+ * its pid, from its /proc/PID/pagemap (process_madvise through a pidfd
+ * of it; the replay faults them in in that process's replay, before the
+ * call).  PAGEMAP_SCAN only; none when it cannot be asked. */
+void residency_of(uint64_t seq, int32_t pid, uint64_t start, uint64_t len)
+{
+	char path[32] = "/proc/", num[12];
+	struct answer a;
+	int i = sizeof num;
+	uint32_t v = (uint32_t)pid;
+	if (shim.residency != RESIDENCY_MAPPED || shim_self.depth > 1 || pid <= 0 || len == 0 ||
+	    (start & ~SHIM_PAGE_MASK))
+		return;
+	num[--i] = 0;
+	do num[--i] = (char)('0' + v % 10); while ((v /= 10) && i > 0);
+	strcat(strcat(path, num + i), "/pagemap");
+	long fd = raw4(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	if (raw_failed(fd))
+		return;
+	a.npages = (len + SHIM_PAGE - 1) / SHIM_PAGE;
+	if (a.npages > RESIDENCY_MAX_PAGES)
+		a.npages = RESIDENCY_MAX_PAGES;
+	a.resident = 0;
+	a.bits = NULL;
+	a.nruns = 0;
+	if (scan_fd((int)fd, start, &a) == 0 && a.resident) {
+		struct vmt_record rec = { .type = VMT_REC_RESIDENCY };
+		rec.u.residency = (struct vmt_residency){
+			.seq = seq, .pid = pid, .start = start, .npages = a.npages,
+			.bits = a.bits, .nruns = a.bits ? 0 : a.nruns, .runs = a.bits ? NULL : a.runs,
+		};
+		shim_write(&rec);
+	}
+	raw1(SYS_close, fd);
+	if (a.bits)
+		arena_free(a.bits, (a.npages + 7) / 8);
 }

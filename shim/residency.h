@@ -16,6 +16,8 @@ enum residency_mode { RESIDENCY_OFF, RESIDENCY_MAPPED, RESIDENCY_MINCORE };
 
 void residency_range(uint64_t seq, uint64_t start, uint64_t len);
 void residency_fork(uint64_t seq);
+/* Another process's pages of a range (process_madvise of its pidfd). */
+void residency_of(uint64_t seq, int32_t pid, uint64_t start, uint64_t len);
 /* A record of the first mapped page of [lo, hi), if any. */
 void residency_first(uint64_t seq, uint64_t lo, uint64_t hi);
 

@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define VMT_FORMAT_VERSION 5     /* written; readers also read 1 to 4 */
+#define VMT_FORMAT_VERSION 6     /* written; readers also read 1 to 5 */
 #define VMT_FORMAT_OLDEST 1
 
 /* ---- errors -------------------------------------------------------- */
@@ -199,6 +199,10 @@ struct vmt_ranges {
 	const char *name;     /* VMA_NAME and VMT_NAME_STR: the name */
 	uint32_t nwords;      /* NODEMASK: the mask's words read (<= VMT_NODEMASK_WORDS) */
 	uint64_t nodes[16];   /* NODEMASK: nodes 0-1023, bit n of word n / 64 */
+	/* IOVEC (format 6): the process the pidfd named when recorded (its
+	 * fdinfo's Pid line; the caller's own for PIDFD_SELF), -1 one that
+	 * had ended, 0 not known (no pidfd, older traces) */
+	int32_t target;
 };
 #define VMT_NODEMASK_WORDS 16   /* 1024 nodes: what a recorder reads of a nodemask */
 #define VMT_RANGES_MAX 1024   /* the kernel's UIO_MAXIOV */

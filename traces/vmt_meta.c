@@ -54,7 +54,7 @@ size_t vmt_meta_bound(const struct vmt_record *rec)
 		n += vmt_res_bound(&rec->u.residency);
 		break;
 	case VMT_REC_RANGES:
-		n += (size_t)rec->u.ranges.n * 2 * VARINT_MAX +
+		n += (size_t)rec->u.ranges.n * 2 * VARINT_MAX + (VMT_NODEMASK_WORDS + 4) * VARINT_MAX +
 		     (rec->u.ranges.name_how == VMT_NAME_STR ? str_bound(rec->u.ranges.name) : 0);
 		break;
 	case VMT_REC_ARGV:
@@ -201,7 +201,9 @@ uint8_t *vmt_meta_encode(uint8_t *p, const struct vmt_record *rec,
 			U(x->ranges[i].start); U(x->ranges[i].len);
 		}
 		U(x->kind);
-		if (x->kind == VMT_RANGES_UFFDIO_REGISTER) {
+		if (x->kind == VMT_RANGES_IOVEC) {
+			I(x->target);
+		} else if (x->kind == VMT_RANGES_UFFDIO_REGISTER) {
 			U(x->mode); U(x->ioctls);
 		} else if (x->kind == VMT_RANGES_VMA_NAME) {
 			U(x->name_how);
@@ -534,6 +536,9 @@ int vmt_meta_decode(const uint8_t **pp, const uint8_t *end,
 		}
 		x->ranges = s->ranges;
 		x->kind = get_u32(&in);
+		/* format 6 added the iovec's target process */
+		if (x->kind == VMT_RANGES_IOVEC && (!ctx || !ctx->version || ctx->version >= 6))
+			x->target = get_i32(&in);
 		if (x->kind == VMT_RANGES_UFFDIO_REGISTER) {
 			x->mode = get_u(&in); x->ioctls = get_u(&in);
 		} else if (x->kind == VMT_RANGES_VMA_NAME) {

@@ -211,6 +211,7 @@ static void apply_call(struct sim_mm *mm, const struct vmt_event *ev, const stru
 	c.file_id = ev->file_id ? ev->file_id : file ? file->id : 0;
 	c.ranges = ranges;
 	c.err = ev->err;
+	c.pid = ev->pid;
 	struct effect fx = effect_of(ops[sys].shape, c.a, mm->brk, ranges);
 	if (fx.fx == SIM_FX_REMOVE)
 		sim_snap_intersecting(mm, fx.lo, fx.hi, &before);

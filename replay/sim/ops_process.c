@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include "replay/sim/sim_int.h"
+#include "lib/compat.h"
 
 #define PR_THP_DISABLE_EXCEPT_ADVISED (1 << 1)
 #define PR_MDWE_REFUSE_EXEC_GAIN 1
@@ -84,21 +85,36 @@ int64_t sim_do_memory_merge(struct sim_mm *mm, const struct sim_call *c, bool *c
 	return 0;
 }
 
-/* process_madvise(pidfd, iovec, n, advice, flags) on this process: each
- * range advised as madvise would; the result is the bytes advised */
+/* process_madvise(pidfd, iovec, n, advice, flags): each range advised as
+ * madvise would, in the mm it is given (the driver gives the pidfd's
+ * process's, format 6's RANGES target); the result is the bytes advised.
+ * Another process's, and before R1 the caller's own too, take only the
+ * advice process_madvise_remote_valid lists. */
+static bool remote_advice(uint64_t advice)
+{
+	return advice == MADV_COLD || advice == MADV_PAGEOUT || advice == MADV_WILLNEED ||
+	       advice == MADV_COLLAPSE;
+}
+
 int64_t sim_do_process_madvise(struct sim_mm *mm, const struct sim_call *c, bool *changed)
 {
 	const struct vmt_ranges *r = c->ranges;
 	int64_t done = 0, e;
 	bool ch;
+	char cite[64];
 
 	*changed = false;
-	if (c->err)
-		return as_recorded(mm, c, "process_madvise");
-	/* on the caller itself every advice madvise takes is allowed (the
-	 * recorder keeps ranges only for that case) */
+	if (c->err && c->err != EINVAL)
+		return as_recorded(mm, c, "process_madvise");   /* the pidfd, the privilege */
 	if (c->a[4])
 		return sim_fail(mm, EINVAL, "process_madvise: flags");
+	bool remote = r && r->target > 0 && r->target != c->pid;
+	if ((remote || !sim_has(mm->prof, R_R1_PMADV_SELF)) && !remote_advice(c->a[3]))
+		return sim_fail_by(mm, EINVAL, remote ? "process_madvise: advice another process does not take"
+		                                      : "process_madvise: advice not taken before 6.13",
+		                   R_R1_PMADV_SELF);
+	if (c->err)
+		return as_recorded(mm, c, "process_madvise");
 	if (!r)
 		return sim_fail(mm, EFAULT, "process_madvise: no RANGES record for the call");
 	for (uint32_t i = 0; i < r->n; i++) {
@@ -110,6 +126,8 @@ int64_t sim_do_process_madvise(struct sim_mm *mm, const struct sim_call *c, bool
 		*changed |= ch;
 		done += (int64_t)r->ranges[i].len;
 	}
+	if (remote)
+		sim_rule(mm, "process_madvise in the pidfd's process (%s)", sim_cite(mm, R_R1_PMADV_SELF, cite, sizeof cite));
 	return done;
 }
 

@@ -306,6 +306,7 @@ struct sim_call {
 	uint32_t file_id;
 	const struct vmt_ranges *ranges;   /* the event's RANGES record, or NULL */
 	int32_t err;                       /* the recorded errno (config-dependent calls) */
+	int32_t pid;                       /* the recorded caller (process_madvise: its own pidfd?) */
 };
 /* each returns the syscall result or -errno, and sets *changed */
 int64_t sim_do_mmap(struct sim_mm *mm, const struct sim_call *c, bool *changed);

@@ -36,7 +36,7 @@ cp "$T/whole.vmt" "$T/v9.vmt"
 printf '\011' | dd of="$T/v9.vmt" bs=1 seek=12 conv=notrunc 2>/dev/null
 "$V" "$T/v9.vmt" 2>"$T/err"
 is $? 2 "unknown format version: exit 2"
-is "$(cat "$T/err")" "vmreplay: $T/v9.vmt: trace format version 9 is not supported (this reader reads versions 1 to 5)" "unknown format version: message"
+is "$(cat "$T/err")" "vmreplay: $T/v9.vmt: trace format version 9 is not supported (this reader reads versions 1 to 6)" "unknown format version: message"
 
 head -c 200 /bin/sh >"$T/elf.vmt"
 "$V" "$T/elf.vmt" 2>"$T/err"

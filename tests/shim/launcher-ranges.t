@@ -3,7 +3,8 @@
 # does, through the same capture.c and the table's `ranges` and
 # `residency` columns: process_madvise's iovec and prctl(PR_SET_VMA)'s
 # name in a RANGES record before the event, and the pages of each of
-# process_madvise's ranges (its own pidfd) resident before it.
+# process_madvise's ranges (its own pidfd, which the record names)
+# resident before it.
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
 V=$B/bin/vmrec
@@ -21,8 +22,8 @@ ok $? "the trace reads"
 like "$(grep ' process_madvise ' all.txt)" ' = 0x3000 LAUNCHER' "process_madvise is the launcher's, its result recorded"
 # the record right before the event: its two ranges
 pm=$(grep -B1 ' process_madvise ' all.txt | head -1)
-printf '%s\n' "$pm" | grep -Eq '^ranges [0-9]+ seq [0-9]+ kind 1 n 2 0x[0-9a-f]+\+0x1000 0x[0-9a-f]+\+0x2000$'
-ok $? "its RANGES record, the iovec's two ranges, right before it"
+printf '%s\n' "$pm" | grep -Eq '^ranges ([0-9]+) seq [0-9]+ kind 1 n 2 0x[0-9a-f]+\+0x1000 0x[0-9a-f]+\+0x2000 target \1$'
+ok $? "its RANGES record, the iovec's two ranges and the pidfd's process (its own, format 6), right before it"
 diag "$pm"
 pages=$(grep -B3 ' process_madvise ' all.txt | awk '/^residency/ { printf "%s/%s ", $5, $7 }')
 is "$pages" "1/1 2/2 " "each range's pages asked resident before it (1 of 1, 2 of 2)"

@@ -153,6 +153,8 @@ int main(int argc, char **argv)
 				for (uint32_t i = 0; i < x->n; i++)
 					printf(" %#llx+%#llx", (unsigned long long)x->ranges[i].start,
 					       (unsigned long long)x->ranges[i].len);
+				if (x->kind == VMT_RANGES_IOVEC)
+					printf(" target %d", x->target);
 				if (x->kind == VMT_RANGES_UFFDIO_REGISTER)
 					printf(" mode %#llx ioctls %#llx", (unsigned long long)x->mode,
 					       (unsigned long long)x->ioctls);

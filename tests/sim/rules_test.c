@@ -752,6 +752,39 @@ static void test_policy_and_name_keep_apart(void)
 	sim_mm_free(mm);
 }
 
+/* R1 021781b01275 (6.13): process_madvise of the caller's own pidfd
+ * takes every advice, of another process's (format 6's target) only
+ * MADV_COLD, PAGEOUT, WILLNEED and COLLAPSE; before 6.13 the caller's own
+ * is held to those four too */
+static int64_t pmadvise(struct sim_mm *mm, int32_t caller, int32_t target, uint64_t advice, struct vmt_range *v)
+{
+	struct vmt_ranges r = { .kind = VMT_RANGES_IOVEC, .n = 1, .ranges = v, .target = target };
+	struct vmt_event ev = { .sys = VMT_SYS_PROCESS_MADVISE, .pid = caller, .args = { 3, 0, 1, advice, 0 } };
+	sim_apply_ranges(mm, &ev, NULL, &r, &res);
+	return res.err ? -res.err : res.ret;
+}
+
+static void test_process_madvise_of_another_process(void)
+{
+	struct sim_mm *mm = mk("6.18"), *old = mk("6.12");
+	uint64_t a = BASE - 64 * MB;
+	struct vmt_range v = { a, 4 * PG };
+
+	map(mm, a, 16 * PG, RW, ANON | MAP_FIXED);
+	map(old, a, 16 * PG, RW, ANON | MAP_FIXED);
+	is_int(pmadvise(mm, 10, 11, MADV_COLD, &v), 4 * PG, "6.18: MADV_COLD of another process: the bytes advised");
+	ok(has_rule("R1"), "the rule names R1: %s", res.rule);
+	is_int(pmadvise(mm, 10, 11, MADV_DONTNEED, &v), -EINVAL, "6.18: MADV_DONTNEED of another process: EINVAL");
+	ok(has_rule("R1"), "the refusal names R1: %s", res.rule);
+	is_int(pmadvise(mm, 10, 10, MADV_DONTNEED, &v), 4 * PG, "6.18: MADV_DONTNEED of the caller's own pidfd");
+	is_int(pmadvise(mm, 10, 0, MADV_DONTNEED, &v), 4 * PG, "6.18: a pidfd not named (format 5): the caller's");
+	is_int(pmadvise(old, 10, 10, MADV_DONTNEED, &v), -EINVAL, "6.12: MADV_DONTNEED of the caller's own: EINVAL");
+	ok(has_rule("R1"), "the refusal names R1: %s", res.rule);
+	is_int(pmadvise(old, 10, 11, MADV_PAGEOUT, &v), 4 * PG, "6.12: MADV_PAGEOUT of another process");
+	sim_mm_free(mm);
+	sim_mm_free(old);
+}
+
 /* P1 with format 5's nodemask: neighbours bound to other nodes stay
  * apart, to the same nodes merge (a longer mask of them too); of
  * MPOL_PREFERRED only the first node counts (mpol_new_preferred) */
@@ -924,6 +957,7 @@ int main(void)
 	test_new_mapping_between_two_anon_vmas();
 	test_policy_and_name_keep_apart();
 	test_policy_nodes();
+	test_process_madvise_of_another_process();
 	test_uffd_register_splits();
 	test_mremap_multi_uffd_armed();
 	test_prctl_changes_later_calls();

@@ -34,10 +34,10 @@ is "$(read_trace good.lz4 -f)" "0|$summary|" "file order reads what seq order re
 lz4 -dc good.lz4 >/dev/null; ok $? "lz4 -dc accepts the trace"
 
 # the version word is at byte 12 of the first frame
-cp good.lz4 v6.lz4
-printf '\006' | dd of=v6.lz4 bs=1 seek=12 conv=notrunc 2>/dev/null
-is "$(read_trace v6.lz4)" \
-	"1||v6.lz4: trace format version 6 is not supported (this reader reads versions 1 to 5)" \
+cp good.lz4 v7.lz4
+printf '\007' | dd of=v7.lz4 bs=1 seek=12 conv=notrunc 2>/dev/null
+is "$(read_trace v7.lz4)" \
+	"1||v7.lz4: trace format version 7 is not supported (this reader reads versions 1 to 6)" \
 	"a future format version"
 
 head -c 20 good.lz4 >hdrcut.lz4

@@ -1,4 +1,5 @@
-/* ranges_record_test - the RANGES record (format version 4): every kind
+/* ranges_record_test - the RANGES record (format version 4; 6: the
+ * iovec's target process): every kind
  * comes back as written, kinds and name readings the format does not
  * define are corruption, and the trace rules hold a record to its event:
  * the kind the event's row reads, ranges that fit the address space. */
@@ -73,7 +74,7 @@ static int same(const struct vmt_ranges *a, const struct vmt_ranges *b)
 {
 	if (a->seq != b->seq || a->pid != b->pid || a->kind != b->kind || a->n != b->n ||
 	    a->mode != b->mode || a->ioctls != b->ioctls || a->name_how != b->name_how ||
-	    a->nwords != b->nwords || memcmp(a->nodes, b->nodes, a->nwords * sizeof(a->nodes[0])))
+	    a->nwords != b->nwords || a->target != b->target || memcmp(a->nodes, b->nodes, a->nwords * sizeof(a->nodes[0])))
 		return 0;
 	if (a->n && memcmp(a->ranges, b->ranges, a->n * sizeof(a->ranges[0])))
 		return 0;
@@ -109,8 +110,11 @@ int main(void)
 	struct vmt_range many[VMT_RANGES_MAX];
 	for (unsigned i = 0; i < VMT_RANGES_MAX; i++)
 		many[i] = (struct vmt_range){ 0x7f0000000000ull + i * 0x3000ull, 0x1000ull * (i % 3 + 1) };
-	struct vmt_ranges iov = { .seq = 5, .pid = 7, .kind = VMT_RANGES_IOVEC, .n = 2, .ranges = many };
-	round_trip(path, &iov, VMT_SYS_PROCESS_MADVISE, "a process_madvise iovec of 2");
+	struct vmt_ranges iov = { .seq = 5, .pid = 7, .kind = VMT_RANGES_IOVEC, .n = 2, .ranges = many,
+	                          .target = 31458 };
+	round_trip(path, &iov, VMT_SYS_PROCESS_MADVISE, "a process_madvise iovec of 2, its target (format 6)");
+	iov.target = -1;
+	round_trip(path, &iov, VMT_SYS_PROCESS_MADVISE, "an iovec of a pidfd whose process had ended");
 	iov.n = VMT_RANGES_MAX;
 	round_trip(path, &iov, VMT_SYS_PROCESS_MADVISE, "an iovec of UIO_MAXIOV");
 

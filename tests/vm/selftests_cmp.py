@@ -5,8 +5,10 @@ replay on a kernel (this one, or a QEMU guest's) with the simulator's
 
 A kernel result is compared after taking away the offset the kernel back
 end applied to that event (its "offset" field), so both name the recorded
-address.  Events the kernel replay skipped (it would have touched memory
-it does not own) are counted, not compared.  So are events where the
+address.  Events the kernel replay skipped for its own safety (it would
+have touched memory it does not own) are not compared: they are
+counted apart and each is printed ("skipped").  Exits, exec and thread
+starts, which no replay redoes, are counted as "not replayed".  So are events where the
 kernel replay answered otherwise than the recording (its stand-in for a
 file is not the file: a memfd's pages on ext4) while the simulator
 answered as recorded, with the same VMA count: they are printed and
@@ -15,7 +17,8 @@ rule text is a disagreement of its own: every refusal must say which rule
 made it.
 
 Prints the first differing events (at most 8) with the simulator's rule,
-then one summary line "N events compared, M differ (...), S skipped"; exits
+the skipped ones, then one summary line "N events compared, M differ
+(...), S skipped for the replay's safety, R not replayed"; exits
 1 if any differ or nothing was compared, 2 on unusable input."""
 import json
 import sys
@@ -25,6 +28,8 @@ FIELDS = ("outcome", "vma_count", "errno", "result")
 PIDS = ("fork", "vfork", "clone", "clone3")
 # results that are addresses: the kernel's carry the event's offset
 ADDRS = ("mmap", "mremap", "brk", "shmat")
+# what no replay redoes (replay/apply.c: threads, exec, exit)
+NOT_REDONE = ("exit", "exit_group", "execve", "execveat", "clone", "clone3")
 
 
 def load(path):
@@ -57,11 +62,16 @@ def main():
     sname = "sim " + str(sdoc.get("kernel", "?"))
     sims = {(e["pid"], e["i"]): e for e in sev}
     differ = {f: 0 for f in FIELDS}
-    bad, off, compared, skipped, norule = [], [], 0, 0, 0
+    bad, off, unsafe, compared, skipped, redo, norule = [], [], [], 0, 0, 0, 0
     for k in kev:
         s = sims.get((k["pid"], k["i"]))
+        if k.get("outcome") == "skipped" and s is not None and k.get("op") in NOT_REDONE:
+            redo += 1
+            continue
         if k.get("outcome") in ("skipped", "not_reached") or s is None:
-            skipped += k.get("outcome") != "not_reached" or s is None
+            if k.get("outcome") != "not_reached" or s is None:
+                skipped += 1
+                unsafe.append(k)
             continue
         compared += 1
         kv, sv = view(k), view(s)
@@ -88,11 +98,14 @@ def main():
     for k, s, kv, sv, fields in off[:3]:
         print(f"# event {k['i']}: {k.get('call')}: {kname} replay answered "
               f"errno {kv['errno']}, off the recording; the simulator as recorded")
+    for k in unsafe[:8]:
+        print(f"# event {k['i']}: {k.get('call')}: skipped by the {kname} replay (its own safety)")
     parts = [f"{f} {n}" for f, n in differ.items() if n]
     if norule:
         parts.append(f"{norule} failures without rule text")
     print(f"{compared} events compared, {len(bad)} differ" +
-          (f" ({', '.join(parts)})" if parts else "") + f", {skipped} skipped" +
+          (f" ({', '.join(parts)})" if parts else "") +
+          f", {skipped} skipped for the replay's safety, {redo} not replayed" +
           (f", {len(off)} where the kernel replay is off the recording" if off else ""))
     return 1 if bad or not compared else 0
 
