@@ -309,7 +309,7 @@ void rp_apply_ranges_call(struct rp_engine *e, struct rp_pstate *p, const struct
 	}
 	/* the simulator: the pidfd's process's model, which it names gone
 	 * (ESRCH) once that process has no space */
-	struct rp_space *space = ts >= 0 && !e->be->per_process ? e->ps[ts].space : p->space;
+	struct rp_space *space = ts >= 0 && !e->be->replayer_processes ? e->ps[ts].space : p->space;
 	if (!space) {
 		*out = (struct vr_result){ .ret = -1, .err = ESRCH, .outcome = VR_FAILED, .rule = "process_madvise: the pidfd's process has no address space" };
 	} else {

@@ -535,10 +535,14 @@ __attribute__((hot)) static size_t run_steps(struct rp_engine *e, size_t from)
 			 * next step (the one replayer process owns it alone).  Its
 			 * image and stand-in go here first: the memory of a process
 			 * that has exited is freed by whoever holds it last, which
-			 * may be the driver reading its size (membudget.c) */
-			rp_end_image(e, &e->ps[e->t->steps[s].slot]);
-			standins_close_lazy();
-			atomic_store(&e->sh->gone, getpid());
+			 * may be the driver reading its size (membudget.c).  One
+			 * that a later process_madvise names lingers instead, its
+			 * memory kept for that call (linger) */
+			if (rp_last_remote_step(e, e->t->steps[s].slot) <= s + 1) {
+				rp_end_image(e, &e->ps[e->t->steps[s].slot]);
+				standins_close_lazy();
+				atomic_store(&e->sh->gone, getpid());
+			}
 			pass_turn(e, (uint32_t)s);
 			break;
 		}
@@ -587,7 +591,7 @@ static void replayer(struct rp_engine *e, size_t from)
 		join_lanes(e);
 	uint64_t end = lat_now();
 	for (size_t s = 0; s < e->t->nprocs; s++)
-		if (e->ps[s].owned && e->be->per_process)
+		if (e->ps[s].owned && e->be->replayer_processes)
 			linger(e, (uint32_t)s);
 	for (size_t s = 0; s < e->t->nprocs; s++)
 		if (e->ps[s].owned) {

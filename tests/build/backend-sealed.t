@@ -28,12 +28,14 @@ is "$got" "" "the driver goes around the back-end table nowhere"
 # which back end runs: the driver and the front end ask the table's facts
 # and operations (replayer_processes, recorded_addresses, real_objects,
 # fork's answer, count_image, end_image, ...), never "is this the kernel"
+# (a back end's target compared; a RANGES record's target pid is not it)
+which='\bper_process\b|\bbe->target\b[^,;]*=='
 # shellcheck disable=SC2086
-is "$(grep -nE '\bper_process\b|->target\b[^,;]*==' $all)" "" "replay/ tests nowhere but in backend_*.c which target it runs on"
+is "$(grep -nE "$which" $all)" "" "replay/ tests nowhere but in backend_*.c which target it runs on"
 
 # the patterns see what they are for
 printf 'x = rp_sim_mm(s);\nif (strcmp(o->target, "sim") == 0)\n#include "replay/sim/sim.h"\nif (e->be->vmas)\n' >"$T/probe.c"
 is "$(grep -cE "$bypass" "$T/probe.c")" "3" "the pattern finds a bypass, a target's name and a back end's header, not an operation"
-printf 'if (e->be->per_process)\nif (e->be->real_objects)\n' >"$T/probe2.c"
-is "$(grep -cE '\bper_process\b|->target\b[^,;]*==' "$T/probe2.c")" "1" "the pattern finds a test of which target runs, not a fact of the table"
+printf 'if (e->be->per_process)\nif (e->be->real_objects)\nif (e->be->target == k)\nif (r->target == rec->pid)\n' >"$T/probe2.c"
+is "$(grep -cE "$which" "$T/probe2.c")" "2" "the pattern finds a test of which target runs, not a fact of the table"
 done_testing
