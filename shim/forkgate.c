@@ -61,6 +61,7 @@ struct gated {
 	int slot;                    /* index + 1 in `threads`, 0: none */
 	int closing;                 /* this thread forks */
 	int holds;                   /* it holds `order` */
+	int waiting;                 /* its outermost call waits at the gate */
 };
 
 static __thread struct gated self __attribute__((tls_model("initial-exec")));
@@ -94,9 +95,22 @@ static void enroll(void)
 static void wait_open(void)
 {
 	__atomic_add_fetch(&nwaiting, 1, __ATOMIC_SEQ_CST);
+	self.waiting++;
 	while (__atomic_load_n(&closed, __ATOMIC_ACQUIRE))
 		raw4(SYS_futex, &closed, FUTEX_WAIT_PRIVATE, 1, 0);
+	self.waiting--;
 	__atomic_sub_fetch(&nwaiting, 1, __ATOMIC_RELEASE);
+}
+
+/* A signal handler's call while this thread's outer call waits at the
+ * gate waits too: the outer call is not in flight, so a fork or an exit
+ * would not wait for this one, and it could only be parked for an outer
+ * call that may never go on (the kernel ends a thread that waits at an
+ * exit's gate). */
+void forkgate_nested(void)
+{
+	if (__builtin_expect(self.waiting, 0))
+		wait_open();
 }
 
 static uint64_t now_ns(void);
@@ -168,30 +182,54 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void forkgate_close(void)
+/* Close the gate; 1 when other threads are enrolled (0: none to wait for). */
+static int close_gate(int fork)
 {
 	self.closing = 1;
 	/* a full fence after it: a thread counted after the load below
 	 * fences after counting itself, and finds the gate closed */
 	__atomic_store_n(&closed, 1, __ATOMIC_SEQ_CST);
-	forked = 1;
-	if (__atomic_load_n(&nthreads, __ATOMIC_SEQ_CST) <= (self.slot > 0))
-		return;                  /* no other thread enrolled yet */
-	__atomic_store_n(&forkgate_forked_threaded, 1, __ATOMIC_RELAXED);
-	ordered = 1;
+	if (fork)
+		forked = 1;
+	return __atomic_load_n(&nthreads, __ATOMIC_SEQ_CST) > (self.slot > 0);
+}
+
+/* Every other thread past a full barrier, then their calls in flight
+ * ended (DRAIN_NS at most); -1 where membarrier is refused. */
+static int drain(void)
+{
 	if (!registered)
 		registered = raw_failed(raw3(SYS_membarrier, MEMBARRIER_REGISTER_PRIVATE_EXPEDITED, 0, 0)) ? -1 : 1;
-	if (registered < 0 || raw_failed(raw3(SYS_membarrier, MEMBARRIER_PRIVATE_EXPEDITED, 0, 0))) {
-		forkgate_open();
-		self.closing = 1;
-		return;
-	}
+	if (registered < 0 || raw_failed(raw3(SYS_membarrier, MEMBARRIER_PRIVATE_EXPEDITED, 0, 0)))
+		return -1;
 	uint64_t until = now_ns() + DRAIN_NS;
 	for (int i = 0; i < MAX_GATED; i++) {
 		struct gated *t = threads[i];
 		while (t && t != &self && __atomic_load_n(&t->in_flight, __ATOMIC_ACQUIRE) && now_ns() < until)
 			raw0(SYS_sched_yield);
 	}
+	return 0;
+}
+
+void forkgate_close(void)
+{
+	if (!close_gate(1))
+		return;                  /* no other thread enrolled yet */
+	__atomic_store_n(&forkgate_forked_threaded, 1, __ATOMIC_RELAXED);
+	ordered = 1;
+	if (drain() < 0) {
+		forkgate_open();
+		self.closing = 1;
+	}
+}
+
+/* The gate stays closed: the kernel ends the threads that wait at it.
+ * Where membarrier is refused, a thread may still start a call as the
+ * gate closes; it is not waited for. */
+void forkgate_exit(void)
+{
+	if (close_gate(0))
+		drain();
 }
 
 void forkgate_open(void)
@@ -217,11 +255,12 @@ void forkgate_child(void)
 	self.closing = 0;
 	self.in_flight = 0;
 	self.holds = 0;
+	self.waiting = 0;
 }
 
 void forkgate_thread_start(void)
 {
-	self.slot = self.closing = self.in_flight = self.holds = 0;
+	self.slot = self.closing = self.in_flight = self.holds = self.waiting = 0;
 }
 
 /* The thread's last calls (glibc's madvise of its stack, after the exit

@@ -650,6 +650,8 @@ __attribute__((hot)) void call_begin(struct shim_call *c, int sys, uint64_t a0, 
 	if (!shim_vfork_child) {    /* a vfork child must leave its parent's state */
 		if (shim_self.depth++ == 0)
 			forkgate_enter();
+		else
+			forkgate_nested();
 	} else if (vfork_announced != (int32_t)raw0(SYS_getpid))
 		c->announce_seq = shim_next_seq();
 	c->sys = sys;
@@ -703,9 +705,10 @@ __attribute__((hot)) void call_end(struct shim_call *c, long ret)
 		shim_write(&rec);
 	}
 	if (--t->depth == 0) {
-		forkgate_leave();
+		/* before leaving the gate: an exit waits for them too */
 		if (__builtin_expect(t->npending || t->noverflow, 0))
 			write_parked(t);
+		forkgate_leave();
 	}
 	if (t->exit_pending && t->depth == 0 && is_stack_release(ev))
 		write_exit_event();
@@ -848,20 +851,27 @@ void shim_live_add(int n)
 	finish_if_last(__atomic_add_fetch(&shim.store.head->live, n, __ATOMIC_ACQ_REL));
 }
 
+/* The process exits (exit_group or _exit, from this thread): from here
+ * on no handler runs in this thread and no other thread starts a recorded
+ * call, and those in flight end first (forkgate_exit), so every call the
+ * process made comes before its exit event and END, and none after the
+ * trace is finished, where it would be lost without a word.  Natively the
+ * process is gone by then.  Not in a vfork child or a CLONE_VM task of
+ * another pid: the gate is its parent's, which goes on. */
+void shim_exit_begin(void)
+{
+	if (!shim.enabled || shim_vfork_child || (int32_t)raw0(SYS_getpid) != shim.pid)
+		return;
+	uint64_t all = ~0ull;
+	raw4(SYS_rt_sigprocmask, SIG_BLOCK, &all, NULL, sizeof all);
+	forkgate_exit();
+}
+
 void shim_process_end(uint32_t how, int32_t status)
 {
 	if (!shim.enabled || shim_vfork_child || !shim.proc ||
 	    shim.proc->state != VMT_PROC_RUNNING)
 		return;
-	/* At exit, no handler runs in this thread from here to the kernel's
-	 * exit: one whose call came after the END, or after the trace was
-	 * finished, would be lost without a word.  Natively the process
-	 * would be gone by then; the fatal-signal path's mask comes back at
-	 * its handler's return, and an exec keeps the program's mask. */
-	if (how == VMT_END_EXIT) {
-		uint64_t all = ~0ull;
-		raw4(SYS_rt_sigprocmask, SIG_BLOCK, &all, NULL, sizeof all);
-	}
 	struct vmt_record rec = { .type = VMT_REC_END };
 	rec.u.end = (struct vmt_end){ .seq = shim_next_seq(), .pid = shim.pid, .how = how,
 	                              .status = status, .lost = __atomic_load_n(&shim.lost, __ATOMIC_RELAXED) };

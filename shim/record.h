@@ -52,6 +52,8 @@ void shim_output_failed(const char *what);
  * failed or a process leaves; the last to leave finishes the trace (unless
  * the vmrec launcher will). */
 void shim_live_add(int n);
+/* The process is about to exit: no call of it after this one's. */
+void shim_exit_begin(void);
 /* This image's END record, then leave the store. */
 void shim_process_end(uint32_t how, int32_t status);
 
