@@ -61,7 +61,6 @@ struct gated {
 	int slot;                    /* index + 1 in `threads`, 0: none */
 	int closing;                 /* this thread forks */
 	int holds;                   /* it holds `order` */
-	int waiting;                 /* its outermost call waits at the gate */
 };
 
 static __thread struct gated self __attribute__((tls_model("initial-exec")));
@@ -95,22 +94,32 @@ static void enroll(void)
 static void wait_open(void)
 {
 	__atomic_add_fetch(&nwaiting, 1, __ATOMIC_SEQ_CST);
-	self.waiting++;
 	while (__atomic_load_n(&closed, __ATOMIC_ACQUIRE))
 		raw4(SYS_futex, &closed, FUTEX_WAIT_PRIVATE, 1, 0);
-	self.waiting--;
 	__atomic_sub_fetch(&nwaiting, 1, __ATOMIC_RELEASE);
 }
 
-/* A signal handler's call while this thread's outer call waits at the
- * gate waits too: the outer call is not in flight, so a fork or an exit
- * would not wait for this one, and it could only be parked for an outer
- * call that may never go on (the kernel ends a thread that waits at an
- * exit's gate). */
-void forkgate_nested(void)
+/* A signal handler's call inside a recorded call: where the outer call
+ * is in flight, a fork or an exit waits for it and the nested one with
+ * it.  Where it is not (it waits at the gate, or has not reached it
+ * yet), the nested call passes the gate as an outermost one does: else a
+ * fork or an exit would not wait for it, and its record, parked for an
+ * outer call that may never go on (the kernel ends a thread waiting at
+ * an exit's gate), would be lost.  1: it marked itself in flight, and
+ * forkgate_leave at its end restores the outer call's mark.  A thread
+ * not enrolled yet (a handler inside its first call's entry) is not. */
+int forkgate_nested(void)
 {
-	if (__builtin_expect(self.waiting, 0))
+	if (__builtin_expect(self.in_flight || self.closing || self.slot <= 0, 1))
+		return 0;
+	for (;;) {
+		self.in_flight = 1;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* rare: a fence of its own */
+		if (!__atomic_load_n(&closed, __ATOMIC_RELAXED))
+			return 1;
+		self.in_flight = 0;
 		wait_open();
+	}
 }
 
 static uint64_t now_ns(void);
@@ -255,12 +264,11 @@ void forkgate_child(void)
 	self.closing = 0;
 	self.in_flight = 0;
 	self.holds = 0;
-	self.waiting = 0;
 }
 
 void forkgate_thread_start(void)
 {
-	self.slot = self.closing = self.in_flight = self.holds = self.waiting = 0;
+	self.slot = self.closing = self.in_flight = self.holds = 0;
 }
 
 /* The thread's last calls (glibc's madvise of its stack, after the exit

@@ -10,8 +10,9 @@
 /* Around the outermost recorded call of a thread (call_begin/call_end). */
 void forkgate_enter(void);
 void forkgate_leave(void);
-/* A nested call's entry (a signal handler's, inside a recorded call). */
-void forkgate_nested(void);
+/* A nested call's entry (a signal handler's, inside a recorded call):
+ * 1 when it passed the gate itself (forkgate_leave at its end). */
+int forkgate_nested(void);
 /* Around a fork (a clone without CLONE_VM): close before the call's seq is
  * taken, open after it returned (the parent) or in the child. */
 void forkgate_close(void);

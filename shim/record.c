@@ -647,11 +647,12 @@ __attribute__((hot)) void call_begin(struct shim_call *c, int sys, uint64_t a0, 
                 uint64_t a3, uint64_t a4, uint64_t a5)
 {
 	c->announce_seq = 0;
+	c->gated = 0;
 	if (!shim_vfork_child) {    /* a vfork child must leave its parent's state */
 		if (shim_self.depth++ == 0)
 			forkgate_enter();
 		else
-			forkgate_nested();
+			c->gated = (uint8_t)forkgate_nested();
 	} else if (vfork_announced != (int32_t)raw0(SYS_getpid))
 		c->announce_seq = shim_next_seq();
 	c->sys = sys;
@@ -709,6 +710,8 @@ __attribute__((hot)) void call_end(struct shim_call *c, long ret)
 		if (__builtin_expect(t->npending || t->noverflow, 0))
 			write_parked(t);
 		forkgate_leave();
+	} else if (c->gated) {
+		forkgate_leave();          /* the outer call is not in flight */
 	}
 	if (t->exit_pending && t->depth == 0 && is_stack_release(ev))
 		write_exit_event();
