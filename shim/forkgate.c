@@ -154,10 +154,13 @@ void forkgate_order_done(void)
 		raw4(SYS_futex, &order, FUTEX_WAKE_PRIVATE, 1, 0);
 }
 
-void forkgate_enter(void)
+int forkgate_enter(void)
 {
-	if (self.closing)
-		return;
+	/* in flight already: a signal handler's call in the tail of the
+	 * thread's outermost call (its parked records being written), which
+	 * keeps the mark until it is done */
+	if (self.closing || self.in_flight)
+		return 0;
 	int first = !self.slot;
 	if (first)
 		enroll();
@@ -172,7 +175,7 @@ void forkgate_enter(void)
 		if (__builtin_expect(!__atomic_load_n(&closed, __ATOMIC_RELAXED), 1)) {
 			if (__builtin_expect(ordered, 0) && !__atomic_load_n(&order_broken, __ATOMIC_RELAXED))
 				order_take();
-			return;
+			return 1;
 		}
 		self.in_flight = 0;
 		wait_open();

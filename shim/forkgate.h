@@ -7,8 +7,10 @@
 #ifndef SHIM_FORKGATE_H
 #define SHIM_FORKGATE_H
 
-/* Around the outermost recorded call of a thread (call_begin/call_end). */
-void forkgate_enter(void);
+/* Around the outermost recorded call of a thread (call_begin/call_end):
+ * enter gives 1 when it marked the thread in flight, and only then does
+ * the call leave. */
+int forkgate_enter(void);
 void forkgate_leave(void);
 /* A nested call's entry (a signal handler's, inside a recorded call):
  * 1 when it passed the gate itself (forkgate_leave at its end). */

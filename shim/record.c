@@ -650,7 +650,7 @@ __attribute__((hot)) void call_begin(struct shim_call *c, int sys, uint64_t a0, 
 	c->gated = 0;
 	if (!shim_vfork_child) {    /* a vfork child must leave its parent's state */
 		if (shim_self.depth++ == 0)
-			forkgate_enter();
+			c->gated = (uint8_t)forkgate_enter();
 		else
 			c->gated = (uint8_t)forkgate_nested();
 	} else if (vfork_announced != (int32_t)raw0(SYS_getpid))
@@ -705,14 +705,11 @@ __attribute__((hot)) void call_end(struct shim_call *c, long ret)
 	} else {
 		shim_write(&rec);
 	}
-	if (--t->depth == 0) {
-		/* before leaving the gate: an exit waits for them too */
-		if (__builtin_expect(t->npending || t->noverflow, 0))
-			write_parked(t);
+	/* parked records before leaving the gate: an exit waits for them too */
+	if (--t->depth == 0 && __builtin_expect(t->npending || t->noverflow, 0))
+		write_parked(t);
+	if (c->gated)
 		forkgate_leave();
-	} else if (c->gated) {
-		forkgate_leave();          /* the outer call is not in flight */
-	}
 	if (t->exit_pending && t->depth == 0 && is_stack_release(ev))
 		write_exit_event();
 }

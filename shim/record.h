@@ -11,7 +11,7 @@
 struct shim_call {
 	int sys;
 	uint16_t flags;
-	uint8_t gated;              /* a nested call that passed the gate itself */
+	uint8_t gated;              /* it marked the thread in flight (forkgate) */
 	uint64_t args[6];
 	uint64_t seq, t0, tsc0;
 	uint64_t announce_seq;      /* a vfork child's PROCESS record, if due */
