@@ -99,6 +99,29 @@ static void wait_open(void)
 	__atomic_sub_fetch(&nwaiting, 1, __ATOMIC_RELEASE);
 }
 
+/* A signal handler's call inside a recorded call: where the outer call
+ * is in flight, a fork or an exit waits for it and the nested one with
+ * it.  Where it is not (it waits at the gate, or has not reached it
+ * yet), the nested call passes the gate as an outermost one does: else a
+ * fork or an exit would not wait for it, and its record, parked for an
+ * outer call that may never go on (the kernel ends a thread waiting at
+ * an exit's gate), would be lost.  1: it marked itself in flight, and
+ * forkgate_leave at its end restores the outer call's mark.  A thread
+ * not enrolled yet (a handler inside its first call's entry) is not. */
+int forkgate_nested(void)
+{
+	if (__builtin_expect(self.in_flight || self.closing || self.slot <= 0, 1))
+		return 0;
+	for (;;) {
+		self.in_flight = 1;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* rare: a fence of its own */
+		if (!__atomic_load_n(&closed, __ATOMIC_RELAXED))
+			return 1;
+		self.in_flight = 0;
+		wait_open();
+	}
+}
+
 static uint64_t now_ns(void);
 
 static void order_take(void)
@@ -131,10 +154,13 @@ void forkgate_order_done(void)
 		raw4(SYS_futex, &order, FUTEX_WAKE_PRIVATE, 1, 0);
 }
 
-void forkgate_enter(void)
+int forkgate_enter(void)
 {
-	if (self.closing)
-		return;
+	/* in flight already: a signal handler's call in the tail of the
+	 * thread's outermost call (its parked records being written), which
+	 * keeps the mark until it is done */
+	if (self.closing || self.in_flight)
+		return 0;
 	int first = !self.slot;
 	if (first)
 		enroll();
@@ -149,7 +175,7 @@ void forkgate_enter(void)
 		if (__builtin_expect(!__atomic_load_n(&closed, __ATOMIC_RELAXED), 1)) {
 			if (__builtin_expect(ordered, 0) && !__atomic_load_n(&order_broken, __ATOMIC_RELAXED))
 				order_take();
-			return;
+			return 1;
 		}
 		self.in_flight = 0;
 		wait_open();
@@ -168,30 +194,54 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void forkgate_close(void)
+/* Close the gate; 1 when other threads are enrolled (0: none to wait for). */
+static int close_gate(int fork)
 {
 	self.closing = 1;
 	/* a full fence after it: a thread counted after the load below
 	 * fences after counting itself, and finds the gate closed */
 	__atomic_store_n(&closed, 1, __ATOMIC_SEQ_CST);
-	forked = 1;
-	if (__atomic_load_n(&nthreads, __ATOMIC_SEQ_CST) <= (self.slot > 0))
-		return;                  /* no other thread enrolled yet */
-	__atomic_store_n(&forkgate_forked_threaded, 1, __ATOMIC_RELAXED);
-	ordered = 1;
+	if (fork)
+		forked = 1;
+	return __atomic_load_n(&nthreads, __ATOMIC_SEQ_CST) > (self.slot > 0);
+}
+
+/* Every other thread past a full barrier, then their calls in flight
+ * ended (DRAIN_NS at most); -1 where membarrier is refused. */
+static int drain(void)
+{
 	if (!registered)
 		registered = raw_failed(raw3(SYS_membarrier, MEMBARRIER_REGISTER_PRIVATE_EXPEDITED, 0, 0)) ? -1 : 1;
-	if (registered < 0 || raw_failed(raw3(SYS_membarrier, MEMBARRIER_PRIVATE_EXPEDITED, 0, 0))) {
-		forkgate_open();
-		self.closing = 1;
-		return;
-	}
+	if (registered < 0 || raw_failed(raw3(SYS_membarrier, MEMBARRIER_PRIVATE_EXPEDITED, 0, 0)))
+		return -1;
 	uint64_t until = now_ns() + DRAIN_NS;
 	for (int i = 0; i < MAX_GATED; i++) {
 		struct gated *t = threads[i];
 		while (t && t != &self && __atomic_load_n(&t->in_flight, __ATOMIC_ACQUIRE) && now_ns() < until)
 			raw0(SYS_sched_yield);
 	}
+	return 0;
+}
+
+void forkgate_close(void)
+{
+	if (!close_gate(1))
+		return;                  /* no other thread enrolled yet */
+	__atomic_store_n(&forkgate_forked_threaded, 1, __ATOMIC_RELAXED);
+	ordered = 1;
+	if (drain() < 0) {
+		forkgate_open();
+		self.closing = 1;
+	}
+}
+
+/* The gate stays closed: the kernel ends the threads that wait at it.
+ * Where membarrier is refused, a thread may still start a call as the
+ * gate closes; it is not waited for. */
+void forkgate_exit(void)
+{
+	if (close_gate(0))
+		drain();
 }
 
 void forkgate_open(void)

@@ -7,14 +7,23 @@
 #ifndef SHIM_FORKGATE_H
 #define SHIM_FORKGATE_H
 
-/* Around the outermost recorded call of a thread (call_begin/call_end). */
-void forkgate_enter(void);
+/* Around the outermost recorded call of a thread (call_begin/call_end):
+ * enter gives 1 when it marked the thread in flight, and only then does
+ * the call leave. */
+int forkgate_enter(void);
 void forkgate_leave(void);
+/* A nested call's entry (a signal handler's, inside a recorded call):
+ * 1 when it passed the gate itself (forkgate_leave at its end). */
+int forkgate_nested(void);
 /* Around a fork (a clone without CLONE_VM): close before the call's seq is
  * taken, open after it returned (the parent) or in the child. */
 void forkgate_close(void);
 void forkgate_open(void);
 void forkgate_child(void);
+/* The process exits (before its exit event): no other thread starts a
+ * recorded call from here on, and those in flight end first, so the
+ * process's END follows every call it made. */
+void forkgate_exit(void);
 /* 1 once this process forked while another of its threads had made a
  * recorded call: what those threads' calls left for a moment then
  * reaches a child's first checkpoint (neighbours.c asks about their

@@ -286,6 +286,7 @@ void shim_process_exit(int sys, int status)
 	if (!shim.enabled)
 		return;
 	uint8_t sud = sud_enter();
+	shim_exit_begin();
 	call_begin(&c, sys, (uint64_t)status, 0, 0, 0, 0, 0);
 	c.flags |= VMT_EV_NORETURN;
 	call_end(&c, 0);

@@ -21,6 +21,8 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -46,6 +48,20 @@ struct shim_writer {
 	int drained, gave_up;
 	struct vmt_store_slab *spare[SPARES];
 };
+
+/* VMREC_TEST_SIGNAL=WHERE:SIG, for tests only: this thread sends itself
+ * SIG at WHERE, a point where the recorder holds the thread's writer
+ * (thread-exit: the key destructor's hand-back; process-end: after the
+ * trace's last write), so a test can put a signal handler's call into
+ * that window every run.  Read once at start; the points are cold. */
+enum { AT_NONE, AT_THREAD_EXIT, AT_PROCESS_END };
+static int test_at, test_sig;
+
+static void test_signal(int where)
+{
+	if (__builtin_expect(test_at == where, 0))
+		raw3(SYS_tgkill, raw0(SYS_getpid), raw0(SYS_gettid), test_sig);
+}
 
 #define MAX_THREADS 4096
 static struct shim_thread *threads[MAX_THREADS];
@@ -392,6 +408,12 @@ static void on_thread_exit(void *arg)
 void shim_threads_init(void)
 {
 	have_exit_key = pthread_key_create(&exit_key, on_thread_exit) == 0;
+	const char *t = getenv("VMREC_TEST_SIGNAL"), *colon = t ? strchr(t, ':') : NULL;
+	if (colon && colon[1]) {
+		test_at = !strncmp(t, "thread-exit:", 12) ? AT_THREAD_EXIT
+		        : !strncmp(t, "process-end:", 12) ? AT_PROCESS_END : AT_NONE;
+		test_sig = atoi(colon + 1);
+	}
 }
 
 /* t->slot is the registry index + 1 (0: not registered). */
@@ -531,6 +553,30 @@ __attribute__((hot)) int shim_write(const struct vmt_record *rec)
 	return 0;
 }
 
+/* Events a signal handler parked after the holder of the writer had
+ * drained the queue (a handler that ran between its drain and its
+ * release, or inside a hook after its write): written as soon as the
+ * thread is out of every hook and holds nothing, or they would wait for
+ * a next write that never comes (a thread's last call, its end with no
+ * stack release to record).  A handler that parks during this write is
+ * seen by the next round; one after the last look finds the writer free
+ * and writes its own.  busy 1 here: this is a handler inside the holder,
+ * which looks again after its release. */
+static void write_parked(struct shim_thread *t)
+{
+	for (int spin = 0; __atomic_load_n(&t->npending, __ATOMIC_RELAXED) ||
+	                   __atomic_load_n(&t->noverflow, __ATOMIC_RELAXED);) {
+		if (claim(t, 1)) {
+			write_locked(t, NULL);
+			release(t);
+		} else if (__atomic_load_n(&t->busy, __ATOMIC_RELAXED) == 2 && spin++ < FLUSH_WAIT) {
+			__builtin_ia32_pause();
+		} else {
+			return;
+		}
+	}
+}
+
 /* A vfork child: a writer of its own for one record, written at once. */
 /* The first record of a vfork child announces it (image 0: a copy of its
  * parent's) under a sequence number reserved by call_begin. */
@@ -601,9 +647,12 @@ __attribute__((hot)) void call_begin(struct shim_call *c, int sys, uint64_t a0, 
                 uint64_t a3, uint64_t a4, uint64_t a5)
 {
 	c->announce_seq = 0;
+	c->gated = 0;
 	if (!shim_vfork_child) {    /* a vfork child must leave its parent's state */
 		if (shim_self.depth++ == 0)
-			forkgate_enter();
+			c->gated = (uint8_t)forkgate_enter();
+		else
+			c->gated = (uint8_t)forkgate_nested();
 	} else if (vfork_announced != (int32_t)raw0(SYS_getpid))
 		c->announce_seq = shim_next_seq();
 	c->sys = sys;
@@ -656,7 +705,10 @@ __attribute__((hot)) void call_end(struct shim_call *c, long ret)
 	} else {
 		shim_write(&rec);
 	}
-	if (--t->depth == 0)
+	/* parked records before leaving the gate: an exit waits for them too */
+	if (--t->depth == 0 && __builtin_expect(t->npending || t->noverflow, 0))
+		write_parked(t);
+	if (c->gated)
 		forkgate_leave();
 	if (t->exit_pending && t->depth == 0 && is_stack_release(ev))
 		write_exit_event();
@@ -672,6 +724,7 @@ void shim_flush_self(void)
 	if (t->w && t->pid == shim.pid)
 		check(t->w, vmt_writer_flush(t->w->w));
 	release(t);
+	write_parked(t);
 }
 
 void shim_flush_all(void)
@@ -755,7 +808,9 @@ static void thread_exit(int released)
 	t->exiting = 1;
 	t->exit_pending = 1;
 	write_locked(t, NULL);      /* hands the writer to the pool */
+	test_signal(AT_THREAD_EXIT);
 	release(t);
+	write_parked(t);
 	if (!released)
 		write_exit_event();
 	sud_leave(sud);
@@ -796,6 +851,22 @@ void shim_live_add(int n)
 	finish_if_last(__atomic_add_fetch(&shim.store.head->live, n, __ATOMIC_ACQ_REL));
 }
 
+/* The process exits (exit_group or _exit, from this thread): from here
+ * on no handler runs in this thread and no other thread starts a recorded
+ * call, and those in flight end first (forkgate_exit), so every call the
+ * process made comes before its exit event and END, and none after the
+ * trace is finished, where it would be lost without a word.  Natively the
+ * process is gone by then.  Not in a vfork child or a CLONE_VM task of
+ * another pid: the gate is its parent's, which goes on. */
+void shim_exit_begin(void)
+{
+	if (!shim.enabled || shim_vfork_child || (int32_t)raw0(SYS_getpid) != shim.pid)
+		return;
+	uint64_t all = ~0ull;
+	raw4(SYS_rt_sigprocmask, SIG_BLOCK, &all, NULL, sizeof all);
+	forkgate_exit();
+}
+
 void shim_process_end(uint32_t how, int32_t status)
 {
 	if (!shim.enabled || shim_vfork_child || !shim.proc ||
@@ -808,4 +879,5 @@ void shim_process_end(uint32_t how, int32_t status)
 	shim_flush_all();
 	if (vmt_store_proc_leave(&shim.store, shim.proc, VMT_PROC_ENDED))
 		finish_if_last(__atomic_load_n(&shim.store.head->live, __ATOMIC_ACQUIRE));
+	test_signal(AT_PROCESS_END);
 }

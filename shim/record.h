@@ -11,6 +11,7 @@
 struct shim_call {
 	int sys;
 	uint16_t flags;
+	uint8_t gated;              /* it marked the thread in flight (forkgate) */
 	uint64_t args[6];
 	uint64_t seq, t0, tsc0;
 	uint64_t announce_seq;      /* a vfork child's PROCESS record, if due */
@@ -52,6 +53,8 @@ void shim_output_failed(const char *what);
  * failed or a process leaves; the last to leave finishes the trace (unless
  * the vmrec launcher will). */
 void shim_live_add(int n);
+/* The process is about to exit: no call of it after this one's. */
+void shim_exit_begin(void);
 /* This image's END record, then leave the store. */
 void shim_process_end(uint32_t how, int32_t status);
 

@@ -1,0 +1,52 @@
+/* parked_signal thread|exit: a SIGUSR1 handler that maps, unmaps and says
+ * "mapped", for VMREC_TEST_SIGNAL to raise where the recorder holds the
+ * thread's writer: in the key destructor of a thread on a stack too small
+ * for glibc to release at its end (so no later call of the thread's is
+ * recorded), or after the process's trace was finished. */
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	void *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p != MAP_FAILED && munmap(p, 4096) == 0)
+		(void)!write(1, "mapped\n", 7);
+}
+
+static void *run(void *arg)
+{
+	(void)arg;
+	void *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p != MAP_FAILED)
+		munmap(p, 8192);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2 || (strcmp(argv[1], "thread") && strcmp(argv[1], "exit"))) {
+		fprintf(stderr, "usage: parked_signal thread|exit\n");
+		return 2;
+	}
+	struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = SA_RESTART };
+	sigaction(SIGUSR1, &sa, NULL);
+	if (!strcmp(argv[1], "thread")) {
+		pthread_attr_t at;
+		pthread_t t;
+		pthread_attr_init(&at);
+		pthread_attr_setstacksize(&at, PTHREAD_STACK_MIN);
+		if (pthread_create(&t, &at, run, NULL) != 0) {
+			perror("pthread_create");
+			return 1;
+		}
+		pthread_join(t, NULL);
+	}
+	printf("PASS\n");
+	return 0;
+}
