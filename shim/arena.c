@@ -61,28 +61,41 @@ static int size_class(size_t size)
 	return c;
 }
 
-void *arena_alloc(size_t size)
+static void *take(size_t size, int *recycled)
 {
 	int c = size_class(size);
 	void *p = NULL;
-	int recycled = 0;
+	*recycled = 0;
 	if (c >= NCLASS || !base)
 		return NULL;
 	lock_arena();
 	if (freelist[c]) {
 		p = freelist[c];
 		freelist[c] = *(void **)p;
-		recycled = 1;
+		*recycled = 1;
 	} else if ((size_t)(limit - next) >= ((size_t)1 << c)) {
 		p = next;
 		next += (size_t)1 << c;
 	}
 	unlock_arena();
+	return p;
+}
+
+void *arena_alloc(size_t size)
+{
+	int recycled;
+	void *p = take(size, &recycled);
 	/* fresh pages are zero already: touching them all would fault in
 	 * memory nobody uses (a 2 MiB class for a 1.1 MiB request) */
 	if (p && recycled)
 		memset(p, 0, size);
 	return p;
+}
+
+void *arena_alloc_raw(size_t size)
+{
+	int recycled;
+	return take(size, &recycled);
 }
 
 void arena_free(void *p, size_t size)

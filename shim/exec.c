@@ -49,11 +49,12 @@ static uint64_t get_u64(const char **s)
 	return v;
 }
 
-/* 1 if `path` is an ELF without PT_INTERP: the recorder cannot follow. */
+/* 1 if `path` is an ELF without PT_INTERP: the recorder cannot follow.
+ * The header and the program headers (the first 64) in two reads. */
+#define PHDRS_MAX 64
 static int is_static_elf(int dirfd, const char *path, int flags)
 {
 	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
 	long fd = (flags & AT_EMPTY_PATH) && (!path || !*path) ? -1
 	          : raw4(SYS_openat, dirfd, path, O_RDONLY | O_CLOEXEC, 0);
 	int interp = 0, elf = 0;
@@ -62,10 +63,13 @@ static int is_static_elf(int dirfd, const char *path, int flags)
 	if (raw4(SYS_pread64, fd, &eh, sizeof eh, 0) == (long)sizeof eh &&
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_ident[EI_CLASS] == ELFCLASS64) {
 		elf = 1;
-		for (int i = 0; i < eh.e_phnum && i < 64; i++)
-			if (raw4(SYS_pread64, fd, &ph, sizeof ph, eh.e_phoff + (uint64_t)i * sizeof ph) ==
-			    (long)sizeof ph && ph.p_type == PT_INTERP)
+		int n = eh.e_phnum < PHDRS_MAX ? eh.e_phnum : PHDRS_MAX;
+		Elf64_Phdr *ph = n ? arena_alloc_raw((size_t)n * sizeof *ph) : NULL;
+		long got = ph ? raw4(SYS_pread64, fd, ph, (size_t)n * sizeof *ph, eh.e_phoff) : 0;
+		for (long i = 0; !raw_failed(got) && i < got / (long)sizeof *ph; i++)
+			if (ph[i].p_type == PT_INTERP)
 				interp = 1;
+		arena_free(ph, (size_t)n * sizeof *ph);
 	}
 	raw1(SYS_close, fd);
 	return elf && !interp;

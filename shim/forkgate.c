@@ -75,10 +75,21 @@ static volatile int ordered;     /* calls take `order` (forked while threaded) *
 static volatile int order;       /* 0 free, 1 held, 2 held and maybe waited for */
 static volatile int order_broken;   /* a holder did not let go in time: no more */
 
+/* Slots are taken lowest first; the high-water mark, raised before a
+ * slot is taken, bounds every scan (the table's untouched pages stay
+ * untouched: after a fork, a page written is a page copied). */
+static volatile int gated_hw;
+
 static void enroll(void)
 {
 	for (int i = 0; i < MAX_GATED; i++) {
 		struct gated *none = NULL;
+		if (threads[i])
+			continue;
+		int hw = __atomic_load_n(&gated_hw, __ATOMIC_ACQUIRE);
+		while (hw < i + 1 && !__atomic_compare_exchange_n(&gated_hw, &hw, i + 1, 0,
+		                                                  __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE))
+			;
 		if (__atomic_compare_exchange_n(&threads[i], &none, &self, 0, __ATOMIC_ACQ_REL,
 		                                __ATOMIC_RELAXED)) {
 			self.slot = i + 1;
@@ -215,7 +226,7 @@ static int drain(void)
 	if (registered < 0 || raw_failed(raw3(SYS_membarrier, MEMBARRIER_PRIVATE_EXPEDITED, 0, 0)))
 		return -1;
 	uint64_t until = now_ns() + DRAIN_NS;
-	for (int i = 0; i < MAX_GATED; i++) {
+	for (int i = 0, n = __atomic_load_n(&gated_hw, __ATOMIC_SEQ_CST); i < n; i++) {
 		struct gated *t = threads[i];
 		while (t && t != &self && __atomic_load_n(&t->in_flight, __ATOMIC_ACQUIRE) && now_ns() < until)
 			raw0(SYS_sched_yield);
@@ -256,8 +267,10 @@ void forkgate_open(void)
  * calls are ordered once it did while threaded. */
 void forkgate_child(void)
 {
-	for (int i = 0; i < MAX_GATED; i++)
-		threads[i] = NULL;
+	for (int i = 0; i < gated_hw; i++)   /* a page written is a page copied */
+		if (threads[i])
+			threads[i] = NULL;
+	gated_hw = 0;
 	nthreads = 0;
 	closed = 0;
 	nwaiting = 0;

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
 
@@ -162,7 +163,7 @@ pid_t hook_Fork(void)
 	char *self;
 	__asm__("mov %%fs:0x10,%0" : "=r"(self));
 	split_begin(VMT_SYS_CLONE, (const uint64_t[6]){ FORK_FLAGS, 0, 0, (uint64_t)(self + PD_TID) });
-	long r = raw6(SYS_clone, FORK_FLAGS, 0, 0, (long)(self + PD_TID), 0, 0);
+	long r = raw6(SYS_clone, tramp_clone_flags(FORK_FLAGS, SIGCHLD), 0, 0, (long)(self + PD_TID), 0, 0);
 	if (r == 0) {
 		void *head = self + PD_ROBUST_HEAD;
 		memcpy(self + PD_ROBUST_PREV, &head, sizeof head);

@@ -15,15 +15,18 @@
 
 #define FILE_SLOTS 4096
 
-struct file_slot { uint64_t dev, ino; uint32_t id; };
+/* A slot of another generation is empty: a fork child starts its table
+ * over without writing it (a memset would copy each of its 24 pages
+ * from the parent's, only for the child to exec). */
+struct file_slot { uint64_t dev, ino; uint32_t id, gen; };
 static struct file_slot *files;
+static uint32_t files_gen;
 
 void image_files_reset(void)
 {
 	if (!files)
 		files = arena_alloc(sizeof *files * FILE_SLOTS);
-	else
-		memset(files, 0, sizeof *files * FILE_SLOTS);
+	files_gen++;
 }
 
 static struct file_slot *file_slot(uint64_t dev, uint64_t ino)
@@ -31,6 +34,10 @@ static struct file_slot *file_slot(uint64_t dev, uint64_t ino)
 	uint64_t h = (dev * 0x9e3779b97f4a7c15ULL) ^ (ino * 0xc2b2ae3d27d4eb4fULL);
 	for (unsigned i = 0; files && i < FILE_SLOTS; i++) {
 		struct file_slot *s = &files[(h + i) % FILE_SLOTS];
+		if (s->gen != files_gen) {
+			s->id = 0;
+			s->gen = files_gen;
+		}
 		if (!s->id || (s->dev == dev && s->ino == ino))
 			return s;
 	}
@@ -127,7 +134,7 @@ uint32_t image_file_fd(int fd)
 void image_header(void)
 {
 	struct vmt_record rec = { .type = VMT_REC_HEADER };
-	char *cmd = arena_alloc(8192);
+	char *cmd = arena_alloc_raw(8192);
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	rec.u.header.version = VMT_FORMAT_VERSION;
@@ -153,7 +160,7 @@ static int image_unprivileged(void)
 void image_process(uint64_t seq)
 {
 	struct vmt_record rec = { .type = VMT_REC_PROCESS };
-	char *buf = arena_alloc(16384);
+	char *buf = arena_alloc_raw(16384);
 	if (!buf)
 		return;
 	rec.u.process = (struct vmt_process){

@@ -84,12 +84,13 @@ struct ltask {
 };
 
 /* Every task is traced with these; a task of a process where libvmrec
- * is live asks for no clone events: libvmrec's clones pass CLONE_PTRACE
- * (shim/tramp.c), so their threads are traced without that stop. */
+ * is live asks for neither clone nor fork events: libvmrec's clones and
+ * forks pass CLONE_PTRACE (shim/tramp.c), so their threads and children
+ * are traced without a stop of the parent (a vfork still reports one). */
 #define TRACE_OPTS (PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | \
                     PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL | \
                     PTRACE_O_TRACESYSGOOD)
-#define LIVE_OPTS (TRACE_OPTS & ~PTRACE_O_TRACECLONE)
+#define LIVE_OPTS (TRACE_OPTS & ~(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK))
 
 static struct launch_cfg cfg;
 static struct ltask **tasks;
@@ -874,9 +875,9 @@ static int on_seccomp(struct ltask *t)
 	if (p->pre_exec || sys == VMT_SYS_NONE)
 		return PTRACE_CONT;
 	int fx = vmt_sys_effect(sys);
-	if (p->live && fx == VMT_FX_TASK && (sys == VMT_SYS_CLONE || sys == VMT_SYS_CLONE3)) {
-		/* a clone not through libvmrec's stubs may lack CLONE_PTRACE:
-		 * its task is traced through a clone event */
+	if (p->live && fx == VMT_FX_TASK) {
+		/* a fork or clone not through libvmrec's hooks lacks
+		 * CLONE_PTRACE: its task is traced through a fork or clone event */
 		set_opts(t, TRACE_OPTS);
 		t->live_opts = 1;
 	}

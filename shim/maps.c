@@ -156,7 +156,7 @@ static int parse(char *s, struct maps_line *l)
 int maps_each(int (*fn)(const struct maps_line *l, void *arg), void *arg)
 {
 	size_t cap = 64 << 10, len = 0;
-	char *buf = arena_alloc(cap);
+	char *buf = arena_alloc_raw(cap);
 	long fd = raw3(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	int n = 0;
 	if (!buf || raw_failed(fd)) {
@@ -165,7 +165,7 @@ int maps_each(int (*fn)(const struct maps_line *l, void *arg), void *arg)
 	}
 	for (;;) {
 		if (len + 4096 >= cap) {
-			char *bigger = arena_alloc(cap * 2);
+			char *bigger = arena_alloc_raw(cap * 2);
 			if (!bigger)
 				break;
 			memcpy(bigger, buf, len);

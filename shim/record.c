@@ -65,6 +65,19 @@ static void test_signal(int where)
 
 #define MAX_THREADS 4096
 static struct shim_thread *threads[MAX_THREADS];
+/* Slots are taken lowest first and a scan stops at the high-water mark,
+ * raised before a slot is taken: the tables' untouched pages stay
+ * untouched (a read of one faults in a page; after a fork, a write
+ * copies it). */
+static int threads_hw, overflow_hw;
+
+static void raise_hw(int *hw, int to)
+{
+	int cur = __atomic_load_n(hw, __ATOMIC_ACQUIRE);
+	while (cur < to && !__atomic_compare_exchange_n(hw, &cur, to, 0, __ATOMIC_SEQ_CST,
+	                                                __ATOMIC_ACQUIRE))
+		;
+}
 static pthread_key_t exit_key;
 static int have_exit_key;
 
@@ -124,6 +137,9 @@ static int park(struct shim_thread *t, const struct vmt_event *ev)
 	__atomic_fetch_sub(&t->npending, 1, __ATOMIC_RELAXED);
 	for (unsigned i = 0; i < OVERFLOW; i++) {
 		struct shim_thread *none = NULL;
+		if (__atomic_load_n(&overflow[i].owner, __ATOMIC_RELAXED))
+			continue;
+		raise_hw(&overflow_hw, (int)i + 1);
 		if (__atomic_compare_exchange_n(&overflow[i].owner, &none, CLAIMED, 0,
 		                                __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
 			overflow[i].ev = *ev;
@@ -171,7 +187,8 @@ static void pool_flush(void)
 	unlock_pool();
 }
 
-static void *alloc_cb(size_t size, void *opaque) { (void)opaque; return arena_alloc(size); }
+/* the writer fills its buffers before it reads them (vmt_writer.c) */
+static void *alloc_cb(size_t size, void *opaque) { (void)opaque; return arena_alloc_raw(size); }
 static void free_cb(void *p, size_t size, void *opaque) { (void)opaque; arena_free(p, size); }
 static const struct vmt_alloc shim_alloc = { alloc_cb, free_cb, NULL };
 
@@ -421,6 +438,9 @@ static void register_thread(struct shim_thread *t)
 {
 	for (int i = 0; i < MAX_THREADS; i++) {
 		struct shim_thread *none = NULL;
+		if (__atomic_load_n(&threads[i], __ATOMIC_RELAXED))
+			continue;
+		raise_hw(&threads_hw, i + 1);
 		if (__atomic_compare_exchange_n(&threads[i], &none, t, 0,
 		                                __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
 			t->slot = i + 1;
@@ -731,7 +751,7 @@ void shim_flush_all(void)
 {
 	int saved = errno;
 	shim_flush_self();
-	for (int i = 0; i < MAX_THREADS; i++) {
+	for (int i = 0, n = __atomic_load_n(&threads_hw, __ATOMIC_ACQUIRE); i < n; i++) {
 		struct shim_thread *t = __atomic_load_n(&threads[i], __ATOMIC_ACQUIRE);
 		if (!t || t == &shim_self || !claim(t, 2))
 			continue;
@@ -747,13 +767,20 @@ void shim_forget_threads(void)
 {
 	npool = 0;                  /* the parent's buffers: never written here */
 	pool_lock = 0;
-	for (int i = 0; i < MAX_THREADS; i++)
-		threads[i] = NULL;
+	/* only what is set is cleared: a page written here is a page the
+	 * fork copies */
+	for (int i = 0; i < threads_hw; i++)
+		if (threads[i])
+			threads[i] = NULL;
+	threads_hw = 0;
 	shim_self.w = NULL;        /* the parent's buffer: never written here */
 	shim_self.busy = 0;
 	shim_self.npending = 0;
 	shim_self.noverflow = 0;
-	memset(overflow, 0, sizeof overflow);   /* the parent's threads' events */
+	for (int i = 0; i < overflow_hw; i++)   /* the parent's threads' events */
+		if (overflow[i].owner)
+			overflow[i].owner = NULL;       /* a free slot's event is never read */
+	overflow_hw = 0;
 	shim.lost = 0;              /* the parent's */
 }
 

@@ -86,9 +86,15 @@ void tramp_patch_thread_exit(void)
 		            (unsigned char *)shim_exempt_syscall - TRAMP_SYSCALL + TRAMP_EXIT);
 }
 
+/* Under the launcher a live process asks for neither clone nor fork
+ * events (shim/launch_trace.c, LIVE_OPTS): a thread and a fork-like
+ * child alike are attached by CLONE_PTRACE, without a stop of the
+ * parent; a vfork still reports its event.  A fork-like clone the
+ * program marks CLONE_UNTRACED stays untraced, as with a fork event. */
 uint64_t tramp_clone_flags(uint64_t flags, uint64_t exit_signal)
 {
-	if (shim_tramp_clone && !(flags & CLONE_VFORK) && exit_signal != SIGCHLD)
+	if (shim_tramp_clone && !(flags & CLONE_VFORK) &&
+	    (exit_signal != SIGCHLD || !(flags & CLONE_UNTRACED)))
 		flags |= CLONE_PTRACE;
 	return flags;
 }

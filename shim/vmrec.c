@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -480,6 +481,11 @@ int main(int argc, char **argv)
 	if (no_sud)
 		setenv("VMREC_SUD", "0", 1);
 
+	/* each image's writer (about 200 KiB of buffers) is made at its exec
+	 * and freed at its go-live: kept in the heap, not given back to the
+	 * kernel and taken again at every exec of the tree */
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	struct launch_cfg lc = { .store = &tree, .lib_path = lib, .reaped = reaped };
 	launch_trace_init(&lc);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);

@@ -239,17 +239,35 @@ int vmt_store_proc_leave(struct vmt_store *s, struct vmt_store_proc *p, uint32_t
 	return 1;
 }
 
+/* Each image that ended (ENDED, GONE: a state it never leaves; EXECED
+ * may still fail back to RUNNING) is taken out of the list where it is
+ * met, so a reap reads the pages of the images still running, not of
+ * every image the tree ever had: a shell that ran 200 programs
+ * preloaded alone walked all of them at each program's exit.  Taking
+ * out is one compare-and-swap on the link that named it; a link that
+ * changed meanwhile (a new image pushed, a neighbour taken out by
+ * another reaper) is left as it is: an ended image left in the list is
+ * only read again, and no running one is ever taken out. */
 int64_t vmt_store_reap(struct vmt_store *s, int32_t self)
 {
-	uint64_t off = __atomic_load_n(&s->head->procs, __ATOMIC_ACQUIRE);
+	uint64_t *link = &s->head->procs;
+	uint64_t off = __atomic_load_n(link, __ATOMIC_ACQUIRE);
 	uint64_t limit = __atomic_load_n(&s->head->ready, __ATOMIC_ACQUIRE);
 	for (int n = 0; off && off + sizeof(struct region) + sizeof(struct vmt_store_proc) <= limit &&
 	     n < 1 << 20; n++) {
 		struct vmt_store_proc *p = (struct vmt_store_proc *)(s->base + off + sizeof(struct region));
-		if (p->state == VMT_PROC_RUNNING && p->pid != self &&
-		    sc(SYS_kill, p->pid, 0, 0, 0, 0, 0) == -ESRCH)
-			vmt_store_proc_leave(s, p, VMT_PROC_GONE);
-		off = p->next;
+		uint32_t state = __atomic_load_n(&p->state, __ATOMIC_ACQUIRE);
+		if (state == VMT_PROC_RUNNING && p->pid != self &&
+		    sc(SYS_kill, p->pid, 0, 0, 0, 0, 0) == -ESRCH && vmt_store_proc_leave(s, p, VMT_PROC_GONE))
+			state = VMT_PROC_GONE;
+		uint64_t next = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE);
+		if (state == VMT_PROC_ENDED || state == VMT_PROC_GONE) {
+			uint64_t seen = off;
+			__atomic_compare_exchange_n(link, &seen, next, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+		} else {
+			link = &p->next;
+		}
+		off = next;
 	}
 	return __atomic_load_n(&s->head->live, __ATOMIC_ACQUIRE);
 }

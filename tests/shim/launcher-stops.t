@@ -53,6 +53,17 @@ is "$("$TC" c.lz4 | grep -vc ' LAUNCHER')" 0 "every event is the launcher's"
 "$TC" c.lz4 | grep -q ' exit_group 0x3 = ? .*LAUNCHER'
 ok $? "its exit too"
 
+# a fork of a process where libvmrec is live stops only its child (its
+# first stop: libvmrec's fork passes CLONE_PTRACE), not the parent with
+# a fork event
+FF=$B/tests/shim/progs/fork_first_calls
+need_built "$FF"
+stops "$FF" 5 >/dev/null
+is "$(grep -c 'PTRACE_EVENT_FORK' w.txt)" 0 "5 forks of a live process: no fork event stop"
+like "$("$B/bin/vmtrace" stats --json s.lz4)" '"processes": 6,' "and all 6 processes are recorded, each fork child's start by libvmrec"
+"$B/bin/vmtrace" stats --json s.lz4 | grep -q '"fork": 5}'
+ok $? "with 5 fork checkpoints"
+
 s0=$(stops true)
 s8=$(PATH=/nonexistent/a:/nonexistent/b:/nonexistent/c:/nonexistent/d:$PATH stops true)
 is "$s8" "$s0" "PATH's directories cost no stop"

@@ -2,10 +2,12 @@
  * drains holds each record once and can be logged into again; a slab whose
  * records go back in seq (a pooled writer's) finishes as chunks that never
  * go back; what a slab still holds is written after every chunk, so an END
- * logged there comes after the records it ends. */
+ * logged there comes after the records it ends.  A reap takes the images
+ * that ended out of the list it walks, and never one still running. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "tests/tap.h"
 #include "vmt.h"
@@ -159,6 +161,55 @@ static void end_last(void)
 	   got > 0 && type[got - 1] == VMT_REC_END ? "END" : "event");
 }
 
+/* The images in the store's list, oldest last: their pids into pid[]. */
+static int list_pids(struct vmt_store *s, size_t hdr, int32_t *pid, int cap)
+{
+	int n = 0;
+	for (uint64_t off = s->head->procs; off && n < cap; n++) {
+		const struct vmt_store_proc *p = (const void *)(s->base + off + hdr);
+		pid[n] = p->pid;
+		off = p->next;
+	}
+	return n;
+}
+
+static void reap_list(void)
+{
+	struct vmt_store s;
+	char out[256];
+	if (new_store(&s, "reap", out, sizeof out) < 0) {
+		ok(0, "reap: store made");
+		return;
+	}
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	int32_t self = (int32_t)getpid();
+	struct vmt_store_proc *running = vmt_store_proc_new(&s, self);
+	/* where a proc's header ends: the list's offsets name the regions */
+	size_t hdr = (size_t)((uint8_t *)running - s.base) - s.head->procs;
+	struct vmt_store_proc *gone = vmt_store_proc_new(&s, (int32_t)dead);
+	struct vmt_store_proc *ended = vmt_store_proc_new(&s, self);
+	struct vmt_store_proc *execed = vmt_store_proc_new(&s, self);
+	s.head->live = 4;
+	vmt_store_proc_leave(&s, ended, VMT_PROC_ENDED);
+	__atomic_store_n(&execed->state, VMT_PROC_EXECED, __ATOMIC_RELEASE);   /* may fail back */
+	int64_t live = vmt_store_reap(&s, 0);
+	ok(gone->state == VMT_PROC_GONE && live == 2,
+	   "reap: the image whose pid is gone is GONE, 2 live left (%lld)", (long long)live);
+	int32_t pid[8];
+	int n = list_pids(&s, hdr, pid, 8);
+	ok(n == 2 && pid[0] == self && pid[1] == self,
+	   "reap: the ENDED and the GONE image are out of the list, RUNNING and EXECED stay (%d left)", n);
+	vmt_store_proc_new(&s, self);
+	s.head->live++;
+	live = vmt_store_reap(&s, 0);
+	n = list_pids(&s, hdr, pid, 8);
+	ok(n == 3 && live == 3, "reap: an image made after a reap is in the list with the others (%d)", n);
+	ok(finish(&s) == 0, "reap: finished");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -168,6 +219,7 @@ int main(void)
 	drained_slab();
 	seq_back();
 	end_last();
+	reap_list();
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)
