@@ -44,13 +44,16 @@ SHIM_NOT_LIBC := mmap mmap64 munmap mprotect pkey_mprotect madvise posix_madvise
 # lz4 is linked in (Debian's liblz4.a is position-independent): ld.so
 # then loads one library for the recorder, not two, in every image
 # (under the launcher each of their mmaps is a ptrace stop), and the
-# program's own liblz4, if it has one, is its own.
+# program's own liblz4, if it has one, is its own.  -z now binds every
+# import as it loads: a lazy first call runs ld.so's resolver, which saves
+# the whole vector state on the stack it is on, a signal handler's 8 KiB
+# sigaltstack too (tests/shim/small-stacks.t).
 $(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT)
 	@mkdir -p $(@D)
 	@bad=$$(nm -u $(call objs,$(SHIM_LIB_SRCS)) | awk 'NF == 2 { print $$2 }' | \
 	  grep -xE "$$(echo $(SHIM_NOT_LIBC) | tr ' ' '|')" | sort -u | tr '\n' ' '); \
 	[ -z "$$bad" ] || { echo "libvmrec.so: shim/ calls libc's $$bad(raw.h, arena.h instead)" >&2; exit 1; }
-	$(CC) -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
+	$(CC) -shared -Wl,-z,defs -Wl,-z,now -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
 	  $(SHIM_VMT) -l:liblz4.a $(LDFLAGS)
 
 $(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c shim/launch_trace.c shim/launch_filter.c $(SHIM_CAPTURE_SRCS)) $(LIBVMT)

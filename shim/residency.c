@@ -180,9 +180,27 @@ static int any_resident(const unsigned char *vec, uint64_t n)
 	return (acc & 0x0101010101010101ULL) != 0;
 }
 
-__attribute__((hot)) void residency_range(uint64_t seq, uint64_t start, uint64_t len)
+/* The same with mincore, where PAGEMAP_SCAN cannot answer (before 6.7):
+ * -1 when the bitmap found no memory.  Its 4 KiB vector is in a frame of
+ * its own: the recorder runs on the program's stacks, down to a signal
+ * handler's on a PTHREAD_STACK_MIN thread (tests/shim/parked-signal.t). */
+static __attribute__((noinline)) int scan_mincore(uint64_t start, struct answer *a)
 {
 	unsigned char vec[VEC];
+	for (uint64_t done = 0; done < a->npages; ) {
+		uint64_t n = a->npages - done < VEC ? a->npages - done : VEC;
+		mincore_holes(start + done * SHIM_PAGE, n, vec);
+		if (any_resident(vec, n))
+			for (uint64_t i = 0; i < n; i++)
+				if ((vec[i] & 1) && add_run(a, done + i, 1))
+					return -1;
+		done += n;
+	}
+	return 0;
+}
+
+__attribute__((hot)) void residency_range(uint64_t seq, uint64_t start, uint64_t len)
+{
 	struct answer a;
 
 	if (!shim.residency || shim_self.depth > 1 || len == 0 || (start & ~SHIM_PAGE_MASK))
@@ -193,16 +211,8 @@ __attribute__((hot)) void residency_range(uint64_t seq, uint64_t start, uint64_t
 	a.resident = 0;
 	a.bits = NULL;
 	a.nruns = 0;
-	if (scan_mapped(start, &a) < 0)
-		for (uint64_t done = 0; done < a.npages; ) {
-			uint64_t n = a.npages - done < VEC ? a.npages - done : VEC;
-			mincore_holes(start + done * SHIM_PAGE, n, vec);
-			if (any_resident(vec, n))
-				for (uint64_t i = 0; i < n; i++)
-					if ((vec[i] & 1) && add_run(&a, done + i, 1))
-						goto out;
-			done += n;
-		}
+	if (scan_mapped(start, &a) < 0 && scan_mincore(start, &a) < 0)
+		goto out;
 	if (a.resident) {
 		struct vmt_record rec = { .type = VMT_REC_RESIDENCY };
 		rec.u.residency = (struct vmt_residency){
