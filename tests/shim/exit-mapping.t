@@ -21,7 +21,7 @@ for i in 1 2 3 4 5 6; do
 	else
 		"$B/bin/vmrec" -o "$T/$i.lz4" -- "$P/exit_mapping" "$T/count" $THREADS 20000
 	fi
-	set -- $(od -An -td8 -N32 "$T/count")
+	set -- $(od -v -An -td8 -N32 "$T/count")   # -v: a repeated line is not "*"
 	"$TC" "$T/$i.lz4" >"$T/calls"
 	tm=$(grep -c ' mmap 0 0x2000 0x3 0x22 ' "$T/calls")
 	hm=$(grep -c ' mmap 0 0x1000 0x1 0x22 ' "$T/calls")
