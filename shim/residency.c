@@ -199,31 +199,43 @@ static __attribute__((noinline)) int scan_mincore(uint64_t start, struct answer 
 	return 0;
 }
 
+/* An empty answer for len bytes (RESIDENCY_MAX_PAGES at most). */
+static void answer_start(struct answer *a, uint64_t len)
+{
+	a->npages = (len + SHIM_PAGE - 1) / SHIM_PAGE;
+	if (a->npages > RESIDENCY_MAX_PAGES)
+		a->npages = RESIDENCY_MAX_PAGES;
+	a->resident = 0;
+	a->bits = NULL;
+	a->nruns = 0;
+}
+
+/* pid's RESIDENCY record of the answer, where a page is resident; its
+ * bitmap goes back to the arena. */
+static void answer_end(struct answer *a, uint64_t seq, int32_t pid, uint64_t start)
+{
+	if (a->resident) {
+		struct vmt_record rec = { .type = VMT_REC_RESIDENCY };
+		rec.u.residency = (struct vmt_residency){
+			.seq = seq, .pid = pid, .start = start, .npages = a->npages,
+			.bits = a->bits, .nruns = a->bits ? 0 : a->nruns, .runs = a->bits ? NULL : a->runs,
+		};
+		shim_write(&rec);
+	}
+	if (a->bits)
+		arena_free(a->bits, (a->npages + 7) / 8);
+}
+
 __attribute__((hot)) void residency_range(uint64_t seq, uint64_t start, uint64_t len)
 {
 	struct answer a;
 
 	if (!shim.residency || shim_self.depth > 1 || len == 0 || (start & ~SHIM_PAGE_MASK))
 		return;
-	a.npages = (len + SHIM_PAGE - 1) / SHIM_PAGE;
-	if (a.npages > RESIDENCY_MAX_PAGES)
-		a.npages = RESIDENCY_MAX_PAGES;
-	a.resident = 0;
-	a.bits = NULL;
-	a.nruns = 0;
+	answer_start(&a, len);
 	if (scan_mapped(start, &a) < 0 && scan_mincore(start, &a) < 0)
-		goto out;
-	if (a.resident) {
-		struct vmt_record rec = { .type = VMT_REC_RESIDENCY };
-		rec.u.residency = (struct vmt_residency){
-			.seq = seq, .pid = shim.pid, .start = start, .npages = a.npages,
-			.bits = a.bits, .nruns = a.bits ? 0 : a.nruns, .runs = a.bits ? NULL : a.runs,
-		};
-		shim_write(&rec);
-	}
-out:
-	if (a.bits)
-		arena_free(a.bits, (a.npages + 7) / 8);
+		a.resident = 0;   /* no memory for the bitmap: no record */
+	answer_end(&a, seq, shim.pid, start);
 }
 
 /* The first mapped page of [lo, hi), as a record of that one page: a page
@@ -289,21 +301,9 @@ void residency_of(uint64_t seq, int32_t pid, uint64_t start, uint64_t len)
 	long fd = raw4(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
 	if (raw_failed(fd))
 		return;
-	a.npages = (len + SHIM_PAGE - 1) / SHIM_PAGE;
-	if (a.npages > RESIDENCY_MAX_PAGES)
-		a.npages = RESIDENCY_MAX_PAGES;
-	a.resident = 0;
-	a.bits = NULL;
-	a.nruns = 0;
-	if (scan_fd((int)fd, start, &a) == 0 && a.resident) {
-		struct vmt_record rec = { .type = VMT_REC_RESIDENCY };
-		rec.u.residency = (struct vmt_residency){
-			.seq = seq, .pid = pid, .start = start, .npages = a.npages,
-			.bits = a.bits, .nruns = a.bits ? 0 : a.nruns, .runs = a.bits ? NULL : a.runs,
-		};
-		shim_write(&rec);
-	}
+	answer_start(&a, len);
+	if (scan_fd((int)fd, start, &a) < 0)
+		a.resident = 0;
+	answer_end(&a, seq, pid, start);
 	raw1(SYS_close, fd);
-	if (a.bits)
-		arena_free(a.bits, (a.npages + 7) / 8);
 }
