@@ -1,6 +1,8 @@
 # tests/lib.sh - TAP helpers for shell tests.  Source it:
 #   . "$(dirname "$0")/../lib.sh"
-# then ok/is/need_built/skip_all/done_testing.  $B is the build dir, $S
+# then ok/is/need_built/skip_all/done_testing.  diag and what a failed
+# is/like/is_file got go to stderr, which prove shows (a CI log then says
+# why a test failed); note goes to stdout, which prove shows only with -v.  $B is the build dir, $S
 # the source dir, $T a private temporary directory removed at exit.
 
 S=${VMREC_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -18,21 +20,23 @@ ok() {
 # is GOT WANT NAME
 is() {
 	if [ "$1" = "$2" ]; then ok 0 "$3"
-	else ok 1 "$3"; printf '#   got:  %s\n#   want: %s\n' "$1" "$2"; fi
+	else ok 1 "$3"; printf '#   got:  %s\n#   want: %s\n' "$1" "$2" >&2; fi
 }
 # like GOT REGEX NAME : GOT matches the extended regular expression
 like() {
 	if printf '%s\n' "$1" | grep -Eq -- "$2"; then ok 0 "$3"
-	else ok 1 "$3"; printf '#   got:  %s\n#   want: /%s/\n' "$1" "$2"; fi
+	else ok 1 "$3"; printf '#   got:  %s\n#   want: /%s/\n' "$1" "$2" >&2; fi
 }
 # is_file GOT_FILE WANT_FILE NAME : compare files, show the diff on failure
 is_file() {
 	if diff -u "$2" "$1" >"$T/.diff" 2>&1; then ok 0 "$3"
-	else ok 1 "$3"; sed 's/^/# /' "$T/.diff" | head -40; fi
+	else ok 1 "$3"; sed 's/^/# /' "$T/.diff" | head -40 >&2; fi
 }
 # skip REASON : one test that could not run here, counted as skipped
 skip() { _n=$((_n + 1)); echo "ok $_n # skip $*"; }
-diag() { echo "# $*"; }
+# diag TEXT : why something failed (stderr); note TEXT : what was measured
+diag() { printf '# %s\n' "$*" | sed '2,$s/^/# /' >&2; }
+note() { printf '# %s\n' "$*" | sed '2,$s/^/# /'; }
 # skip_all REASON : nothing here can run (a missing external tool, a
 # sanitizer build) - never for a missing build product: see need_built
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }

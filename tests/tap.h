@@ -30,12 +30,15 @@ static int ok(int cond, const char *fmt, ...)
 __attribute__((format(printf, 1, 2), unused))
 static void diag(const char *fmt, ...)
 {
+	/* stderr, as Test::More's: prove shows it without -v, so a CI log
+	 * says why a test failed; stdout first, to keep the two in order */
 	va_list ap;
-	fputs("# ", stdout);
+	fflush(stdout);
+	fputs("# ", stderr);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	putchar('\n');
+	fputc('\n', stderr);
 }
 
 #define is_int(got, want, ...) do { \

@@ -39,7 +39,7 @@ ok $? "... and reports their metrics"
 bound=$(( base + 24 * 1024 ))
 [ "$rss" -lt "$bound" ]
 ok $? "peak RSS ${rss} kB is under ${bound} kB (${base} kB + 24 MiB)"
-diag "peak RSS $rss kB for 2 x $rows rows, $base kB for two tiny files"
+note "peak RSS $rss kB for 2 x $rows rows, $base kB for two tiny files"
 for o in --explain "-f html"; do
 	# shellcheck disable=SC2086 # $o is two words
 	rss=$(TMPDIR=$T maxrss "$T/out" "$R" $o "$T/big.json" "$T/big.json")

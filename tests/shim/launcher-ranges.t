@@ -24,12 +24,12 @@ like "$(grep ' process_madvise ' all.txt)" ' = 0x3000 LAUNCHER' "process_madvise
 pm=$(grep -B1 ' process_madvise ' all.txt | head -1)
 printf '%s\n' "$pm" | grep -Eq '^ranges ([0-9]+) seq [0-9]+ kind 1 n 2 0x[0-9a-f]+\+0x1000 0x[0-9a-f]+\+0x2000 target \1$'
 ok $? "its RANGES record, the iovec's two ranges and the pidfd's process (its own, format 6), right before it"
-diag "$pm"
+note "$pm"
 pages=$(grep -B3 ' process_madvise ' all.txt | awk '/^residency/ { printf "%s/%s ", $5, $7 }')
 is "$pages" "1/1 2/2 " "each range's pages asked resident before it (1 of 1, 2 of 2)"
 nm=$(grep -B1 ' prctl 0x53564d41 ' all.txt | head -1)
 printf '%s\n' "$nm" | grep -Eq '^ranges [0-9]+ seq [0-9]+ kind 4 n 0 name 1 vmrec-ranges$'
 ok $? "prctl(PR_SET_VMA)'s RANGES record names the mapping"
-diag "$nm"
+note "$nm"
 like "$("$B/bin/vmtrace" check r.lz4)" "OK: " "the trace checks OK"
 done_testing

@@ -24,7 +24,7 @@ stops() {
 s=$(stops /bin/true)
 L=$(cat L.txt)
 fixed=$((s - 2 * L))
-diag "/bin/true: $s stops, $L calls recorded by the launcher"
+note "/bin/true: $s stops, $L calls recorded by the launcher"
 [ "$fixed" -le 12 ]
 ok $? "an exec costs the launcher at most 12 stops besides two per call it records ($fixed)"
 is "$(readelf -d "$LIB" | grep -c 'NEEDED')" 1 "libvmrec.so needs only libc"

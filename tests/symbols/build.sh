@@ -23,13 +23,13 @@ if [ -f "$B/lib/libvmrec.so" ] &&
 	LD_PRELOAD=$B/lib/libvmrec.so VMREC_OUT=$T/cp.vmt VMREC_STACKS=32 \
 		"$T/bin/callpaths" - "$T/bin/libplugin.so" 2>/dev/null &&
 	VMREC_NO_SYMCACHE=1 "$B/bin/vmtrace" dump -k "$T/cp.vmt" 2>/dev/null | grep -q "/callpaths(main+0x"; then
-	diag "recorded with vmrec --stacks"
+	note "recorded with vmrec --stacks"
 	SPAWN_EVENTS=3 # vmrec records the clone3 too
 else
 	SPAWN_EVENTS=2
 	"$T/bin/callpaths" "$T/cp.vmt" "$T/bin/libplugin.so"
 	case $? in
-	0) diag "recorded with selfrec (vmrec --stacks gave no symbolisable stacks)" ;;
+	0) note "recorded with selfrec (vmrec --stacks gave no symbolisable stacks)" ;;
 	77) skip_all "seccomp filters not allowed here" ;;
 	*) echo "Bail out! callpaths could not record itself"; exit 1 ;;
 	esac

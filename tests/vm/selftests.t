@@ -116,7 +116,7 @@ for r in 6.12 6.1; do
 	if [ "$(printf '%s\n%s\n' "$r" "$hrel" | sort -V | head -n 1)" = "$r" ]; then src_rel=$r; break; fi
 done
 if [ "$src_rel" != "$hrel" ]; then
-	diag "this kernel is $host: bookworm has no linux-source-$hrel (6.1 and 6.12, bookworm-backports 6.12); the $src_rel selftests run on it, and unstable's $NEWEST"
+	note "this kernel is $host: bookworm has no linux-source-$hrel (6.1 and 6.12, bookworm-backports 6.12); the $src_rel selftests run on it, and unstable's $NEWEST"
 fi
 HOST_SELF=0 HOST_EV=0
 if [ -z "$src_rel" ]; then
@@ -141,7 +141,7 @@ done
 
 # ---- real 6.1 and 6.12 under QEMU --------------------------------------
 if [ -z "${VMREC_KERNELS:-}" ] && [ ! -d "$B/kernels" ]; then
-	diag "no kernels (make kernels, or VMREC_KERNELS): real 6.1 and 6.12 not compared"
+	note "no kernels (make kernels, or VMREC_KERNELS): real 6.1 and 6.12 not compared"
 	done_testing
 	exit
 fi
@@ -149,7 +149,7 @@ fi
 # kernels cannot be had: here only this part
 (. "$S/tests/vm/vm-setup.sh"; echo "kernels $K61 $K612") >"$T/kernels" 2>"$T/kernels.err" || true
 if ! grep -q '^kernels ' "$T/kernels"; then
-	diag "real 6.1 and 6.12 not compared: $(sed -n 's/^1..0 # SKIP //p' "$T/kernels")"
+	note "real 6.1 and 6.12 not compared: $(sed -n 's/^1..0 # SKIP //p' "$T/kernels")"
 	done_testing
 	exit
 fi
