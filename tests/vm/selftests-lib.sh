@@ -23,7 +23,7 @@ compare() {
 	else
 		ok $r "$1: $(tail -n 1 "$T/cmp")"
 	fi
-	sed '$d' "$T/cmp"
+	if [ $r -eq 0 ]; then sed '$d' "$T/cmp"; else sed '$d' "$T/cmp" >&2; fi
 	n=$(tail -n 1 "$T/cmp" | sed -n 's/^\([0-9]*\) events compared.*/\1/p')
 	NSELF=$((NSELF + 1)) NEV=$((NEV + ${n:-0}))
 }
@@ -31,7 +31,7 @@ compare() {
 # sim PROFILE TRACE OUT.json: a failure's first lines as comments
 sim() {
 	timeout 120 "$V" -q --target sim --kernel "$1" --per-event --json "$3" "$2" >/dev/null 2>"$T/sim.err" ||
-		sed 's/^/# /' "$T/sim.err" | head -n 5
+		sed 's/^/# /' "$T/sim.err" | head -n 5 >&2
 }
 
 # kreplay NAME TRACE OUT.json: on this kernel, in at most 2 GiB (the
@@ -49,7 +49,7 @@ kreplay() {
 	[ $r -eq 1 ] && "$PY" -c 'import json, sys; sys.exit(not json.load(open(sys.argv[1]))["complete"])' "$3" 2>/dev/null && r=0
 	if [ $r -ne 0 ]; then
 		diag "$1: vmreplay exited $r$([ $r -eq 124 ] && echo ' (timed out after 120 s)'); it said:"
-		grep -v '^ ' "$T/k.err" | tail -n 8 | sed 's/^/#   /'
+		grep -v '^ ' "$T/k.err" | tail -n 8 | sed 's/^/#   /' >&2
 	fi
 	grep -q 'failed when recorded\|succeeded when recorded' "$T/k.err" &&
 		diag "$1: the kernel replay differs from the recording: $(grep -c 'recorded' "$T/k.err") events (e.g. $(grep -m 1 'recorded' "$T/k.err" | sed 's/^vmreplay: [^:]*: //'))"

@@ -31,4 +31,14 @@ case $line in
 *"mlock2-tests: selftests_cmp: "*"no usable per_event results"*) ok 0 "the failing comparison says why: $line" ;;
 *) ok 1 "the failing comparison says why"; diag "$(cat "$T/out")" ;;
 esac
+# prove shows a test's stderr without -v: a CI log says why only if the
+# reasons are there
+(
+	_n=0 _failed=0
+	kreplay mlock2-tests "$T/t.lz4" "$T/k.json"
+	compare "host vs sim host: mlock2-tests" "$T/k.json" "$T/s.json"
+) >/dev/null 2>"$T/err"
+grep -q '^# mlock2-tests: vmreplay exited 1; it said:$' "$T/err" &&
+	grep -q '^#   vmreplay: t.lz4: the replay of pid 42 ended abnormally' "$T/err"
+ok $? "the reasons are on stderr, which prove shows"
 done_testing

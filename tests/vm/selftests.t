@@ -92,12 +92,12 @@ record() {
 	if [ "$rrc" -ne "$nrc" ] || [ "$ntot" != "$rtot" ] || [ "$nfail" != "$rfail" ]; then
 		# the recorder changed what the program did (its own mappings
 		# beside the program's, issue 15): not a trace to judge by
-		echo "# $1 $2: the recording changed its result: exit $rrc ($rtot), natively $nrc ($ntot)"
-		diff "$T/$1-$2.native" "$T/$1-$2.recorded" | grep '^[<>] not ok' | sed 's/^/#   /'
+		diag "$1 $2: the recording changed its result: exit $rrc ($rtot), natively $nrc ($ntot)"
+		diff "$T/$1-$2.native" "$T/$1-$2.recorded" | grep '^[<>] not ok' | sed 's/^/#   /' >&2
 		return 1
 	fi
 	if [ "$nrc" -ne 0 ] && [ -z "$nfail" ]; then
-		echo "# $1 $2: fails natively here (exit $nrc) without naming a test: $(tail -n 1 "$T/$1-$2.native")"
+		diag "$1 $2: fails natively here (exit $nrc) without naming a test: $(tail -n 1 "$T/$1-$2.native")"
 		return 1
 	fi
 	[ "$nrc" -eq 0 ] ||
