@@ -7,7 +7,12 @@
  * size and file system type, checkpoint, residency, ranges), and with -r the residency records' pages
  * too, as runs FIRST+COUNT of page offsets read from the bitmap.  Records are read in file order and sorted here by sequence
  * number (records without one follow the record before them in the file),
- * so the output does not depend on the reader's merge. */
+ * so the output does not depend on the reader's merge.
+ *
+ * With -g it prints nothing of the records: it says how many sequence
+ * numbers no record holds (events, processes, checkpoints, ENDs take one
+ * each) and how many records the ENDs say were lost, and exits 3 when
+ * more are missing than lost: a record lost without a word. */
 #include "vmt.h"
 
 #include <stdio.h>
@@ -19,6 +24,42 @@ static struct line *lines;
 static size_t nlines, cap;
 static char buf[1 << 16];
 static size_t used;
+static uint64_t *seqs;
+static size_t nseqs, seqcap;
+
+static void held(uint64_t seq)
+{
+	if (nseqs == seqcap) {
+		seqcap = seqcap ? seqcap * 2 : 4096;
+		void *more = realloc(seqs, seqcap * sizeof *seqs);
+		if (!more)
+			exit(1);
+		seqs = more;
+	}
+	seqs[nseqs++] = seq;
+}
+
+static int by_seq(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* -g: the seqs from the lowest to the highest that no record holds. */
+static int gaps(uint64_t lost)
+{
+	uint64_t missing = 0;
+	qsort(seqs, nseqs, sizeof *seqs, by_seq);
+	for (size_t i = 1; i < nseqs; i++)
+		if (seqs[i] > seqs[i - 1] + 1) {
+			if (missing < 10)
+				fprintf(stderr, "tracecalls: no record holds seq %llu..%llu\n",
+				        (unsigned long long)seqs[i - 1] + 1, (unsigned long long)seqs[i] - 1);
+			missing += seqs[i] - seqs[i - 1] - 1;
+		}
+	printf("missing %llu lost %llu\n", (unsigned long long)missing, (unsigned long long)lost);
+	return missing > lost ? 3 : 0;
+}
 
 /* Collect what was printed into buf since the last call as one line. */
 static void keep(uint64_t key)
@@ -74,13 +115,15 @@ static void event(const struct vmt_event *e)
 int main(int argc, char **argv)
 {
 	int runs = argc > 2 && strcmp(argv[1], "-r") == 0;
+	int gapcheck = argc > 2 && strcmp(argv[1], "-g") == 0;
+	uint64_t lost = 0;
 	int all = runs || (argc > 2 && strcmp(argv[1], "-a") == 0), err;
 	const char *path = argv[argc - 1];
 	struct vmt_reader_prefs prefs = { .order = VMT_ORDER_FILE };
 	uint64_t key = 0;
 	struct vmt_record rec;
 	if (argc < 2) {
-		fprintf(stderr, "usage: tracecalls [-a|-r] TRACE\n");
+		fprintf(stderr, "usage: tracecalls [-a|-r|-g] TRACE\n");
 		return 2;
 	}
 	struct vmt_reader *r = vmt_reader_open(path, &prefs, &err);
@@ -89,6 +132,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	while ((err = vmt_reader_next(r, &rec)) > 0) {
+		if (gapcheck) {
+			switch (rec.type) {
+			case VMT_REC_EVENT: held(rec.u.event.seq); break;
+			case VMT_REC_PROCESS: held(rec.u.process.seq); break;
+			case VMT_REC_CHECKPOINT: held(rec.u.checkpoint.seq); break;
+			case VMT_REC_END: held(rec.u.end.seq); lost += rec.u.end.lost; break;
+			}
+			continue;
+		}
 		switch (rec.type) {
 		case VMT_REC_EVENT: key = rec.u.event.seq; break;
 		case VMT_REC_PROCESS: key = rec.u.process.seq; break;
@@ -193,6 +245,10 @@ int main(int argc, char **argv)
 			keep(key);
 	}
 #undef printf
+	if (gapcheck && err >= 0) {
+		vmt_reader_close(r);
+		return gaps(lost);
+	}
 	qsort(lines, nlines, sizeof *lines, by_key);
 	for (size_t i = 0; i < nlines; i++)
 		fputs(lines[i].text, stdout);
