@@ -84,6 +84,7 @@ static volatile int forked;      /* it forked: a thread enrolling from then on o
 static volatile int ordered;     /* calls take `order` (forked while threaded) */
 static volatile int order;       /* 0 free, 1 held, 2 held and maybe waited for */
 static volatile int order_broken;   /* a holder did not let go in time: no more */
+int forkgate_test_sig;
 
 /* Slots are taken lowest first; the high-water mark, raised before a
  * slot is taken, bounds every scan (the table's untouched pages stay
@@ -217,6 +218,8 @@ int forkgate_enter(void)
 				order_take();
 			return 1;
 		}
+		if (__builtin_expect(forkgate_test_sig, 0))
+			raw3(SYS_tgkill, raw0(SYS_getpid), raw0(SYS_gettid), forkgate_test_sig);
 		self.in_flight = 0;
 		wait_open();
 	}

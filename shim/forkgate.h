@@ -32,6 +32,9 @@ extern int forkgate_forked_threaded;
 /* In call_end of the outermost call, once the call's end is read: the
  * next call of the process may take its seq (forkgate.c, `order`). */
 void forkgate_order_done(void);
+/* VMREC_TEST_SIGNAL=gate-entry:SIG (record.c): a call that finds the gate
+ * closed sends its thread SIG while its mark is still set. */
+extern int forkgate_test_sig;
 /* A new thread (its TLS may be a finished thread's), and one that ends. */
 void forkgate_thread_start(void);
 void forkgate_thread_gone(void);

@@ -52,8 +52,9 @@ struct shim_writer {
 /* VMREC_TEST_SIGNAL=WHERE:SIG, for tests only: this thread sends itself
  * SIG at WHERE, a point where the recorder holds the thread's writer
  * (thread-exit: the key destructor's hand-back; process-end: after the
- * trace's last write), so a test can put a signal handler's call into
- * that window every run.  Read once at start; the points are cold. */
+ * trace's last write; gate-entry: a call that finds the fork gate closed,
+ * its mark still set, forkgate.c), so a test can put a signal handler's
+ * call into that window every run.  Read once at start; the points are cold. */
 enum { AT_NONE, AT_THREAD_EXIT, AT_PROCESS_END };
 static int test_at, test_sig;
 
@@ -430,6 +431,8 @@ void shim_threads_init(void)
 		test_at = !strncmp(t, "thread-exit:", 12) ? AT_THREAD_EXIT
 		        : !strncmp(t, "process-end:", 12) ? AT_PROCESS_END : AT_NONE;
 		test_sig = atoi(colon + 1);
+		if (!strncmp(t, "gate-entry:", 11))
+			forkgate_test_sig = test_sig;
 	}
 }
 
@@ -669,10 +672,16 @@ __attribute__((hot)) void call_begin(struct shim_call *c, int sys, uint64_t a0, 
 	c->announce_seq = 0;
 	c->gated = 0;
 	if (!shim_vfork_child) {    /* a vfork child must leave its parent's state */
-		if (shim_self.depth++ == 0)
+		/* the depth counts this call once it passed the gate: a signal
+		 * handler's call at the gate's entry (under this call's mark, or
+		 * while it waits) is an outermost one and writes its own record;
+		 * parked, it waited for a call that may wait at the gate until
+		 * the process's exit ends the thread */
+		if (shim_self.depth == 0)
 			c->gated = (uint8_t)forkgate_enter();
 		else
 			c->gated = (uint8_t)forkgate_nested();
+		shim_self.depth++;
 	} else if (vfork_announced != (int32_t)raw0(SYS_getpid))
 		c->announce_seq = shim_next_seq();
 	c->sys = sys;
@@ -710,8 +719,8 @@ __attribute__((hot)) void call_end(struct shim_call *c, long ret)
 		.pid = shim.pid, .tid = t->tid && t->pid == shim.pid ? t->tid : (int32_t)raw0(SYS_gettid),
 		.file_id = c->file_id,
 	};
-	if (t->depth == 1 && !shim_vfork_child)
-		forkgate_order_done();
+	if (c->gated && t->depth == 1 && !shim_vfork_child)
+		forkgate_order_done();      /* what this call took, not the call it interrupted */
 	capture_event(ev, c->sys, c->args, ret, c->flags);
 	if (shim.stacks && t->depth == 1)
 		ev->stack_id = stacks_capture(shim.stacks);

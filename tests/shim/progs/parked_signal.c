@@ -1,8 +1,10 @@
-/* parked_signal thread|exit: a SIGUSR1 handler that maps, unmaps and says
- * "mapped", for VMREC_TEST_SIGNAL to raise where the recorder holds the
- * thread's writer: in the key destructor of a thread on a stack too small
- * for glibc to release at its end (so no later call of the thread's is
- * recorded), or after the process's trace was finished. */
+/* parked_signal thread|exit|gate: a SIGUSR1 handler that maps, unmaps and
+ * says "mapped", for VMREC_TEST_SIGNAL to raise where the recorder holds
+ * the thread's writer: in the key destructor of a thread on a stack too
+ * small for glibc to release at its end (so no later call of the thread's
+ * is recorded), or after the process's trace was finished; or (gate) in
+ * a thread that maps in a loop and finds the gate closed by the process's
+ * exit, where it waits until the kernel ends it. */
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -28,10 +30,24 @@ static void *run(void *arg)
 	return NULL;
 }
 
+static volatile int looping;
+
+static void *loop(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		void *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED)
+			munmap(p, 8192);
+		looping = 1;
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 2 || (strcmp(argv[1], "thread") && strcmp(argv[1], "exit"))) {
-		fprintf(stderr, "usage: parked_signal thread|exit\n");
+	if (argc != 2 || (strcmp(argv[1], "thread") && strcmp(argv[1], "exit") && strcmp(argv[1], "gate"))) {
+		fprintf(stderr, "usage: parked_signal thread|exit|gate\n");
 		return 2;
 	}
 	struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = SA_RESTART };
@@ -47,6 +63,16 @@ int main(int argc, char **argv)
 		}
 		pthread_join(t, NULL);
 	}
+	if (!strcmp(argv[1], "gate")) {
+		pthread_t t;
+		if (pthread_create(&t, NULL, loop, NULL) != 0) {
+			perror("pthread_create");
+			return 1;
+		}
+		while (!looping)
+			usleep(1000);
+	}
 	printf("PASS\n");
+	fflush(stdout);
 	return 0;
 }
