@@ -163,6 +163,21 @@ static int enter_stray(void)
 	}
 }
 
+int forkgate_hold(void)
+{
+	if (self.in_flight || self.closing)
+		return 0;
+	for (;;) {
+		__atomic_add_fetch(&strays, 1, __ATOMIC_SEQ_CST);
+		self.in_flight = self.stray = 1;
+		if (!__atomic_load_n(&closed, __ATOMIC_SEQ_CST))
+			return 1;
+		__atomic_sub_fetch(&strays, 1, __ATOMIC_SEQ_CST);
+		self.in_flight = self.stray = 0;
+		wait_open();
+	}
+}
+
 static void order_take(void)
 {
 	int free_ = 0;

@@ -35,6 +35,10 @@ void forkgate_order_done(void);
 /* VMREC_TEST_SIGNAL=gate-entry:SIG (record.c): a call that finds the gate
  * closed sends its thread SIG while its mark is still set. */
 extern int forkgate_test_sig;
+/* A thread's end hands its writer back inside hold/leave: a fork or an
+ * exit waits for it as for a call in flight (1: held; 0: the thread is in
+ * flight already, or forks). */
+int forkgate_hold(void);
 /* A new thread (its TLS may be a finished thread's), and one that ends. */
 void forkgate_thread_start(void);
 void forkgate_thread_gone(void);

@@ -841,6 +841,9 @@ static void thread_exit(int released)
 	uint8_t sud = sud_enter();
 	unregister_thread(t);
 	forkgate_thread_gone();
+	/* a fork or the process's exit waits for the hand-back: else the
+	 * exit finished the trace while this wrote or held parked records */
+	int held = forkgate_hold();
 	t->exiting = 1;
 	t->exit_pending = 1;
 	write_locked(t, NULL);      /* hands the writer to the pool */
@@ -849,6 +852,8 @@ static void thread_exit(int released)
 	write_parked(t);
 	if (!released)
 		write_exit_event();
+	if (held)
+		forkgate_leave();
 	sud_leave(sud);
 }
 
