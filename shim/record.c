@@ -227,11 +227,12 @@ static int writer_close(struct shim_writer *sw)
  * spare the launcher has drained, else into a new slab.  A launcher that
  * has drained none of the spares is behind by thousands of records, or
  * gone (killed): the writer makes its own chunks again from the new slab
- * on, so a dead launcher costs a few slabs of store space, never a wait. */
+ * on, so a dead launcher costs a few slabs of store space, never a wait.
+ * No new slab (the store is full): NULL, and the writer keeps the full
+ * one, where its END still has room (vmt_store_log). */
 static struct vmt_store_slab *next_slab(struct shim_writer *sw)
 {
 	struct vmt_store_slab *sl = sw->put.slab, *next = NULL;
-	vmt_store_seal(&shim.store, sl);
 	int i, free_at = -1;
 	for (i = 0; i < SPARES; i++) {
 		if (!sw->spare[i]) {
@@ -245,6 +246,8 @@ static struct vmt_store_slab *next_slab(struct shim_writer *sw)
 	}
 	if (!next) {
 		next = vmt_store_slab_new(&shim.store, sl->pid, sl->tid);
+		if (!next)
+			return NULL;
 		if (free_at >= 0) {
 			sw->spare[free_at] = sl;
 		} else {
@@ -253,6 +256,7 @@ static struct vmt_store_slab *next_slab(struct shim_writer *sw)
 			memset(sw->spare, 0, sizeof sw->spare);
 		}
 	}
+	vmt_store_seal(&shim.store, sl);
 	sw->put.slab = next;
 	return next;
 }
@@ -261,9 +265,10 @@ static struct vmt_store_slab *next_slab(struct shim_writer *sw)
  * the launcher, in another process, makes the chunks. */
 __attribute__((hot)) static int put_drained(struct shim_writer *sw, const struct vmt_record *rec)
 {
-	struct vmt_store_slab *sl = sw->put.slab;
+	struct vmt_store_slab *sl = sw->put.slab, *next;
 	int logged = vmt_store_log(sl, rec);
-	if (logged == 1 && (sl = next_slab(sw))) {
+	if (logged == 1 && (next = next_slab(sw))) {
+		sl = next;
 		if (!sw->drained)
 			return put(sw, rec);   /* given up on the launcher: the new slab is empty */
 		logged = vmt_store_log(sl, rec);
@@ -277,6 +282,8 @@ __attribute__((hot)) static int put_drained(struct shim_writer *sw, const struct
 	if (!r && rec->type != VMT_REC_HEADER)
 		r = vmt_writer_flush(sw->w);
 	sw->put.slab = sl;
+	if (r && rec->type != VMT_REC_HEADER)
+		lose();                    /* in no slab and in no chunk */
 	return r;
 }
 
@@ -310,11 +317,17 @@ __attribute__((hot)) static int put(struct shim_writer *sw, const struct vmt_rec
 		vmt_writer_flush(sw->w);
 		logged = vmt_store_log(sl, rec);
 	}
-	if (logged && sl && rec->type != VMT_REC_HEADER) {   /* alone in a chunk, at once */
+	/* alone in a chunk, at once (no slab: the store is full), so a write
+	 * that fails is one record lost, and counted */
+	if (logged && rec->type != VMT_REC_HEADER) {
 		int r = vmt_writer_flush(sw->w);
 		if (!r)
 			r = vmt_write(sw->w, rec);
-		return r ? r : vmt_writer_flush(sw->w);
+		if (!r)
+			r = vmt_writer_flush(sw->w);
+		if (r)
+			lose();
+		return r;
 	}
 	return vmt_write(sw->w, rec);
 }
