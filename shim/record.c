@@ -623,21 +623,39 @@ static void write_detached(const struct vmt_record *rec, uint64_t announce_seq)
 	int saved = errno;
 	int32_t pid = rec->type == VMT_REC_FILE ? rec->u.file.pid
 	            : rec->type == VMT_REC_ARGV ? rec->u.argv.pid : rec->u.event.pid;
-	struct shim_writer *w = shim.store.base ? writer_new(pid, pid, 0) : NULL;
-	if (w) {
-		if (announce_seq && vfork_announced != pid) {
-			struct vmt_record p = { .type = VMT_REC_PROCESS };
-			p.u.process = (struct vmt_process){
-				.seq = announce_seq, .time_ns = rec->u.event.time_ns, .pid = pid,
-				.ppid = shim.pid, .image = 0, .exe = "", .cmdline = "",
-			};
-			check(w, vmt_write(w->w, &p));
-			vfork_announced = pid;
-		}
-		if (rec->type != VMT_REC_EVENT || rec->u.event.sys)
-			check(w, vmt_write(w->w, rec));
-		writer_close(w);
+	if (!shim.store.base)
+		return;
+	struct shim_writer *w = writer_new(pid, pid, 0);
+	/* its records go out in one chunk at the close: where that fails
+	 * (no room) they are lost, and counted in shim.lost, which is the
+	 * parent's (this task runs on its memory): its END says them */
+	int n = 0, r = w ? 0 : -1;
+	if (announce_seq && vfork_announced != pid) {
+		struct vmt_record p = { .type = VMT_REC_PROCESS };
+		p.u.process = (struct vmt_process){
+			.seq = announce_seq, .time_ns = rec->u.event.time_ns, .pid = pid,
+			.ppid = shim.pid, .image = 0, .exe = "", .cmdline = "",
+		};
+		if (w && !r)
+			r = vmt_write(w->w, &p);
+		n++;
+		vfork_announced = pid;
 	}
+	if (rec->type != VMT_REC_EVENT || rec->u.event.sys) {
+		if (w && !r)
+			r = vmt_write(w->w, rec);
+		n++;
+	}
+	if (w) {
+		if (r)
+			check(w, r);
+		if (writer_close(w) < 0)
+			r = -1;
+	} else {
+		shim_output_failed("out of recorder memory");
+	}
+	if (r)
+		__atomic_add_fetch(&shim.lost, (uint64_t)n, __ATOMIC_RELAXED);
 	errno = saved;
 }
 

@@ -4,7 +4,7 @@
  *
  * (arguments and results in hex, as `strace -e raw=all` prints them), and
  * with -a the other records too (process, map size, file with its ino,
- * size and file system type, checkpoint, residency, ranges), and with -r the residency records' pages
+ * size and file system type, checkpoint, residency, ranges, end), and with -r the residency records' pages
  * too, as runs FIRST+COUNT of page offsets read from the bitmap.  Records are read in file order and sorted here by sequence
  * number (records without one follow the record before them in the file),
  * so the output does not depend on the reader's merge.
@@ -148,6 +148,7 @@ int main(int argc, char **argv)
 		case VMT_REC_CHECKPOINT: key = rec.u.checkpoint.seq; break;
 		case VMT_REC_LAYOUT: key = rec.u.layout.seq; break;
 		case VMT_REC_RESIDENCY: key = rec.u.residency.seq; break;
+		case VMT_REC_END: key = rec.u.end.seq; break;
 		}
 		switch (rec.type) {
 		case VMT_REC_EVENT:
@@ -219,6 +220,11 @@ int main(int argc, char **argv)
 				}
 				printf("\n");
 			}
+			break;
+		case VMT_REC_END:
+			if (all)
+				printf("end %d how %u status %d lost %llu\n", rec.u.end.pid, rec.u.end.how,
+				       rec.u.end.status, (unsigned long long)rec.u.end.lost);
 			break;
 		case VMT_REC_RESIDENCY:
 			if (all) {
