@@ -24,10 +24,11 @@ static struct line *lines;
 static size_t nlines, cap;
 static char buf[1 << 16];
 static size_t used;
-static uint64_t *seqs;
+struct held { uint64_t seq; int32_t pid, tid; const char *what; };
+static struct held *seqs;
 static size_t nseqs, seqcap;
 
-static void held(uint64_t seq)
+static void held(uint64_t seq, int32_t pid, int32_t tid, const char *what)
 {
 	if (nseqs == seqcap) {
 		seqcap = seqcap ? seqcap * 2 : 4096;
@@ -36,12 +37,12 @@ static void held(uint64_t seq)
 			exit(1);
 		seqs = more;
 	}
-	seqs[nseqs++] = seq;
+	seqs[nseqs++] = (struct held){ seq, pid, tid, what ? what : "?" };
 }
 
 static int by_seq(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t x = ((const struct held *)a)->seq, y = ((const struct held *)b)->seq;
 	return x < y ? -1 : x > y;
 }
 
@@ -51,11 +52,13 @@ static int gaps(uint64_t lost)
 	uint64_t missing = 0;
 	qsort(seqs, nseqs, sizeof *seqs, by_seq);
 	for (size_t i = 1; i < nseqs; i++)
-		if (seqs[i] > seqs[i - 1] + 1) {
+		if (seqs[i].seq > seqs[i - 1].seq + 1) {
+			const struct held *a = &seqs[i - 1], *b = &seqs[i];
 			if (missing < 10)
-				fprintf(stderr, "tracecalls: no record holds seq %llu..%llu\n",
-				        (unsigned long long)seqs[i - 1] + 1, (unsigned long long)seqs[i] - 1);
-			missing += seqs[i] - seqs[i - 1] - 1;
+				fprintf(stderr, "tracecalls: no record holds seq %llu..%llu (between %d %d %s and %d %d %s)\n",
+				        (unsigned long long)a->seq + 1, (unsigned long long)b->seq - 1,
+				        a->pid, a->tid, a->what, b->pid, b->tid, b->what);
+			missing += b->seq - a->seq - 1;
 		}
 	printf("missing %llu lost %llu\n", (unsigned long long)missing, (unsigned long long)lost);
 	return missing > lost ? 3 : 0;
@@ -134,10 +137,15 @@ int main(int argc, char **argv)
 	while ((err = vmt_reader_next(r, &rec)) > 0) {
 		if (gapcheck) {
 			switch (rec.type) {
-			case VMT_REC_EVENT: held(rec.u.event.seq); break;
-			case VMT_REC_PROCESS: held(rec.u.process.seq); break;
-			case VMT_REC_CHECKPOINT: held(rec.u.checkpoint.seq); break;
-			case VMT_REC_END: held(rec.u.end.seq); lost += rec.u.end.lost; break;
+			case VMT_REC_EVENT:
+				held(rec.u.event.seq, rec.u.event.pid, rec.u.event.tid, vmt_sys_name(rec.u.event.sys));
+				break;
+			case VMT_REC_PROCESS: held(rec.u.process.seq, rec.u.process.pid, 0, "process"); break;
+			case VMT_REC_CHECKPOINT: held(rec.u.checkpoint.seq, rec.u.checkpoint.pid, 0, "checkpoint"); break;
+			case VMT_REC_END:
+				held(rec.u.end.seq, rec.u.end.pid, 0, "end");
+				lost += rec.u.end.lost;
+				break;
 			}
 			continue;
 		}
