@@ -309,6 +309,16 @@ void forkgate_close(void)
 	}
 }
 
+void forkgate_exec(void)
+{
+	int others = close_gate(0);
+	drain_strays();
+	if (others && drain() < 0) {
+		forkgate_open();
+		self.closing = 1;
+	}
+}
+
 /* The gate stays closed: the kernel ends the threads that wait at it.
  * Where membarrier is refused, a thread may still start a call as the
  * gate closes; it is not waited for. */

@@ -20,6 +20,11 @@ int forkgate_nested(void);
 void forkgate_close(void);
 void forkgate_open(void);
 void forkgate_child(void);
+/* Around an exec (not a vfork child's): close before the call's seq is
+ * taken, forkgate_open after it failed.  The kernel ends the other
+ * threads once it succeeds, wherever they are: those in flight end their
+ * calls first, and the others wait at the gate, where no call has begun. */
+void forkgate_exec(void);
 /* The process exits (before its exit event): no other thread starts a
  * recorded call from here on, and those in flight end first, so the
  * process's END follows every call it made. */
