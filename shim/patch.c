@@ -4,6 +4,7 @@
 #include "patch.h"
 #include "raw.h"
 
+#include <fcntl.h>
 #include <link.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -152,8 +153,9 @@ static unsigned char *search_in(const char *pat, const unsigned char *fixed, siz
 	return NULL;
 }
 
-/* The whole text at once: one mprotect there and back leaves libc's text a
- * single VMA (page-sized changes would split it and stay split). */
+/* The fallback where /proc/self/mem refuses the writes: the whole text at
+ * once, one mprotect there and back, leaves libc's text a single VMA
+ * (page-sized changes would split it and stay split). */
 static int text_writable(int on)
 {
 	unsigned long start = shim_page_down(text_start), end = shim_page_up(text_end);
@@ -161,12 +163,49 @@ static int text_writable(int on)
 	                       PROT_READ | PROT_EXEC | (on ? PROT_WRITE : 0))) ? -1 : 0;
 }
 
-static void write_jump(unsigned char *at, void *hook)
+/* Code goes in through /proc/self/mem: the kernel writes a private copy
+ * of each page past its protection, so libc's text is never writable,
+ * no VMA changes and the program sees no mprotect.  Where that is
+ * refused (no /proc, proc_mem.force_override=never), the text is made
+ * writable for the writes.  -1: neither. */
+struct poker { long fd; int writable; };
+
+static void poke_begin(struct poker *pk)
 {
-	unsigned char code[JUMP_LEN] = { 0x49, 0xbb };          /* movabs $hook, %r11 */
+	pk->fd = raw3(SYS_openat, AT_FDCWD, "/proc/self/mem", O_RDWR | O_CLOEXEC);
+	pk->writable = 0;
+}
+
+static int poke(struct poker *pk, unsigned char *at, const void *code, size_t len)
+{
+	if (!raw_failed(pk->fd)) {
+		if (raw4(SYS_pwrite64, pk->fd, code, len, (long)(uintptr_t)at) == (long)len)
+			return 0;
+		raw1(SYS_close, pk->fd);
+		pk->fd = -1;
+	}
+	if (!pk->writable) {
+		if (text_writable(1) < 0)
+			return -1;
+		pk->writable = 1;
+	}
+	memcpy(at, code, len);
+	return 0;
+}
+
+static void poke_end(struct poker *pk)
+{
+	if (!raw_failed(pk->fd))
+		raw1(SYS_close, pk->fd);
+	if (pk->writable)
+		text_writable(0);
+}
+
+static void jump_code(unsigned char code[JUMP_LEN], void *hook)
+{
+	code[0] = 0x49; code[1] = 0xbb;                         /* movabs $hook, %r11 */
 	memcpy(code + 2, &hook, 8);
 	code[10] = 0x41; code[11] = 0xff; code[12] = 0xe3;      /* jmp *%r11 */
-	memcpy(at, code, JUMP_LEN);
 }
 
 static void warn(const char *what, const char *sym)
@@ -262,21 +301,32 @@ int patch_sites(struct patch_site *sites, size_t n)
 		}
 	}
 	unsigned char *extra_at = extra.bytes ? search(extra.bytes, extra.near, 0) : NULL;
-	if (text_writable(1) < 0) {
-		warn(": cannot make libc text writable\n", "libc");
-		return (int)n;
+	unsigned char code[JUMP_LEN];
+	struct poker pk;
+	int refused = 0;
+	poke_begin(&pk);
+	if (extra_at) {
+		jump_code(code, extra.to);
+		refused = poke(&pk, extra_at, code, JUMP_LEN) < 0;
 	}
-	if (extra_at)
-		write_jump(extra_at, extra.to);
-	for (size_t i = 0; i < n; i++)
-		if (at[i]) {
-			sites[i].sys_end = syscall_end(at[i], matched[i]);
-			sites[i].call_end = call_end(at[i], sites[i].sys_end);
-			write_jump(at[i], sites[i].hook);
-			sites[i].at = (uint64_t)(uintptr_t)at[i];
-			sites[i].done = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (!at[i])
+			continue;
+		/* read before the jump overwrites the entry */
+		uint32_t sys = syscall_end(at[i], matched[i]), call = call_end(at[i], sys);
+		jump_code(code, sites[i].hook);
+		if (refused || (refused = poke(&pk, at[i], code, JUMP_LEN) < 0)) {
+			skipped++;          /* its wrapper is still libc's: the trap path sees it */
+			continue;
 		}
-	text_writable(0);
+		sites[i].sys_end = sys;
+		sites[i].call_end = call;
+		sites[i].at = (uint64_t)(uintptr_t)at[i];
+		sites[i].done = 1;
+	}
+	poke_end(&pk);
+	if (refused)
+		warn(": cannot make libc text writable\n", "libc");
 	return skipped;
 }
 
