@@ -301,28 +301,48 @@ int patch_sites(struct patch_site *sites, size_t n)
 		}
 	}
 	unsigned char *extra_at = extra.bytes ? search(extra.bytes, extra.near, 0) : NULL;
-	unsigned char code[JUMP_LEN];
+	/* the jumps in address order, then one write for each page's */
+	struct jump { unsigned char *at; void *to; size_t site; } j[n + 1];
+	size_t nj = 0;
+	for (size_t i = 0; i <= n; i++) {
+		unsigned char *a = i < n ? at[i] : extra_at;
+		if (!a)
+			continue;
+		size_t k = nj++;
+		for (; k > 0 && j[k - 1].at > a; k--)
+			j[k] = j[k - 1];
+		j[k] = (struct jump){ a, i < n ? sites[i].hook : extra.to, i };
+	}
+	static unsigned char buf[SHIM_PAGE + JUMP_LEN];
 	struct poker pk;
 	int refused = 0;
 	poke_begin(&pk);
-	if (extra_at) {
-		jump_code(code, extra.to);
-		refused = poke(&pk, extra_at, code, JUMP_LEN) < 0;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (!at[i])
-			continue;
-		/* read before the jump overwrites the entry */
-		uint32_t sys = syscall_end(at[i], matched[i]), call = call_end(at[i], sys);
-		jump_code(code, sites[i].hook);
-		if (refused || (refused = poke(&pk, at[i], code, JUMP_LEN) < 0)) {
-			skipped++;          /* its wrapper is still libc's: the trap path sees it */
+	for (size_t g = 0, e; g < nj; g = e) {
+		uint64_t page = shim_page_down((uint64_t)(uintptr_t)j[g].at);
+		for (e = g + 1; e < nj && shim_page_down((uint64_t)(uintptr_t)j[e].at) == page &&
+		                j[e].at >= j[e - 1].at + JUMP_LEN; e++)
+			;
+		size_t span = (size_t)(j[e - 1].at + JUMP_LEN - j[g].at);
+		memcpy(buf, j[g].at, span);
+		for (size_t k = g; k < e; k++)
+			jump_code(buf + (j[k].at - j[g].at), j[k].to);
+		/* read before the jumps overwrite the entries */
+		for (size_t k = g; k < e; k++)
+			if (j[k].site < n) {
+				struct patch_site *s = &sites[j[k].site];
+				s->sys_end = syscall_end(j[k].at, matched[j[k].site]);
+				s->call_end = call_end(j[k].at, s->sys_end);
+			}
+		if (refused || (refused = poke(&pk, j[g].at, buf, span) < 0)) {
+			for (size_t k = g; k < e; k++)
+				skipped += j[k].site < n;   /* still libc's: the trap path sees it */
 			continue;
 		}
-		sites[i].sys_end = sys;
-		sites[i].call_end = call;
-		sites[i].at = (uint64_t)(uintptr_t)at[i];
-		sites[i].done = 1;
+		for (size_t k = g; k < e; k++)
+			if (j[k].site < n) {
+				sites[j[k].site].at = (uint64_t)(uintptr_t)j[k].at;
+				sites[j[k].site].done = 1;
+			}
 	}
 	poke_end(&pk);
 	if (refused)
