@@ -22,9 +22,9 @@ like "$native" "Interrupt ignored" "natively the inherited ignores show"
 is "$recorded" "$native" "inherited ignores as natively"
 
 # one call per fatal signal at start-up: the 9 fatal signals and SIGSYS
-LD_PRELOAD=$LIB VMREC_OUT=$T/c.lz4 strace -qq -e trace=rt_sigaction -o "$T/st" /bin/true
+strace -qq -E LD_PRELOAD="$LIB" -E VMREC_OUT="$T/c.lz4" -e trace=rt_sigaction -o "$T/st" /bin/true
 n=$(grep -c '^rt_sigaction(' "$T/st")
 is "$n" 10 "rt_sigaction calls at start-up: $n"
-sh -c 'trap "" INT HUP QUIT; LD_PRELOAD=$1 VMREC_OUT=$2 exec strace -qq -e trace=rt_sigaction -o "$3" /bin/true' sh "$LIB" "$T/d.lz4" "$T/st2"
+sh -c 'trap "" INT HUP QUIT; exec strace -qq -E LD_PRELOAD="$1" -E VMREC_OUT="$2" -e trace=rt_sigaction -o "$3" /bin/true' sh "$LIB" "$T/d.lz4" "$T/st2"
 is "$(grep -c '^rt_sigaction(' "$T/st2")" 13 "with three ignores inherited: one more call each"
 done_testing

@@ -8,7 +8,7 @@
 . "$S/tests/shim/shim.sh"
 have_strace || skip_all "strace cannot trace here"
 
-LD_PRELOAD=$LIB VMREC_OUT=$T/t.lz4 strace -qq -e trace=mprotect,pwrite64 -o "$T/st" /bin/true
+strace -qq -E LD_PRELOAD="$LIB" -E VMREC_OUT="$T/t.lz4" -e trace=mprotect,pwrite64 -o "$T/st" /bin/true
 ok $? "/bin/true runs recorded under strace"
 wx=$(grep -c 'PROT_WRITE|PROT_EXEC' "$T/st")
 is "$wx" 0 "no mprotect makes text writable"
