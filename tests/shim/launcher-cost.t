@@ -1,0 +1,17 @@
+#!/bin/sh
+# What one recording costs the vmrec launcher itself, in its own system
+# calls (docs/shim.md, "Cost"): the trace store is mapped once, by the
+# launcher's main thread, and used by the drainer and the finisher alike.
+. "$(dirname "$0")/../lib.sh"
+. "$S/tests/shim/shim.sh"
+V=$B/bin/vmrec
+need_built "$V"
+have_strace || skip_all "strace cannot trace here"
+cd "$T" || exit 1
+
+# the launcher alone (-f would follow the program too; the drainer
+
+strace -qq -e signal=none -e trace=mmap,munmap,madvise -o L.txt "$V" -o t.lz4 -- /bin/true >/dev/null 2>&1
+is "$?" 0 "/bin/true recorded under strace"
+is "$(grep -c 'MAP_SHARED' L.txt)" 1 "the trace store is mapped once"
+done_testing
