@@ -1,7 +1,9 @@
 #!/bin/sh
 # What one recording costs the vmrec launcher itself, in its own system
 # calls (docs/shim.md, "Cost"): the trace store is mapped once, by the
-# launcher's main thread, and used by the drainer and the finisher alike.
+# launcher's main thread, and used by the drainer and the finisher alike;
+# every mapping of it is MADV_RANDOM (records land anywhere in the file:
+# a fault that read the pages around it would read them for nothing).
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
 V=$B/bin/vmrec
@@ -9,9 +11,10 @@ need_built "$V"
 have_strace || skip_all "strace cannot trace here"
 cd "$T" || exit 1
 
-# the launcher alone (-f would follow the program too; the drainer
-
+# the launcher alone (-f would follow the program too, which the
+# launcher could then not trace)
 strace -qq -e signal=none -e trace=mmap,munmap,madvise -o L.txt "$V" -o t.lz4 -- /bin/true >/dev/null 2>&1
 is "$?" 0 "/bin/true recorded under strace"
 is "$(grep -c 'MAP_SHARED' L.txt)" 1 "the trace store is mapped once"
+is "$(grep -c 'MADV_RANDOM' L.txt)" 1 "with no readahead of its file"
 done_testing
