@@ -56,9 +56,13 @@ $(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT)
 	$(CC) -shared -Wl,-z,defs -Wl,-z,now -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
 	  $(SHIM_VMT) -l:liblz4.a $(LDFLAGS)
 
+# The launcher is linked -static-pie: every recording starts it, and
+# ld.so loading its libraries cost each one about a millisecond.
+# Sanitizers cannot link statically: under SANITIZE it stays dynamic.
+VMREC_LAUNCHER_LINK := $(if $(strip $(SANITIZE)),,-static-pie)
 $(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c shim/launch_trace.c shim/launch_filter.c $(SHIM_CAPTURE_SRCS)) $(LIBVMT)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
+	$(CC) $(VMREC_LAUNCHER_LINK) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
 
 # capture.c's own test links it.
 $(BUILD)/tests/shim/capture.t: $(call objs,$(SHIM_CAPTURE_SRCS))

@@ -4,6 +4,7 @@
 # launcher's main thread, and used by the drainer and the finisher alike;
 # every mapping of it is MADV_RANDOM (records land anywhere in the file:
 # a fault that read the pages around it would read them for nothing).
+# The launcher is linked -static-pie: ld.so loads nothing for it.
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
 V=$B/bin/vmrec
@@ -17,4 +18,11 @@ strace -qq -e signal=none -e trace=mmap,munmap,madvise -o L.txt "$V" -o t.lz4 --
 is "$?" 0 "/bin/true recorded under strace"
 is "$(grep -c 'MAP_SHARED' L.txt)" 1 "the trace store is mapped once"
 is "$(grep -c 'MADV_RANDOM' L.txt)" 1 "with no readahead of its file"
+
+if carries_sanitizer "$V"; then
+	ok 0 "a sanitizer build's launcher is dynamic (sanitizers cannot link statically)"
+else
+	readelf -l "$V" | grep -q 'INTERP'
+	is "$?" 1 "the launcher has no program interpreter (static-pie)"
+fi
 done_testing
