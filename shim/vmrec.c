@@ -511,14 +511,12 @@ int main(int argc, char **argv)
 		if (op > 0)
 			reaped(op, ost);
 	drain_stop(&drainer);
-	if (waited < 0) {
-		vmt_store_detach(&tree);
+	/* the store stays mapped: the exit unmaps it */
+	if (waited < 0)
 		return 2;
-	}
 	/* a trace that cannot be finished is said on stderr; the status stays
 	 * the program's, as it would be without the recorder */
 	finish(&tree, out);
-	vmt_store_detach(&tree);
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return WEXITSTATUS(st);

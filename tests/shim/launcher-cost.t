@@ -4,7 +4,8 @@
 # launcher's main thread, and used by the drainer and the finisher alike;
 # every mapping of it is MADV_RANDOM (records land anywhere in the file:
 # a fault that read the pages around it would read them for nothing).
-# The launcher is linked -static-pie: ld.so loads nothing for it.
+# The exit unmaps it, not a munmap of the whole window before.  The
+# launcher is linked -static-pie: ld.so loads nothing for it.
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
 V=$B/bin/vmrec
@@ -18,6 +19,9 @@ strace -qq -e signal=none -e trace=mmap,munmap,madvise -o L.txt "$V" -o t.lz4 --
 is "$?" 0 "/bin/true recorded under strace"
 is "$(grep -c 'MAP_SHARED' L.txt)" 1 "the trace store is mapped once"
 is "$(grep -c 'MADV_RANDOM' L.txt)" 1 "with no readahead of its file"
+at=$(grep 'MAP_SHARED' L.txt | sed -n 's/.* = \(0x[0-9a-f]*\)$/\1/p')
+[ -n "$at" ] && ! grep -q "^munmap($at," L.txt
+ok $? "and left for the exit to unmap (at ${at:-?})"
 
 if carries_sanitizer "$V"; then
 	ok 0 "a sanitizer build's launcher is dynamic (sanitizers cannot link statically)"
