@@ -47,13 +47,15 @@ SHIM_NOT_LIBC := mmap mmap64 munmap mprotect pkey_mprotect madvise posix_madvise
 # program's own liblz4, if it has one, is its own.  -z now binds every
 # import as it loads: a lazy first call runs ld.so's resolver, which saves
 # the whole vector state on the stack it is on, a signal handler's 8 KiB
-# sigaltstack too (tests/shim/small-stacks.t).
+# sigaltstack too (tests/shim/small-stacks.t).  -z noseparate-code: two
+# PT_LOADs (text with its read-only data, then data), not four, so ld.so
+# maps it with two calls fewer in every image, each a launcher stop.
 $(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT)
 	@mkdir -p $(@D)
 	@bad=$$(nm -u $(call objs,$(SHIM_LIB_SRCS)) | awk 'NF == 2 { print $$2 }' | \
 	  grep -xE "$$(echo $(SHIM_NOT_LIBC) | tr ' ' '|')" | sort -u | tr '\n' ' '); \
 	[ -z "$$bad" ] || { echo "libvmrec.so: shim/ calls libc's $$bad(raw.h, arena.h instead)" >&2; exit 1; }
-	$(CC) -shared -Wl,-z,defs -Wl,-z,now -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
+	$(CC) -shared -Wl,-z,defs -Wl,-z,now -Wl,-z,noseparate-code -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
 	  $(SHIM_VMT) -l:liblz4.a $(LDFLAGS)
 
 # The launcher is linked -static-pie: every recording starts it, and
