@@ -146,6 +146,9 @@ static void task_close_writer(struct ltask *t)
 
 /* ---- /proc --------------------------------------------------------- */
 
+/* A /proc file the kernel gives whole to one read that has room for it
+ * (cmdline, environ, status, fdinfo): a short read is its end, no read
+ * of 0 after it.  Up to cap - 1 bytes, NUL-terminated. */
 static long read_file(const char *path, char *buf, size_t cap)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -157,9 +160,43 @@ static long read_file(const char *path, char *buf, size_t cap)
 		if (r <= 0)
 			break;
 		len += (size_t)r;
+		if ((size_t)r < cap - 1 - (len - (size_t)r))
+			break;
 	}
 	close(fd);
 	buf[len] = 0;
+	return (long)len;
+}
+
+/* The whole of a /proc file into *buf, grown as needed and kept for the
+ * next call: its length, or -1.  whole: as read_file (one read says all);
+ * else (maps: a page of lines a read) to a read of 0. */
+static long read_grown(const char *path, char **buf, size_t *cap, int whole)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		if (len + 1 >= *cap) {
+			size_t c = *cap ? 2 * *cap : 64 << 10;
+			char *b = realloc(*buf, c);
+			if (!b)
+				break;
+			*buf = b;
+			*cap = c;
+		}
+		ssize_t r = read(fd, *buf + len, *cap - 1 - len);
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+		if (whole && len + 1 < *cap)
+			break;
+	}
+	close(fd);
+	if (!*buf)
+		return -1;
+	(*buf)[len] = 0;
 	return (long)len;
 }
 
@@ -277,23 +314,34 @@ static int parse_maps_line(const char *s, struct maps_line *l)
 	return 0;
 }
 
-/* Each line of /proc/TID/maps, until fn returns non-zero. */
+/* Each line of /proc/TID/maps, until fn returns non-zero: the file read
+ * whole first (a page of lines a read), not through stdio's 1 KiB. */
 static int maps_each(pid_t tid, int (*fn)(const struct maps_line *, void *), void *arg)
 {
-	char path[64], line[4300];
-	struct maps_line l;
+	static char *buf;
+	static size_t cap;
+	static struct maps_line l;
+	char path[64];
 	int n = 0;
 	snprintf(path, sizeof path, "/proc/%d/maps", (int)tid);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	long len = read_grown(path, &buf, &cap, 0);
+	if (len < 0)
 		return -1;
-	while (fgets(line, sizeof line, f))
+	for (char *line = buf, *end; line < buf + len; line = end + 1) {
+		end = memchr(line, '\n', (size_t)(buf + len - line));
+		if (!end)
+			end = buf + len;
+		*end = 0;
+		if (!fn) {
+			n++;                    /* a count: every line is a VMA */
+			continue;
+		}
 		if (parse_maps_line(line, &l) == 0) {
 			n++;
-			if (fn && fn(&l, arg))
+			if (fn(&l, arg))
 				break;
 		}
-	fclose(f);
+	}
 	return n;
 }
 
@@ -421,29 +469,26 @@ static void write_image_start(struct ltask *t, int reason)
 static void exec_event_handed(struct ltask *t)
 {
 	static const char var[] = "VMREC_EXEC=";
+	static char *env;
+	static size_t cap;
 	struct lproc *p = t->p;
-	char path[64];
+	char path[64], *line = NULL;
 	snprintf(path, sizeof path, "/proc/%d/environ", (int)p->tgid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	while ((n = getdelim(&line, &cap, 0, f)) > 0)
-		if (strncmp(line, var, sizeof var - 1) == 0)
+	long len = read_grown(path, &env, &cap, 1);
+	for (char *e = env; len > 0 && e < env + len; e += strlen(e) + 1)
+		if (strncmp(e, var, sizeof var - 1) == 0) {
+			line = e;
 			break;
-	fclose(f);
+		}
 	/* seq, time, sys, five arguments, image, FILE id (the old image
 	 * wrote that record), ... */
 	uint64_t v[10] = { 0 };
 	int got = 0;
-	for (char *s = n > 0 ? line + sizeof var - 1 : NULL; s && got < 10; got++) {
+	for (char *s = line ? line + sizeof var - 1 : NULL; s && got < 10; got++) {
 		char *end;
 		v[got] = strtoull(s, &end, 10);
 		s = *end == ',' ? end + 1 : NULL;
 	}
-	free(line);
 	if (got < 10)
 		return;
 	struct vmt_event ev = { .seq = v[0], .time_ns = v[1], .sys = (uint16_t)v[2],

@@ -425,6 +425,12 @@ int main(int argc, char **argv)
 	if (check_out(out) < 0)
 		return 2;
 
+	/* each image's writer (about 200 KiB of buffers) is made at its exec
+	 * and freed at its go-live, the header's first: kept in the heap, not
+	 * given back to the kernel and taken again at every exec of the tree */
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+
 	/* the store is the launcher's: it writes each image's start */
 	char store[8400], cwd[4096];
 	if (out[0] != '/' && getcwd(cwd, sizeof cwd))
@@ -459,11 +465,6 @@ int main(int argc, char **argv)
 	if (no_sud)
 		setenv("VMREC_SUD", "0", 1);
 
-	/* each image's writer (about 200 KiB of buffers) is made at its exec
-	 * and freed at its go-live: kept in the heap, not given back to the
-	 * kernel and taken again at every exec of the tree */
-	mallopt(M_MMAP_THRESHOLD, 4 << 20);
-	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	struct launch_cfg lc = { .store = &tree, .lib_path = lib, .reaped = reaped };
 	launch_trace_init(&lc);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
