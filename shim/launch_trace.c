@@ -16,6 +16,7 @@
 #include "vmt.h"
 #include "vmt_meta.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sched.h>
@@ -295,6 +296,66 @@ static uint32_t sysv_file_id(struct ltask *t, int id)
 
 static dev_t rec_dev;              /* libvmrec.so's file */
 static ino_t rec_ino;
+
+/* libvmrec.so's PT_LOADs as ld.so maps them (_dl_map_segments): one
+ * mmap of the whole length at the first's offset (the reservation), then
+ * one MAP_FIXED mmap at base + start for each further one.  Such an mmap
+ * says where the reservation went, so the reservation needs no
+ * syscall-exit stop; unless ld.so first protects holes between the
+ * segments (rec_holes), calls it makes before any MAP_FIXED one. */
+#define REC_SEGS 8
+static struct { uint64_t start, off; } rec_seg[REC_SEGS];
+static int rec_nseg, rec_holes;
+static uint64_t rec_len;
+
+/* rec_seg, rec_len and rec_holes from the library's program headers;
+ * rec_nseg stays 0 (every reservation gets its exit stop) where they
+ * cannot be read. */
+static void rec_layout(const char *path)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[32];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	int n = 0;
+	uint64_t end = 0;
+	if (pread(fd, &eh, sizeof eh, 0) == (ssize_t)sizeof eh && eh.e_phentsize == sizeof ph[0] &&
+	    eh.e_phnum <= 32 &&
+	    pread(fd, ph, eh.e_phnum * sizeof ph[0], (off_t)eh.e_phoff) == (ssize_t)(eh.e_phnum * sizeof ph[0]))
+		for (int i = 0; i < eh.e_phnum && n >= 0; i++) {
+			if (ph[i].p_type != PT_LOAD)
+				continue;
+			uint64_t start = ph[i].p_vaddr & ~4095ull;
+			if (n == REC_SEGS || (n && start < end)) {
+				n = -1;
+				break;
+			}
+			rec_holes |= n && start > end;
+			rec_seg[n].start = start;
+			rec_seg[n].off = ph[i].p_offset & ~4095ull;
+			n++;
+			end = (ph[i].p_vaddr + ph[i].p_memsz + 4095) & ~4095ull;
+		}
+	close(fd);
+	if (n > 1) {
+		rec_nseg = n;
+		rec_len = end - rec_seg[0].start;
+	}
+}
+
+/* A MAP_FIXED mmap of libvmrec's file at `at` of file offset `off`: the
+ * span of the whole library, where it is a further segment's. */
+static int rec_span_of(uint64_t at, uint64_t off, struct span *sp)
+{
+	for (int i = 1; i < rec_nseg; i++)
+		if (rec_seg[i].off == off && at >= rec_seg[i].start - rec_seg[0].start) {
+			sp->lo = at - (rec_seg[i].start - rec_seg[0].start);
+			sp->hi = sp->lo + rec_len;
+			return 1;
+		}
+	return 0;
+}
 
 struct maps_line { uint64_t start, end, off, ino; unsigned maj, min; char perms[5]; char name[4096]; };
 
@@ -961,7 +1022,18 @@ static int on_seccomp(struct ltask *t)
 	int names = capture_file(sys, a, &cf);
 	int file = names && cf.kind == CAPTURE_FILE_FD && fd_stat(t, cf.fd, &fst) == 0;
 	if (!p->live && file && rec_ino && fst.st_dev == rec_dev && fst.st_ino == rec_ino) {
-		t->call = CALL_SPAN;        /* the loader reserves the recorder's library */
+		/* the loader maps the recorder's library: a further segment
+		 * says where all of it is; the reservation before it needs no
+		 * result, unless holes are protected before that segment */
+		struct span sp;
+		if (sys == VMT_SYS_MMAP && (a[3] & MAP_FIXED) && rec_span_of(a[0], a[5], &sp)) {
+			if (p->nspans < MAX_SPANS)
+				p->spans[p->nspans++] = sp;
+			return PTRACE_CONT;
+		}
+		if (sys == VMT_SYS_MMAP && !(a[3] & MAP_FIXED) && rec_nseg && !rec_holes)
+			return PTRACE_CONT;
+		t->call = CALL_SPAN;
 		return PTRACE_SYSCALL;
 	}
 	struct vmt_event *ev = &t->ev;
@@ -1165,6 +1237,7 @@ void launch_trace_init(const struct launch_cfg *c)
 	if (stat(c->lib_path, &st) == 0) {
 		rec_dev = st.st_dev;
 		rec_ino = st.st_ino;
+		rec_layout(c->lib_path);
 	}
 }
 
