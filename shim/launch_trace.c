@@ -1191,8 +1191,10 @@ static void on_new_task(struct ltask *t, int event)
 static void on_exec(struct ltask *t)
 {
 	unsigned long former = 0;
-	ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &former);
 	struct lproc *p = t->p;
+	/* only another thread's exec has a former tid to ask for */
+	if (proc_tasks(p) > 1)
+		ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &former);
 	if (former && (pid_t)former != t->tid) {
 		struct ltask *o = task_find((pid_t)former);
 		if (o) {

@@ -96,6 +96,13 @@ $(BUILD)/tests/shim/static_ranges: tests/shim/static/static_ranges.c
 	@mkdir -p $(@D)
 	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
 
+# A static program whose second thread execs: the launcher's exec of a
+# thread (tests/shim/launcher-threads.t).
+TEST_BINS += $(BUILD)/tests/shim/static_thread_exec
+$(BUILD)/tests/shim/static_thread_exec: tests/shim/static/static_thread_exec.c
+	@mkdir -p $(@D)
+	$(CC) -static -O2 -o $@ $< -lpthread || $(CC) -O2 -o $@ $< -lpthread
+
 # A static program attaching a SysV segment: the launcher's FILE record
 # for shmat (tests/shim/shm-file.t).
 TEST_BINS += $(BUILD)/tests/shim/static_shm
