@@ -68,6 +68,9 @@ static int map_window(struct vmt_store *s, long fd)
 	}
 	if (failed(p))
 		return (int)p;
+	/* records land anywhere in the file: a fault reads no pages around
+	 * the one it needs */
+	sc(SYS_madvise, p, (long)w, MADV_RANDOM, 0, 0, 0);
 	s->base = (uint8_t *)p;
 	s->head = (struct vmt_store_head *)p;
 	return 0;
