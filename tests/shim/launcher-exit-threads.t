@@ -3,7 +3,9 @@
 # threads at two stops; the process's exit_group ends the threads between
 # them, wherever they are: a call whose syscall-exit stop never came has
 # a seq no record holds, and its process's END counts it lost (it was a
-# gap with no note in every recording).
+# gap with no note in every recording).  Such a call may have been made
+# (a munmap the kernel completed before the kill), so vmtrace check may
+# find its range handed out again: it is not asked for OK here.
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
 V=$B/bin/vmrec VT=$B/bin/vmtrace PR=$B/tests/shim/static_threads
@@ -14,7 +16,6 @@ for run in 1 2 3; do
 	"$TC" -g "$T/$run.lz4" >"$T/$run.gaps" 2>"$T/$run.why"
 	is "$?" 0 "run $run: every seq no record holds is counted lost ($(cat "$T/$run.gaps"); $(head -1 "$T/$run.why"))"
 	out=$("$VT" check "$T/$run.lz4")
-	like "$out" "OK: " "run $run: check OK"
 	is "$(echo "$out" | grep -c 'silent loss')" 0 "run $run: check finds no silent loss"
 done
 done_testing
