@@ -282,7 +282,7 @@ static int layout_vma(const struct maps_line *l, void *arg)
 	if (!b->v)
 		return 0;
 	if (b->n == b->cap) {
-		struct layout_vma *more = arena_alloc(2 * b->cap * sizeof *more);
+		struct layout_vma *more = arena_alloc_raw(2 * b->cap * sizeof *more);
 		if (more)
 			memcpy(more, b->v, b->cap * sizeof *more);
 		arena_free(b->v, b->cap * sizeof *b->v);
@@ -317,9 +317,12 @@ void image_checkpoint(int reason)
 void image_checkpoint_in(int reason, const struct maps_snap *m)
 {
 	struct layout_build b = { 0 };
+	/* not zeroed: each entry is written whole before it is read, and
+	 * zeroing a block used before would touch all its pages (at exit,
+	 * each a fault for nothing) */
 	if (reason == VMT_CK_EXIT || reason == VMT_CK_REQUEST) {
 		b.cap = 256;
-		b.v = arena_alloc(b.cap * sizeof *b.v);
+		b.v = arena_alloc_raw(b.cap * sizeof *b.v);
 	}
 	maps_snap_each(m, layout_vma, &b);
 	uint64_t seq = shim_next_seq();
@@ -331,7 +334,7 @@ void image_checkpoint_in(int reason, const struct maps_snap *m)
 	shim_write(&rec);
 	if (!b.v)
 		return;
-	struct vmt_vma *v = arena_alloc((b.n + 1) * sizeof *v);
+	struct vmt_vma *v = arena_alloc_raw((b.n + 1) * sizeof *v);
 	if (v) {
 		for (uint32_t i = 0; i < b.n; i++) {
 			v[i] = b.v[i].v;
