@@ -16,6 +16,7 @@
 #include "vmt.h"
 #include "vmt_meta.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sched.h>
@@ -146,6 +147,9 @@ static void task_close_writer(struct ltask *t)
 
 /* ---- /proc --------------------------------------------------------- */
 
+/* A /proc file the kernel gives whole to one read that has room for it
+ * (cmdline, environ, status, fdinfo): a short read is its end, no read
+ * of 0 after it.  Up to cap - 1 bytes, NUL-terminated. */
 static long read_file(const char *path, char *buf, size_t cap)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -157,9 +161,43 @@ static long read_file(const char *path, char *buf, size_t cap)
 		if (r <= 0)
 			break;
 		len += (size_t)r;
+		if ((size_t)r < cap - 1 - (len - (size_t)r))
+			break;
 	}
 	close(fd);
 	buf[len] = 0;
+	return (long)len;
+}
+
+/* The whole of a /proc file into *buf, grown as needed and kept for the
+ * next call: its length, or -1.  whole: as read_file (one read says all);
+ * else (maps: a page of lines a read) to a read of 0. */
+static long read_grown(const char *path, char **buf, size_t *cap, int whole)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		if (len + 1 >= *cap) {
+			size_t c = *cap ? 2 * *cap : 64 << 10;
+			char *b = realloc(*buf, c);
+			if (!b)
+				break;
+			*buf = b;
+			*cap = c;
+		}
+		ssize_t r = read(fd, *buf + len, *cap - 1 - len);
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+		if (whole && len + 1 < *cap)
+			break;
+	}
+	close(fd);
+	if (!*buf)
+		return -1;
+	(*buf)[len] = 0;
 	return (long)len;
 }
 
@@ -259,6 +297,66 @@ static uint32_t sysv_file_id(struct ltask *t, int id)
 static dev_t rec_dev;              /* libvmrec.so's file */
 static ino_t rec_ino;
 
+/* libvmrec.so's PT_LOADs as ld.so maps them (_dl_map_segments): one
+ * mmap of the whole length at the first's offset (the reservation), then
+ * one MAP_FIXED mmap at base + start for each further one.  Such an mmap
+ * says where the reservation went, so the reservation needs no
+ * syscall-exit stop; unless ld.so first protects holes between the
+ * segments (rec_holes), calls it makes before any MAP_FIXED one. */
+#define REC_SEGS 8
+static struct { uint64_t start, off; } rec_seg[REC_SEGS];
+static int rec_nseg, rec_holes;
+static uint64_t rec_len;
+
+/* rec_seg, rec_len and rec_holes from the library's program headers;
+ * rec_nseg stays 0 (every reservation gets its exit stop) where they
+ * cannot be read. */
+static void rec_layout(const char *path)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[32];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	int n = 0;
+	uint64_t end = 0;
+	if (pread(fd, &eh, sizeof eh, 0) == (ssize_t)sizeof eh && eh.e_phentsize == sizeof ph[0] &&
+	    eh.e_phnum <= 32 &&
+	    pread(fd, ph, eh.e_phnum * sizeof ph[0], (off_t)eh.e_phoff) == (ssize_t)(eh.e_phnum * sizeof ph[0]))
+		for (int i = 0; i < eh.e_phnum && n >= 0; i++) {
+			if (ph[i].p_type != PT_LOAD)
+				continue;
+			uint64_t start = ph[i].p_vaddr & ~4095ull;
+			if (n == REC_SEGS || (n && start < end)) {
+				n = -1;
+				break;
+			}
+			rec_holes |= n && start > end;
+			rec_seg[n].start = start;
+			rec_seg[n].off = ph[i].p_offset & ~4095ull;
+			n++;
+			end = (ph[i].p_vaddr + ph[i].p_memsz + 4095) & ~4095ull;
+		}
+	close(fd);
+	if (n > 1) {
+		rec_nseg = n;
+		rec_len = end - rec_seg[0].start;
+	}
+}
+
+/* A MAP_FIXED mmap of libvmrec's file at `at` of file offset `off`: the
+ * span of the whole library, where it is a further segment's. */
+static int rec_span_of(uint64_t at, uint64_t off, struct span *sp)
+{
+	for (int i = 1; i < rec_nseg; i++)
+		if (rec_seg[i].off == off && at >= rec_seg[i].start - rec_seg[0].start) {
+			sp->lo = at - (rec_seg[i].start - rec_seg[0].start);
+			sp->hi = sp->lo + rec_len;
+			return 1;
+		}
+	return 0;
+}
+
 struct maps_line { uint64_t start, end, off, ino; unsigned maj, min; char perms[5]; char name[4096]; };
 
 static int parse_maps_line(const char *s, struct maps_line *l)
@@ -277,23 +375,34 @@ static int parse_maps_line(const char *s, struct maps_line *l)
 	return 0;
 }
 
-/* Each line of /proc/TID/maps, until fn returns non-zero. */
+/* Each line of /proc/TID/maps, until fn returns non-zero: the file read
+ * whole first (a page of lines a read), not through stdio's 1 KiB. */
 static int maps_each(pid_t tid, int (*fn)(const struct maps_line *, void *), void *arg)
 {
-	char path[64], line[4300];
-	struct maps_line l;
+	static char *buf;
+	static size_t cap;
+	static struct maps_line l;
+	char path[64];
 	int n = 0;
 	snprintf(path, sizeof path, "/proc/%d/maps", (int)tid);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	long len = read_grown(path, &buf, &cap, 0);
+	if (len < 0)
 		return -1;
-	while (fgets(line, sizeof line, f))
+	for (char *line = buf, *end; line < buf + len; line = end + 1) {
+		end = memchr(line, '\n', (size_t)(buf + len - line));
+		if (!end)
+			end = buf + len;
+		*end = 0;
+		if (!fn) {
+			n++;                    /* a count: every line is a VMA */
+			continue;
+		}
 		if (parse_maps_line(line, &l) == 0) {
 			n++;
-			if (fn && fn(&l, arg))
+			if (fn(&l, arg))
 				break;
 		}
-	fclose(f);
+	}
 	return n;
 }
 
@@ -421,29 +530,26 @@ static void write_image_start(struct ltask *t, int reason)
 static void exec_event_handed(struct ltask *t)
 {
 	static const char var[] = "VMREC_EXEC=";
+	static char *env;
+	static size_t cap;
 	struct lproc *p = t->p;
-	char path[64];
+	char path[64], *line = NULL;
 	snprintf(path, sizeof path, "/proc/%d/environ", (int)p->tgid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	while ((n = getdelim(&line, &cap, 0, f)) > 0)
-		if (strncmp(line, var, sizeof var - 1) == 0)
+	long len = read_grown(path, &env, &cap, 1);
+	for (char *e = env; len > 0 && e < env + len; e += strlen(e) + 1)
+		if (strncmp(e, var, sizeof var - 1) == 0) {
+			line = e;
 			break;
-	fclose(f);
+		}
 	/* seq, time, sys, five arguments, image, FILE id (the old image
 	 * wrote that record), ... */
 	uint64_t v[10] = { 0 };
 	int got = 0;
-	for (char *s = n > 0 ? line + sizeof var - 1 : NULL; s && got < 10; got++) {
+	for (char *s = line ? line + sizeof var - 1 : NULL; s && got < 10; got++) {
 		char *end;
 		v[got] = strtoull(s, &end, 10);
 		s = *end == ',' ? end + 1 : NULL;
 	}
-	free(line);
 	if (got < 10)
 		return;
 	struct vmt_event ev = { .seq = v[0], .time_ns = v[1], .sys = (uint16_t)v[2],
@@ -916,7 +1022,18 @@ static int on_seccomp(struct ltask *t)
 	int names = capture_file(sys, a, &cf);
 	int file = names && cf.kind == CAPTURE_FILE_FD && fd_stat(t, cf.fd, &fst) == 0;
 	if (!p->live && file && rec_ino && fst.st_dev == rec_dev && fst.st_ino == rec_ino) {
-		t->call = CALL_SPAN;        /* the loader reserves the recorder's library */
+		/* the loader maps the recorder's library: a further segment
+		 * says where all of it is; the reservation before it needs no
+		 * result, unless holes are protected before that segment */
+		struct span sp;
+		if (sys == VMT_SYS_MMAP && (a[3] & MAP_FIXED) && rec_span_of(a[0], a[5], &sp)) {
+			if (p->nspans < MAX_SPANS)
+				p->spans[p->nspans++] = sp;
+			return PTRACE_CONT;
+		}
+		if (sys == VMT_SYS_MMAP && !(a[3] & MAP_FIXED) && rec_nseg && !rec_holes)
+			return PTRACE_CONT;
+		t->call = CALL_SPAN;
 		return PTRACE_SYSCALL;
 	}
 	struct vmt_event *ev = &t->ev;
@@ -1074,8 +1191,10 @@ static void on_new_task(struct ltask *t, int event)
 static void on_exec(struct ltask *t)
 {
 	unsigned long former = 0;
-	ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &former);
 	struct lproc *p = t->p;
+	/* only another thread's exec has a former tid to ask for */
+	if (proc_tasks(p) > 1)
+		ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &former);
 	if (former && (pid_t)former != t->tid) {
 		struct ltask *o = task_find((pid_t)former);
 		if (o) {
@@ -1120,6 +1239,7 @@ void launch_trace_init(const struct launch_cfg *c)
 	if (stat(c->lib_path, &st) == 0) {
 		rec_dev = st.st_dev;
 		rec_ino = st.st_ino;
+		rec_layout(c->lib_path);
 	}
 }
 

@@ -47,18 +47,24 @@ SHIM_NOT_LIBC := mmap mmap64 munmap mprotect pkey_mprotect madvise posix_madvise
 # program's own liblz4, if it has one, is its own.  -z now binds every
 # import as it loads: a lazy first call runs ld.so's resolver, which saves
 # the whole vector state on the stack it is on, a signal handler's 8 KiB
-# sigaltstack too (tests/shim/small-stacks.t).
+# sigaltstack too (tests/shim/small-stacks.t).  -z noseparate-code: two
+# PT_LOADs (text with its read-only data, then data), not four, so ld.so
+# maps it with two calls fewer in every image, each a launcher stop.
 $(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT)
 	@mkdir -p $(@D)
 	@bad=$$(nm -u $(call objs,$(SHIM_LIB_SRCS)) | awk 'NF == 2 { print $$2 }' | \
 	  grep -xE "$$(echo $(SHIM_NOT_LIBC) | tr ' ' '|')" | sort -u | tr '\n' ' '); \
 	[ -z "$$bad" ] || { echo "libvmrec.so: shim/ calls libc's $$bad(raw.h, arena.h instead)" >&2; exit 1; }
-	$(CC) -shared -Wl,-z,defs -Wl,-z,now -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
+	$(CC) -shared -Wl,-z,defs -Wl,-z,now -Wl,-z,noseparate-code -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
 	  $(SHIM_VMT) -l:liblz4.a $(LDFLAGS)
 
+# The launcher is linked -static-pie: every recording starts it, and
+# ld.so loading its libraries cost each one about a millisecond.
+# Sanitizers cannot link statically: under SANITIZE it stays dynamic.
+VMREC_LAUNCHER_LINK := $(if $(strip $(SANITIZE)),,-static-pie)
 $(BUILD)/bin/vmrec: $(call objs,shim/vmrec.c shim/launch_trace.c shim/launch_filter.c $(SHIM_CAPTURE_SRCS)) $(LIBVMT)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
+	$(CC) $(VMREC_LAUNCHER_LINK) -o $@ $^ $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
 
 # capture.c's own test links it.
 $(BUILD)/tests/shim/capture.t: $(call objs,$(SHIM_CAPTURE_SRCS))
@@ -89,6 +95,13 @@ TEST_BINS += $(BUILD)/tests/shim/static_ranges
 $(BUILD)/tests/shim/static_ranges: tests/shim/static/static_ranges.c
 	@mkdir -p $(@D)
 	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
+
+# A static program whose second thread execs: the launcher's exec of a
+# thread (tests/shim/launcher-threads.t).
+TEST_BINS += $(BUILD)/tests/shim/static_thread_exec
+$(BUILD)/tests/shim/static_thread_exec: tests/shim/static/static_thread_exec.c
+	@mkdir -p $(@D)
+	$(CC) -static -O2 -o $@ $< -lpthread || $(CC) -O2 -o $@ $< -lpthread
 
 # A static program attaching a SysV segment: the launcher's FILE record
 # for shmat (tests/shim/shm-file.t).

@@ -108,23 +108,16 @@ static void reaped(pid_t pid, int st)
 }
 
 /* The launcher's own store, once its tree has gone: to `out`, the path it
- * was asked for. */
-static int finish(const char *store_path, const char *out)
+ * was asked for, from the mapping it made the store with. */
+static int finish(struct vmt_store *s, const char *out)
 {
-	struct vmt_store s = { 0 };
 	char msg[512];
-	if (vmt_store_attach(&s, store_path) < 0) {
-		fprintf(stderr, "vmrec: %s: not a trace store\n", store_path);
-		return 2;
-	}
-	if (vmt_store_finish(&s, out, 0, fates, nfates, NULL, msg, sizeof msg) < 0) {
+	if (vmt_store_finish(s, out, 0, fates, nfates, NULL, msg, sizeof msg) < 0) {
 		fprintf(stderr, "vmrec: cannot finish the trace: %s; the records stay in %s "
-		        "(vmrec --finish %s)\n", msg, store_path, store_path);
-		vmt_store_detach(&s);
+		        "(vmrec --finish %s)\n", msg, s->path, s->path);
 		return 2;
 	}
-	vmt_store_remove(&s);
-	vmt_store_detach(&s);
+	vmt_store_remove(s);
 	return 0;
 }
 
@@ -238,32 +231,16 @@ static int finish_by_hand(const char *store_path, const char *out, unsigned mode
  * thread one raw copy into its slab, not the encoding (docs/store.md).  Woken by each seal; whatever is left when the tree has
  * gone, and every slab still open, the finisher writes. */
 struct drainer {
-	char path[8400];
 	pthread_t thread;
 	int started;
 	volatile int stop;
-	struct vmt_store store;
-	struct vmt_store_head *attached;   /* store.head once attached (drain_stop's) */
+	struct vmt_store *store;   /* the launcher's one mapping of the store */
 };
-
-static void nap_ms(long ms)
-{
-	struct timespec ts = { 0, ms * 1000000L };
-	nanosleep(&ts, NULL);
-}
 
 static void *drain_main(void *arg)
 {
 	struct drainer *d = arg;
-	struct vmt_store *s = &d->store;
-	/* the root image makes the store in its constructor */
-	while (vmt_store_attach(s, d->path) < 0)
-		if (d->stop)
-			return NULL;
-		else
-			nap_ms(1);
-	__atomic_store_n(&s->head->drainer, 1, __ATOMIC_RELEASE);
-	__atomic_store_n(&d->attached, s->head, __ATOMIC_RELEASE);
+	struct vmt_store *s = d->store;
 	struct vmt_store_slab **slabs = NULL;
 	size_t n = 0, cap = 0;
 	uint64_t off = VMT_STORE_HEAD;
@@ -292,17 +269,21 @@ static void *drain_main(void *arg)
 		syscall(SYS_futex, &s->head->sealed, FUTEX_WAIT, sealed, &tick, NULL, 0);
 	}
 	free(slabs);
-	return NULL;   /* drain_stop detaches, after its wake */
+	return NULL;
 }
 
-static void drain_start(struct drainer *d, const char *store)
+/* Before the tree starts: its writers seal their slabs for the drainer
+ * from their first record on. */
+static void drain_start(struct drainer *d, struct vmt_store *store)
 {
 	sigset_t all, old;
-	snprintf(d->path, sizeof d->path, "%s", store);
+	d->store = store;
 	sigfillset(&all);   /* the signals to forward are the main thread's */
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	d->started = pthread_create(&d->thread, NULL, drain_main, d) == 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (d->started)
+		__atomic_store_n(&store->head->drainer, 1, __ATOMIC_RELEASE);
 }
 
 static void drain_stop(struct drainer *d)
@@ -310,14 +291,11 @@ static void drain_stop(struct drainer *d)
 	if (!d->started)
 		return;
 	d->stop = 1;
-	/* not store.head, which a failed attach sets and unmaps */
-	struct vmt_store_head *h = __atomic_load_n(&d->attached, __ATOMIC_ACQUIRE);
-	if (h) {   /* a wake that comes before the wait changes the word it waits on */
-		__atomic_add_fetch(&h->sealed, 1, __ATOMIC_RELEASE);
-		syscall(SYS_futex, &h->sealed, FUTEX_WAKE, 1, NULL, NULL, 0);
-	}
+	/* a wake that comes before the wait changes the word it waits on */
+	struct vmt_store_head *h = d->store->head;
+	__atomic_add_fetch(&h->sealed, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &h->sealed, FUTEX_WAKE, 1, NULL, NULL, 0);
 	pthread_join(d->thread, NULL);
-	vmt_store_detach(&d->store);
 }
 
 /* A trace is replaced by rename (a symlink itself, never what it points
@@ -447,6 +425,12 @@ int main(int argc, char **argv)
 	if (check_out(out) < 0)
 		return 2;
 
+	/* each image's writer (about 200 KiB of buffers) is made at its exec
+	 * and freed at its go-live, the header's first: kept in the heap, not
+	 * given back to the kernel and taken again at every exec of the tree */
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+
 	/* the store is the launcher's: it writes each image's start */
 	char store[8400], cwd[4096];
 	if (out[0] != '/' && getcwd(cwd, sizeof cwd))
@@ -481,11 +465,6 @@ int main(int argc, char **argv)
 	if (no_sud)
 		setenv("VMREC_SUD", "0", 1);
 
-	/* each image's writer (about 200 KiB of buffers) is made at its exec
-	 * and freed at its go-live: kept in the heap, not given back to the
-	 * kernel and taken again at every exec of the tree */
-	mallopt(M_MMAP_THRESHOLD, 4 << 20);
-	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	struct launch_cfg lc = { .store = &tree, .lib_path = lib, .reaped = reaped };
 	launch_trace_init(&lc);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -523,7 +502,7 @@ int main(int argc, char **argv)
 		sigaction(sigs[k], &sa, NULL);
 	}
 	static struct drainer drainer;
-	drain_start(&drainer, store);
+	drain_start(&drainer, &tree);
 	int st = 0;
 	int waited = launch_trace_run(pid, go[1], &st);
 	/* orphans the tracer did not see (none expected): reap them too */
@@ -533,12 +512,12 @@ int main(int argc, char **argv)
 		if (op > 0)
 			reaped(op, ost);
 	drain_stop(&drainer);
-	vmt_store_detach(&tree);
+	/* the store stays mapped: the exit unmaps it */
 	if (waited < 0)
 		return 2;
 	/* a trace that cannot be finished is said on stderr; the status stays
 	 * the program's, as it would be without the recorder */
-	finish(store, out);
+	finish(&tree, out);
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return WEXITSTATUS(st);

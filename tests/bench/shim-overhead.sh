@@ -109,25 +109,27 @@ loop "sbrk loop, no page touches (ns/iteration of 17 calls)" "recorded <= 1.10, 
 
 # Start-up: what a process costs from its execve (the launcher records the
 # loader's calls with ptrace until libvmrec is live, docs/shim.md "Two
-# recorders"): wall time of the whole command natively, under vmrec and
-# under strace -f --seccomp-bpf (the same stop-only-for-these-calls
-# technique), alternating, medians of per-round ratios.
-wall_ms() {
-	s0=$(date +%s%N); "$@" >/dev/null 2>&1 || true; s1=$(date +%s%N)
-	echo $(( (s1 - s0) / 1000 ))
-}
+# recorders"): the whole command natively, under vmrec and under strace -f
+# --seccomp-bpf (the same stop-only-for-these-calls technique),
+# alternating, medians of per-round ratios, of CPU time (user + system of
+# the whole process tree, the launcher included: the steadier figure on a
+# shared machine) and of wall time (shim-runcpu -w).
 MEM='trace=%memory,prctl'
+cpu_wall() { "$B/bench/shim-runcpu" -w 1 "$@"; }
 startup() {   # NAME TARGET CMD...
 	name=$1 target=$2; shift 2
 	: >"$T/n"; : >"$T/r"; : >"$T/x"
 	i=0
 	while [ $i -lt "$ROUNDS" ]; do
-		wall_ms "$@" >>"$T/n"
-		wall_ms "$B/bin/vmrec" -o "$T/t.lz4" -- "$@" >>"$T/r"
-		wall_ms strace -f -qq --seccomp-bpf -e "$MEM" -o /dev/null "$@" >>"$T/x"
+		cpu_wall "$@" >>"$T/n"
+		cpu_wall "$B/bin/vmrec" -o "$T/t.lz4" -- "$@" >>"$T/r"
+		cpu_wall strace -f -qq --seccomp-bpf -e "$MEM" -o /dev/null "$@" >>"$T/x"
 		i=$((i + 1))
 	done
-	echo "$name: native $(median <"$T/n") us, vmrec $(pair_median "$T/r" "$T/n")x, strace -f --seccomp-bpf $(pair_median "$T/x" "$T/n")x (wall, medians of per-round ratios, $ROUNDS alternating rounds; target: $target)"
+	for f in n r x; do
+		cut -d' ' -f1 "$T/$f" >"$T/$f.cpu"; cut -d' ' -f2 "$T/$f" >"$T/$f.wall"
+	done
+	echo "$name: native $(median <"$T/n.cpu") ms CPU, $(median <"$T/n.wall") us wall; vmrec $(pair_median "$T/r.cpu" "$T/n.cpu")x CPU, $(pair_median "$T/r.wall" "$T/n.wall")x wall; strace -f --seccomp-bpf $(pair_median "$T/x.cpu" "$T/n.cpu")x CPU, $(pair_median "$T/x.wall" "$T/n.wall")x wall (medians of per-round ratios, $ROUNDS alternating rounds; target: $target)"
 }
 printf 'int f(int x) { return x * 2; }\n' >"$T/small.c"
 startup "200 execs of /bin/true from a shell" "vmrec <= 2.0" sh -c 'i=0; while [ $i -lt 200 ]; do /bin/true; i=$((i + 1)); done'

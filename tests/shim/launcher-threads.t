@@ -54,4 +54,15 @@ names cd.txt >cd.n
 is_file cd.n cs.n "its clone and its exit, as strace -f sees them"
 "$TC" c.lz4 | grep -q '^[0-9]* [0-9]* exit 0 = ? LAUNCHER$'
 ok $? "its exit is the launcher's"
+
+# a thread's execve (a static program: the launcher records the call):
+# the exec stop comes with the leader's pid, the call was the thread's,
+# whose tid the launcher asks for where the process has other tasks
+TE=$B/tests/shim/static_thread_exec
+need_built "$TE"
+"$V" -o e.lz4 -- "$TE" /bin/echo hi >out 2>err
+is "$?:$(cat out)" "0:hi" "a thread's execve runs the new image"
+like "$("$VT" check e.lz4)" "OK: " "the trace checks OK"
+"$TC" e.lz4 | grep -q ' execve .* = ? LAUNCHER file='
+ok $? "and has the thread's execve, finished at the exec stop"
 done_testing

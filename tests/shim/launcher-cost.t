@@ -1,0 +1,41 @@
+#!/bin/sh
+# What one recording costs the vmrec launcher itself, in its own system
+# calls (docs/shim.md, "Cost"): the trace store is mapped once, by the
+# launcher's main thread, and used by the drainer and the finisher alike;
+# every mapping of it is MADV_RANDOM (records land anywhere in the file:
+# a fault that read the pages around it would read them for nothing).
+# The exit unmaps it, not a munmap of the whole window before.  The
+# launcher is linked -static-pie: ld.so loads nothing for it.  It reads
+# an image's /proc files in as few reads as the kernel allows: cmdline
+# (and environ, status) in one, maps a page of lines a read and a read
+# of 0, not through stdio's 1 KiB buffer.
+. "$(dirname "$0")/../lib.sh"
+. "$S/tests/shim/shim.sh"
+V=$B/bin/vmrec
+need_built "$V"
+have_strace || skip_all "strace cannot trace here"
+cd "$T" || exit 1
+
+# the launcher alone (-f would follow the program too, which the
+# launcher could then not trace)
+strace -qq -e signal=none -e trace=mmap,munmap,madvise -o L.txt "$V" -o t.lz4 -- /bin/true >/dev/null 2>&1
+is "$?" 0 "/bin/true recorded under strace"
+is "$(grep -c 'MAP_SHARED' L.txt)" 1 "the trace store is mapped once"
+is "$(grep -c 'MADV_RANDOM' L.txt)" 1 "with no readahead of its file"
+at=$(grep 'MAP_SHARED' L.txt | sed -n 's/.* = \(0x[0-9a-f]*\)$/\1/p')
+[ -n "$at" ] && ! grep -q "^munmap($at," L.txt
+ok $? "and left for the exit to unmap (at ${at:-?})"
+
+strace -qq -y -e signal=none -e trace=read -o R.txt "$V" -o t.lz4 -- /bin/true >/dev/null 2>&1
+is "$(grep -c '^read([0-9]*</proc/[0-9]*/cmdline>' R.txt)" 1 "the exec's cmdline: one read"
+n=$(grep -c '^read([0-9]*</proc/[0-9]*/maps>' R.txt)
+[ "$n" -le 2 ]
+ok $? "its maps (under 4 KiB): one read and the read of 0 ($n)"
+
+if carries_sanitizer "$V"; then
+	ok 0 "a sanitizer build's launcher is dynamic (sanitizers cannot link statically)"
+else
+	readelf -l "$V" | grep -q 'INTERP'
+	is "$?" 1 "the launcher has no program interpreter (static-pie)"
+fi
+done_testing
