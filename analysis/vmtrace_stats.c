@@ -102,6 +102,10 @@ struct stats {
 	uint64_t processes, checkpoints[VMT_CK_FORK + 1], residency, stacks, files;
 	uint64_t vma_min, vma_max;
 	uint64_t ends[VMT_END_UNRECORDED + 1], lost;
+	/* the seqs records hold as positions (events, processes, checkpoints,
+	 * ENDs), and how many between the first and the last none holds */
+	uint64_t *seqs, missing;
+	size_t nseqs, seqcap;
 	int launcher;          /* any event or image is the launcher's: say who recorded what */
 	size_t last_proc;      /* the process of the last event, a guess */
 };
@@ -176,8 +180,42 @@ static void sum_processes(struct stats *s)
 	}
 }
 
+static int hold_seq(struct stats *s, uint64_t seq)
+{
+	if (s->nseqs == s->seqcap) {
+		size_t cap = s->seqcap ? s->seqcap * 2 : 4096;
+		uint64_t *v = realloc(s->seqs, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		s->seqs = v;
+		s->seqcap = cap;
+	}
+	s->seqs[s->nseqs++] = seq;
+	return 0;
+}
+
+static int by_seq(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void count_missing(struct stats *s)
+{
+	qsort(s->seqs, s->nseqs, sizeof(*s->seqs), by_seq);
+	for (size_t i = 1; i < s->nseqs; i++)
+		if (s->seqs[i] > s->seqs[i - 1] + 1)
+			s->missing += s->seqs[i] - s->seqs[i - 1] - 1;
+}
+
 static int add_record(struct stats *s, const struct vmt_record *rec)
 {
+	uint64_t seq = rec->type == VMT_REC_EVENT ? rec->u.event.seq
+	             : rec->type == VMT_REC_PROCESS ? rec->u.process.seq
+	             : rec->type == VMT_REC_CHECKPOINT ? rec->u.checkpoint.seq
+	             : rec->type == VMT_REC_END ? rec->u.end.seq : UINT64_MAX;
+	if (seq != UINT64_MAX && hold_seq(s, seq) < 0)
+		return -1;
 	switch (rec->type) {
 	case VMT_REC_EVENT: {
 		const struct vmt_event *ev = &rec->u.event;
@@ -280,12 +318,14 @@ static void print_json(FILE *f, const char *path, const struct vmt_header *h,
 	        ",\n  \"duration_ns\": %" PRIu64 ",\n  \"file_bytes\": %" PRIu64
 	        ",\n  \"bytes_per_event\": %.3f,\n  \"chunks\": %" PRIu64
 	        ",\n  \"truncated\": %s,\n  \"lost_bytes\": %" PRIu64
+	        ",\n  \"lost_records\": %" PRIu64 ",\n  \"missing_seqs\": %" PRIu64
 	        ",\n  \"processes\": %" PRIu64 ",\n  \"threads\": %zu"
 	        ",\n  \"residency_records\": %" PRIu64 ",\n  \"stacks\": %" PRIu64
 	        ",\n  \"files\": %" PRIu64 ",\n",
 	        s->events, s->errors, s->events ? s->end_ns - s->first_ns : 0,
 	        st->file_bytes, s->events ? (double)st->file_bytes / (double)s->events : 0.0,
-	        st->chunks, truncated ? "true" : "false", st->lost_bytes, s->processes,
+	        st->chunks, truncated ? "true" : "false", st->lost_bytes, s->lost, s->missing,
+	        s->processes,
 	        s->tasks.n, s->residency, s->stacks, s->files);
 	fprintf(f, "  \"checkpoints\": {");
 	const char *sep = "";
@@ -356,6 +396,9 @@ static void print_text(FILE *f, const char *path, const struct vmt_header *h,
 		        " vanished, %" PRIu64 " exec'd an unrecorded program; %" PRIu64
 		        " records lost\n", s->ends[VMT_END_EXIT], s->ends[VMT_END_SIGNAL],
 		        s->ends[VMT_END_VANISHED], s->ends[VMT_END_UNRECORDED], s->lost);
+	if (s->missing > s->lost)
+		fprintf(f, "silent loss: %" PRIu64 " seqs no record holds, the ENDs count %" PRIu64
+		        " records lost\n", s->missing, s->lost);
 	fprintf(f, "checkpoints:");
 	int any = 0;
 	for (int r = VMT_CK_START; r <= VMT_CK_FORK; r++)
@@ -437,6 +480,7 @@ int vmtrace_stats_main(int argc, char **argv)
 		if (s->tasks.n)   /* a trace without events has no table */
 			qsort(s->tasks.v, s->tasks.n, sizeof(*s->tasks.v), by_pid_tid);
 		sum_processes(s);
+		count_missing(s);
 		(json ? print_json : print_text)(stdout, path, vmt_reader_header(r), s, &st,
 		                                 ret == VMT_ETRUNCATED);
 	}
@@ -446,6 +490,7 @@ int vmtrace_stats_main(int argc, char **argv)
 		free(s->procs);
 		free(s->tasks.v);
 		free(s->tasks.index);
+		free(s->seqs);
 		free(s);
 	}
 	vmt_reader_close(r);

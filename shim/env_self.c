@@ -147,12 +147,14 @@ static int find_self(const struct maps_line *l, void *arg)
 }
 
 /* As /proc/self/maps names the library, whatever LD_PRELOAD said; under
- * the launcher LD_PRELOAD gives the real path (vmrec resolved it), and
- * ld.so's name for the library is that one. */
+ * the launcher, and in a later image (VMREC_STORE: exec_env.c gave it
+ * the path a maps line showed), LD_PRELOAD gives the real path, and
+ * ld.so's name for the library is that one: no read of maps. */
 void env_self_locate(void *fn)
 {
 	Dl_info info;
-	if (shim.tramp && dladdr(fn, &info) && info.dli_fname &&
+	const char *store = getenv("VMREC_STORE");
+	if ((shim.tramp || (store && *store)) && dladdr(fn, &info) && info.dli_fname &&
 	    info.dli_fname[0] == '/' && strlen(info.dli_fname) < sizeof lib_path)
 		strcpy(lib_path, info.dli_fname);
 	else

@@ -7,6 +7,7 @@
  * without faulting (umem.c). */
 #include "vmt.h"
 #include "exec.h"
+#include "forkgate.h"
 #include "arena.h"
 #include "image.h"
 #include "init.h"
@@ -176,6 +177,11 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 		return nr == SYS_execve ? raw3(nr, path, argv, envp)
 		                        : raw6(nr, dirfd, (long)path, (long)argv, (long)envp, flags, 0);
 	uint8_t sud = sud_enter();
+	/* no other thread's call overlaps the exec: one the kernel ended
+	 * between its completion and its record was a seq no record held */
+	int gate = !shim_vfork_child && (int32_t)raw0(SYS_getpid) == shim.pid;
+	if (gate)
+		forkgate_exec();
 	struct shim_call c;
 	if (sys == VMT_SYS_EXECVE)
 		call_begin(&c, sys, (uint64_t)path, (uint64_t)argv, (uint64_t)envp, 0, 0, 0);
@@ -253,6 +259,8 @@ long exec_call(int sys, int dirfd, const char *path, char *const argv[], char *c
 	} else {
 		call_end(&c, r);
 	}
+	if (gate)
+		forkgate_open();
 	sud_leave(sud);
 	return r;
 }

@@ -84,6 +84,7 @@ static volatile int forked;      /* it forked: a thread enrolling from then on o
 static volatile int ordered;     /* calls take `order` (forked while threaded) */
 static volatile int order;       /* 0 free, 1 held, 2 held and maybe waited for */
 static volatile int order_broken;   /* a holder did not let go in time: no more */
+int forkgate_test_sig;
 
 /* Slots are taken lowest first; the high-water mark, raised before a
  * slot is taken, bounds every scan (the table's untouched pages stay
@@ -162,6 +163,21 @@ static int enter_stray(void)
 	}
 }
 
+int forkgate_hold(void)
+{
+	if (self.in_flight || self.closing)
+		return 0;
+	for (;;) {
+		__atomic_add_fetch(&strays, 1, __ATOMIC_SEQ_CST);
+		self.in_flight = self.stray = 1;
+		if (!__atomic_load_n(&closed, __ATOMIC_SEQ_CST))
+			return 1;
+		__atomic_sub_fetch(&strays, 1, __ATOMIC_SEQ_CST);
+		self.in_flight = self.stray = 0;
+		wait_open();
+	}
+}
+
 static void order_take(void)
 {
 	int free_ = 0;
@@ -217,6 +233,8 @@ int forkgate_enter(void)
 				order_take();
 			return 1;
 		}
+		if (__builtin_expect(forkgate_test_sig, 0))
+			raw3(SYS_tgkill, raw0(SYS_getpid), raw0(SYS_gettid), forkgate_test_sig);
 		self.in_flight = 0;
 		wait_open();
 	}
@@ -286,6 +304,16 @@ void forkgate_close(void)
 	__atomic_store_n(&forkgate_forked_threaded, 1, __ATOMIC_RELAXED);
 	ordered = 1;
 	if (drain() < 0) {
+		forkgate_open();
+		self.closing = 1;
+	}
+}
+
+void forkgate_exec(void)
+{
+	int others = close_gate(0);
+	drain_strays();
+	if (others && drain() < 0) {
 		forkgate_open();
 		self.closing = 1;
 	}

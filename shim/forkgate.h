@@ -20,6 +20,11 @@ int forkgate_nested(void);
 void forkgate_close(void);
 void forkgate_open(void);
 void forkgate_child(void);
+/* Around an exec (not a vfork child's): close before the call's seq is
+ * taken, forkgate_open after it failed.  The kernel ends the other
+ * threads once it succeeds, wherever they are: those in flight end their
+ * calls first, and the others wait at the gate, where no call has begun. */
+void forkgate_exec(void);
 /* The process exits (before its exit event): no other thread starts a
  * recorded call from here on, and those in flight end first, so the
  * process's END follows every call it made. */
@@ -32,6 +37,13 @@ extern int forkgate_forked_threaded;
 /* In call_end of the outermost call, once the call's end is read: the
  * next call of the process may take its seq (forkgate.c, `order`). */
 void forkgate_order_done(void);
+/* VMREC_TEST_SIGNAL=gate-entry:SIG (record.c): a call that finds the gate
+ * closed sends its thread SIG while its mark is still set. */
+extern int forkgate_test_sig;
+/* A thread's end hands its writer back inside hold/leave: a fork or an
+ * exit waits for it as for a call in flight (1: held; 0: the thread is in
+ * flight already, or forks). */
+int forkgate_hold(void);
 /* A new thread (its TLS may be a finished thread's), and one that ends. */
 void forkgate_thread_start(void);
 void forkgate_thread_gone(void);

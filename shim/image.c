@@ -225,15 +225,15 @@ static int add_vma(const struct maps_line *l, void *arg)
 	return 0;
 }
 
-void image_map(uint64_t seq)
+void image_map(uint64_t seq, const struct maps_snap *m)
 {
-	int lines = maps_each(NULL, NULL);
+	int lines = m->lines;
 	struct map_build b = { .cap = lines > 0 ? (uint32_t)lines + 64 : 1024 };
 	size_t bytes = b.cap * (sizeof *b.v + 128);
 	b.v = arena_alloc(bytes);
 	if (!b.v)
 		return;
-	maps_each(add_vma, &b);
+	maps_snap_each(m, add_vma, &b);
 	struct vmt_record rec = { .type = VMT_REC_MAP };
 	rec.u.map = (struct vmt_map){ .seq = seq, .pid = shim.pid, .nvma = b.n, .vmas = b.v };
 	shim_write(&rec);
@@ -287,12 +287,20 @@ static int layout_vma(const struct maps_line *l, void *arg)
 
 void image_checkpoint(int reason)
 {
+	struct maps_snap m;
+	maps_read(&m);
+	image_checkpoint_in(reason, &m);
+	maps_release(&m);
+}
+
+void image_checkpoint_in(int reason, const struct maps_snap *m)
+{
 	struct layout_build b = { 0 };
 	if (reason == VMT_CK_EXIT || reason == VMT_CK_REQUEST) {
 		b.cap = 256;
 		b.v = arena_alloc(b.cap * sizeof *b.v);
 	}
-	maps_each(layout_vma, &b);
+	maps_snap_each(m, layout_vma, &b);
 	uint64_t seq = shim_next_seq();
 	struct vmt_record rec = { .type = VMT_REC_CHECKPOINT };
 	rec.u.checkpoint = (struct vmt_checkpoint){

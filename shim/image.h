@@ -8,8 +8,12 @@
 
 void image_header(void);                     /* first process of the trace only */
 void image_process(uint64_t seq);
-void image_map(uint64_t seq);
-void image_checkpoint(int reason);
+struct maps_snap;
+/* The MAP record and a checkpoint from one read of /proc/self/maps
+ * (maps.h): nothing between them changes a VMA. */
+void image_map(uint64_t seq, const struct maps_snap *m);
+void image_checkpoint_in(int reason, const struct maps_snap *m);
+void image_checkpoint(int reason);           /* reads /proc/self/maps itself */
 /* Identity record for a file, once per (dev, ino) per image; 0 if unknown. */
 uint32_t image_file_fd(int fd);
 /* A new identity record, never shared with another call (shmat's segment:

@@ -129,12 +129,15 @@ static void start_image(int root)
 	}
 	/* under the launcher the image's start is the launcher's: it wrote
 	 * PROCESS and MAP at the exec stop, and the loader's calls since */
+	struct maps_snap m;
+	maps_read(&m);        /* failed: no lines, as each read would have had */
 	if (!shim.tramp) {
 		uint64_t seq = shim_next_seq();
 		image_process(seq);
-		image_map(seq);
+		image_map(seq, &m);
 	}
-	image_checkpoint(exec ? VMT_CK_EXEC : VMT_CK_START);
+	image_checkpoint_in(exec ? VMT_CK_EXEC : VMT_CK_START, &m);
+	maps_release(&m);
 }
 
 /* Children that change directory must still find the same trace. */

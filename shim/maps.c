@@ -130,7 +130,7 @@ static uint64_t dec(const char **p)
 }
 
 /* "start-end perms offset maj:min ino   name" */
-static int parse(char *s, struct maps_line *l)
+static int parse(const char *s, struct maps_line *l)
 {
 	const char *p = s;
 	l->start = hex(&p);
@@ -153,14 +153,19 @@ static int parse(char *s, struct maps_line *l)
 	return 0;
 }
 
-int maps_each(int (*fn)(const struct maps_line *l, void *arg), void *arg)
+/* The whole file into recorder memory, its lines NUL-terminated. */
+int maps_read(struct maps_snap *m)
 {
 	size_t cap = 64 << 10, len = 0;
 	char *buf = arena_alloc_raw(cap);
 	long fd = raw3(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	int n = 0;
+	m->buf = NULL;
+	m->len = m->cap = 0;
+	m->lines = 0;
 	if (!buf || raw_failed(fd)) {
 		arena_free(buf, cap);
+		if (!raw_failed(fd))
+			raw1(SYS_close, fd);
 		return raw_failed(fd) ? (int)fd : -12;
 	}
 	for (;;) {
@@ -180,20 +185,45 @@ int maps_each(int (*fn)(const struct maps_line *l, void *arg), void *arg)
 	}
 	raw1(SYS_close, fd);
 	buf[len] = 0;
-	for (char *line = buf; *line; ) {
-		char *nl = strchr(line, '\n');
+	for (char *nl = buf; (nl = memchr(nl, '\n', len - (size_t)(nl - buf))); *nl++ = 0)
+		m->lines++;
+	if (len && buf[len - 1])
+		m->lines++;
+	m->buf = buf;
+	m->len = len;
+	m->cap = cap;
+	return 0;
+}
+
+int maps_snap_each(const struct maps_snap *m, int (*fn)(const struct maps_line *l, void *arg),
+                   void *arg)
+{
+	int n = 0;
+	for (size_t at = 0; m->buf && at < m->len; at += strlen(m->buf + at) + 1) {
 		struct maps_line l;
-		if (nl)
-			*nl = 0;
-		if (parse(line, &l) == 0) {
+		/* parse reads the line only: the snapshot can be walked again */
+		if (parse(m->buf + at, &l) == 0) {
 			n++;
 			if (fn && fn(&l, arg))
 				break;
 		}
-		if (!nl)
-			break;
-		line = nl + 1;
 	}
-	arena_free(buf, cap);
+	return n;
+}
+
+void maps_release(struct maps_snap *m)
+{
+	arena_free(m->buf, m->cap);
+	m->buf = NULL;
+}
+
+int maps_each(int (*fn)(const struct maps_line *l, void *arg), void *arg)
+{
+	struct maps_snap m;
+	int err = maps_read(&m);
+	if (err < 0)
+		return err;
+	int n = maps_snap_each(&m, fn, arg);
+	maps_release(&m);
 	return n;
 }

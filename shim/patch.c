@@ -4,6 +4,7 @@
 #include "patch.h"
 #include "raw.h"
 
+#include <fcntl.h>
 #include <link.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -152,8 +153,9 @@ static unsigned char *search_in(const char *pat, const unsigned char *fixed, siz
 	return NULL;
 }
 
-/* The whole text at once: one mprotect there and back leaves libc's text a
- * single VMA (page-sized changes would split it and stay split). */
+/* The fallback where /proc/self/mem refuses the writes: the whole text at
+ * once, one mprotect there and back, leaves libc's text a single VMA
+ * (page-sized changes would split it and stay split). */
 static int text_writable(int on)
 {
 	unsigned long start = shim_page_down(text_start), end = shim_page_up(text_end);
@@ -161,12 +163,49 @@ static int text_writable(int on)
 	                       PROT_READ | PROT_EXEC | (on ? PROT_WRITE : 0))) ? -1 : 0;
 }
 
-static void write_jump(unsigned char *at, void *hook)
+/* Code goes in through /proc/self/mem: the kernel writes a private copy
+ * of each page past its protection, so libc's text is never writable,
+ * no VMA changes and the program sees no mprotect.  Where that is
+ * refused (no /proc, proc_mem.force_override=never), the text is made
+ * writable for the writes.  -1: neither. */
+struct poker { long fd; int writable; };
+
+static void poke_begin(struct poker *pk)
 {
-	unsigned char code[JUMP_LEN] = { 0x49, 0xbb };          /* movabs $hook, %r11 */
+	pk->fd = raw3(SYS_openat, AT_FDCWD, "/proc/self/mem", O_RDWR | O_CLOEXEC);
+	pk->writable = 0;
+}
+
+static int poke(struct poker *pk, unsigned char *at, const void *code, size_t len)
+{
+	if (!raw_failed(pk->fd)) {
+		if (raw4(SYS_pwrite64, pk->fd, code, len, (long)(uintptr_t)at) == (long)len)
+			return 0;
+		raw1(SYS_close, pk->fd);
+		pk->fd = -1;
+	}
+	if (!pk->writable) {
+		if (text_writable(1) < 0)
+			return -1;
+		pk->writable = 1;
+	}
+	memcpy(at, code, len);
+	return 0;
+}
+
+static void poke_end(struct poker *pk)
+{
+	if (!raw_failed(pk->fd))
+		raw1(SYS_close, pk->fd);
+	if (pk->writable)
+		text_writable(0);
+}
+
+static void jump_code(unsigned char code[JUMP_LEN], void *hook)
+{
+	code[0] = 0x49; code[1] = 0xbb;                         /* movabs $hook, %r11 */
 	memcpy(code + 2, &hook, 8);
 	code[10] = 0x41; code[11] = 0xff; code[12] = 0xe3;      /* jmp *%r11 */
-	memcpy(at, code, JUMP_LEN);
 }
 
 static void warn(const char *what, const char *sym)
@@ -262,21 +301,52 @@ int patch_sites(struct patch_site *sites, size_t n)
 		}
 	}
 	unsigned char *extra_at = extra.bytes ? search(extra.bytes, extra.near, 0) : NULL;
-	if (text_writable(1) < 0) {
-		warn(": cannot make libc text writable\n", "libc");
-		return (int)n;
+	/* the jumps in address order, then one write for each page's */
+	struct jump { unsigned char *at; void *to; size_t site; } j[n + 1];
+	size_t nj = 0;
+	for (size_t i = 0; i <= n; i++) {
+		unsigned char *a = i < n ? at[i] : extra_at;
+		if (!a)
+			continue;
+		size_t k = nj++;
+		for (; k > 0 && j[k - 1].at > a; k--)
+			j[k] = j[k - 1];
+		j[k] = (struct jump){ a, i < n ? sites[i].hook : extra.to, i };
 	}
-	if (extra_at)
-		write_jump(extra_at, extra.to);
-	for (size_t i = 0; i < n; i++)
-		if (at[i]) {
-			sites[i].sys_end = syscall_end(at[i], matched[i]);
-			sites[i].call_end = call_end(at[i], sites[i].sys_end);
-			write_jump(at[i], sites[i].hook);
-			sites[i].at = (uint64_t)(uintptr_t)at[i];
-			sites[i].done = 1;
+	static unsigned char buf[SHIM_PAGE + JUMP_LEN];
+	struct poker pk;
+	int refused = 0;
+	poke_begin(&pk);
+	for (size_t g = 0, e; g < nj; g = e) {
+		uint64_t page = shim_page_down((uint64_t)(uintptr_t)j[g].at);
+		for (e = g + 1; e < nj && shim_page_down((uint64_t)(uintptr_t)j[e].at) == page &&
+		                j[e].at >= j[e - 1].at + JUMP_LEN; e++)
+			;
+		size_t span = (size_t)(j[e - 1].at + JUMP_LEN - j[g].at);
+		memcpy(buf, j[g].at, span);
+		for (size_t k = g; k < e; k++)
+			jump_code(buf + (j[k].at - j[g].at), j[k].to);
+		/* read before the jumps overwrite the entries */
+		for (size_t k = g; k < e; k++)
+			if (j[k].site < n) {
+				struct patch_site *s = &sites[j[k].site];
+				s->sys_end = syscall_end(j[k].at, matched[j[k].site]);
+				s->call_end = call_end(j[k].at, s->sys_end);
+			}
+		if (refused || (refused = poke(&pk, j[g].at, buf, span) < 0)) {
+			for (size_t k = g; k < e; k++)
+				skipped += j[k].site < n;   /* still libc's: the trap path sees it */
+			continue;
 		}
-	text_writable(0);
+		for (size_t k = g; k < e; k++)
+			if (j[k].site < n) {
+				sites[j[k].site].at = (uint64_t)(uintptr_t)j[k].at;
+				sites[j[k].site].done = 1;
+			}
+	}
+	poke_end(&pk);
+	if (refused)
+		warn(": cannot make libc text writable\n", "libc");
 	return skipped;
 }
 

@@ -52,8 +52,9 @@ struct shim_writer {
 /* VMREC_TEST_SIGNAL=WHERE:SIG, for tests only: this thread sends itself
  * SIG at WHERE, a point where the recorder holds the thread's writer
  * (thread-exit: the key destructor's hand-back; process-end: after the
- * trace's last write), so a test can put a signal handler's call into
- * that window every run.  Read once at start; the points are cold. */
+ * trace's last write; gate-entry: a call that finds the fork gate closed,
+ * its mark still set, forkgate.c), so a test can put a signal handler's
+ * call into that window every run.  Read once at start; the points are cold. */
 enum { AT_NONE, AT_THREAD_EXIT, AT_PROCESS_END };
 static int test_at, test_sig;
 
@@ -226,11 +227,12 @@ static int writer_close(struct shim_writer *sw)
  * spare the launcher has drained, else into a new slab.  A launcher that
  * has drained none of the spares is behind by thousands of records, or
  * gone (killed): the writer makes its own chunks again from the new slab
- * on, so a dead launcher costs a few slabs of store space, never a wait. */
+ * on, so a dead launcher costs a few slabs of store space, never a wait.
+ * No new slab (the store is full): NULL, and the writer keeps the full
+ * one, where its END still has room (vmt_store_log). */
 static struct vmt_store_slab *next_slab(struct shim_writer *sw)
 {
 	struct vmt_store_slab *sl = sw->put.slab, *next = NULL;
-	vmt_store_seal(&shim.store, sl);
 	int i, free_at = -1;
 	for (i = 0; i < SPARES; i++) {
 		if (!sw->spare[i]) {
@@ -244,6 +246,8 @@ static struct vmt_store_slab *next_slab(struct shim_writer *sw)
 	}
 	if (!next) {
 		next = vmt_store_slab_new(&shim.store, sl->pid, sl->tid);
+		if (!next)
+			return NULL;
 		if (free_at >= 0) {
 			sw->spare[free_at] = sl;
 		} else {
@@ -252,6 +256,7 @@ static struct vmt_store_slab *next_slab(struct shim_writer *sw)
 			memset(sw->spare, 0, sizeof sw->spare);
 		}
 	}
+	vmt_store_seal(&shim.store, sl);
 	sw->put.slab = next;
 	return next;
 }
@@ -260,9 +265,10 @@ static struct vmt_store_slab *next_slab(struct shim_writer *sw)
  * the launcher, in another process, makes the chunks. */
 __attribute__((hot)) static int put_drained(struct shim_writer *sw, const struct vmt_record *rec)
 {
-	struct vmt_store_slab *sl = sw->put.slab;
+	struct vmt_store_slab *sl = sw->put.slab, *next;
 	int logged = vmt_store_log(sl, rec);
-	if (logged == 1 && (sl = next_slab(sw))) {
+	if (logged == 1 && (next = next_slab(sw))) {
+		sl = next;
 		if (!sw->drained)
 			return put(sw, rec);   /* given up on the launcher: the new slab is empty */
 		logged = vmt_store_log(sl, rec);
@@ -276,6 +282,8 @@ __attribute__((hot)) static int put_drained(struct shim_writer *sw, const struct
 	if (!r && rec->type != VMT_REC_HEADER)
 		r = vmt_writer_flush(sw->w);
 	sw->put.slab = sl;
+	if (r && rec->type != VMT_REC_HEADER)
+		lose();                    /* in no slab and in no chunk */
 	return r;
 }
 
@@ -309,11 +317,17 @@ __attribute__((hot)) static int put(struct shim_writer *sw, const struct vmt_rec
 		vmt_writer_flush(sw->w);
 		logged = vmt_store_log(sl, rec);
 	}
-	if (logged && sl && rec->type != VMT_REC_HEADER) {   /* alone in a chunk, at once */
+	/* alone in a chunk, at once (no slab: the store is full), so a write
+	 * that fails is one record lost, and counted */
+	if (logged && rec->type != VMT_REC_HEADER) {
 		int r = vmt_writer_flush(sw->w);
 		if (!r)
 			r = vmt_write(sw->w, rec);
-		return r ? r : vmt_writer_flush(sw->w);
+		if (!r)
+			r = vmt_writer_flush(sw->w);
+		if (r)
+			lose();
+		return r;
 	}
 	return vmt_write(sw->w, rec);
 }
@@ -430,6 +444,8 @@ void shim_threads_init(void)
 		test_at = !strncmp(t, "thread-exit:", 12) ? AT_THREAD_EXIT
 		        : !strncmp(t, "process-end:", 12) ? AT_PROCESS_END : AT_NONE;
 		test_sig = atoi(colon + 1);
+		if (!strncmp(t, "gate-entry:", 11))
+			forkgate_test_sig = test_sig;
 	}
 }
 
@@ -607,21 +623,39 @@ static void write_detached(const struct vmt_record *rec, uint64_t announce_seq)
 	int saved = errno;
 	int32_t pid = rec->type == VMT_REC_FILE ? rec->u.file.pid
 	            : rec->type == VMT_REC_ARGV ? rec->u.argv.pid : rec->u.event.pid;
-	struct shim_writer *w = shim.store.base ? writer_new(pid, pid, 0) : NULL;
-	if (w) {
-		if (announce_seq && vfork_announced != pid) {
-			struct vmt_record p = { .type = VMT_REC_PROCESS };
-			p.u.process = (struct vmt_process){
-				.seq = announce_seq, .time_ns = rec->u.event.time_ns, .pid = pid,
-				.ppid = shim.pid, .image = 0, .exe = "", .cmdline = "",
-			};
-			check(w, vmt_write(w->w, &p));
-			vfork_announced = pid;
-		}
-		if (rec->type != VMT_REC_EVENT || rec->u.event.sys)
-			check(w, vmt_write(w->w, rec));
-		writer_close(w);
+	if (!shim.store.base)
+		return;
+	struct shim_writer *w = writer_new(pid, pid, 0);
+	/* its records go out in one chunk at the close: where that fails
+	 * (no room) they are lost, and counted in shim.lost, which is the
+	 * parent's (this task runs on its memory): its END says them */
+	int n = 0, r = w ? 0 : -1;
+	if (announce_seq && vfork_announced != pid) {
+		struct vmt_record p = { .type = VMT_REC_PROCESS };
+		p.u.process = (struct vmt_process){
+			.seq = announce_seq, .time_ns = rec->u.event.time_ns, .pid = pid,
+			.ppid = shim.pid, .image = 0, .exe = "", .cmdline = "",
+		};
+		if (w && !r)
+			r = vmt_write(w->w, &p);
+		n++;
+		vfork_announced = pid;
 	}
+	if (rec->type != VMT_REC_EVENT || rec->u.event.sys) {
+		if (w && !r)
+			r = vmt_write(w->w, rec);
+		n++;
+	}
+	if (w) {
+		if (r)
+			check(w, r);
+		if (writer_close(w) < 0)
+			r = -1;
+	} else {
+		shim_output_failed("out of recorder memory");
+	}
+	if (r)
+		__atomic_add_fetch(&shim.lost, (uint64_t)n, __ATOMIC_RELAXED);
 	errno = saved;
 }
 
@@ -669,10 +703,16 @@ __attribute__((hot)) void call_begin(struct shim_call *c, int sys, uint64_t a0, 
 	c->announce_seq = 0;
 	c->gated = 0;
 	if (!shim_vfork_child) {    /* a vfork child must leave its parent's state */
-		if (shim_self.depth++ == 0)
+		/* the depth counts this call once it passed the gate: a signal
+		 * handler's call at the gate's entry (under this call's mark, or
+		 * while it waits) is an outermost one and writes its own record;
+		 * parked, it waited for a call that may wait at the gate until
+		 * the process's exit ends the thread */
+		if (shim_self.depth == 0)
 			c->gated = (uint8_t)forkgate_enter();
 		else
 			c->gated = (uint8_t)forkgate_nested();
+		shim_self.depth++;
 	} else if (vfork_announced != (int32_t)raw0(SYS_getpid))
 		c->announce_seq = shim_next_seq();
 	c->sys = sys;
@@ -710,8 +750,8 @@ __attribute__((hot)) void call_end(struct shim_call *c, long ret)
 		.pid = shim.pid, .tid = t->tid && t->pid == shim.pid ? t->tid : (int32_t)raw0(SYS_gettid),
 		.file_id = c->file_id,
 	};
-	if (t->depth == 1 && !shim_vfork_child)
-		forkgate_order_done();
+	if (c->gated && t->depth == 1 && !shim_vfork_child)
+		forkgate_order_done();      /* what this call took, not the call it interrupted */
 	capture_event(ev, c->sys, c->args, ret, c->flags);
 	if (shim.stacks && t->depth == 1)
 		ev->stack_id = stacks_capture(shim.stacks);
@@ -832,6 +872,9 @@ static void thread_exit(int released)
 	uint8_t sud = sud_enter();
 	unregister_thread(t);
 	forkgate_thread_gone();
+	/* a fork or the process's exit waits for the hand-back: else the
+	 * exit finished the trace while this wrote or held parked records */
+	int held = forkgate_hold();
 	t->exiting = 1;
 	t->exit_pending = 1;
 	write_locked(t, NULL);      /* hands the writer to the pool */
@@ -840,6 +883,8 @@ static void thread_exit(int released)
 	write_parked(t);
 	if (!released)
 		write_exit_event();
+	if (held)
+		forkgate_leave();
 	sud_leave(sud);
 }
 

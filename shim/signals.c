@@ -57,24 +57,51 @@ void signals_forward(int sig, siginfo_t *si, void *ctx)
 		sa.sa_handler(sig);
 }
 
+/* Set while signals_catch_fatal's one call for the signal is in flight:
+ * one arriving then is held until the program's disposition is known. */
+static volatile sig_atomic_t probing[_NSIG], arrived[_NSIG];
+
 static void on_fatal(int sig, siginfo_t *si, void *ctx)
 {
 	(void)si; (void)ctx;
+	if (probing[sig]) {
+		arrived[sig] = 1;
+		return;
+	}
 	uint8_t sud = sud_enter();
 	shim_process_end(VMT_END_SIGNAL, sig);
 	die_by_default(sig);
 	sud_leave(sud);
 }
 
+/* One call a signal: ours goes in and the old action comes back; where
+ * that was not the default (ignored, or a handler the program set before
+ * this constructor), the old one goes straight back. */
 void signals_catch_fatal(void)
 {
 	static const int sigs[] = { SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTERM, SIGINT,
 	                            SIGHUP, SIGQUIT };
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-		struct sigaction old;
-		fatal[sigs[i]] = 1;
-		if (real_sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-			signals_own(sigs[i], on_fatal, SA_NODEFER);
+		int sig = sigs[i];
+		struct sigaction sa = { .sa_sigaction = on_fatal, .sa_flags = SA_NODEFER | SA_SIGINFO }, old;
+		fatal[sig] = 1;
+		probing[sig] = 1;
+		if (real_sigaction(sig, &sa, &old) < 0) {
+			probing[sig] = 0;
+			continue;
+		}
+		if (old.sa_handler == SIG_DFL) {
+			app[sig] = old;
+			owned[sig] = 1;
+		} else {
+			real_sigaction(sig, &old, NULL);
+		}
+		probing[sig] = 0;
+		if (arrived[sig]) {         /* now as the program's action says */
+			arrived[sig] = 0;
+			if (old.sa_handler != SIG_IGN)
+				raw3(SYS_tgkill, raw0(SYS_getpid), raw0(SYS_gettid), sig);
+		}
 	}
 }
 

@@ -275,13 +275,20 @@ int64_t vmt_store_reap(struct vmt_store *s, int32_t self)
 	return __atomic_load_n(&s->head->live, __ATOMIC_ACQUIRE);
 }
 
+/* Room at a slab's end that only an END may take: a writer whose slab is
+ * full in a full store (no chunk, no new slab) still logs its process's
+ * END, which counts the records that found no room (an END's bound, 180,
+ * and its entry). */
+#define END_ROOM 192u
+
 int vmt_store_log(struct vmt_store_slab *sl, const struct vmt_record *rec)
 {
 	if (rec->type == VMT_REC_HEADER)
 		return 2;
 	size_t bound = rec->type == VMT_REC_EVENT ? sizeof rec->u.event : vmt_meta_bound(rec);
 	uint64_t need = align8(sizeof(struct entry) + bound);
-	if (need > sl->cap)
+	uint32_t cap = rec->type == VMT_REC_END || sl->cap <= END_ROOM ? sl->cap : sl->cap - END_ROOM;
+	if (need > cap)
 		return 2;
 	uint32_t len = sl->len;
 	if (sl->start >= len && len) {     /* empty: start over */
@@ -289,7 +296,7 @@ int vmt_store_log(struct vmt_store_slab *sl, const struct vmt_record *rec)
 		__atomic_store_n(&sl->start, 0, __ATOMIC_RELEASE);
 		len = 0;
 	}
-	if (len + need > sl->cap)
+	if (len + need > cap)
 		return 1;
 	uint8_t *log = (uint8_t *)(sl + 1);
 	struct entry *e = (struct entry *)(log + len);

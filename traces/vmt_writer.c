@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 #include "vmt_event.h"
@@ -48,6 +49,15 @@ struct vmt_writer {
 	uint64_t dropped;            /* records refused after it */
 	char msg[200];
 };
+
+/* vmt_writer_fdopen zeroes the fields before pred, mctx, and those from
+ * nqueued to msg: the rest must stay between them */
+_Static_assert(offsetof(struct vmt_writer, mctx) > offsetof(struct vmt_writer, pred) &&
+               offsetof(struct vmt_writer, queue) > offsetof(struct vmt_writer, mctx) &&
+               offsetof(struct vmt_writer, nqueued) > offsetof(struct vmt_writer, queue) &&
+               offsetof(struct vmt_writer, msg) > offsetof(struct vmt_writer, dropped) &&
+               offsetof(struct vmt_writer, dropped) > offsetof(struct vmt_writer, nqueued),
+               "vmt_writer's layout");
 
 static void *default_alloc(size_t size, void *opaque)
 {
@@ -161,7 +171,13 @@ struct vmt_writer *vmt_writer_fdopen(int fd, int32_t pid, int32_t tid,
 	w = a->alloc(sizeof(*w), a->opaque);
 	if (!w)
 		return NULL;
-	memset(w, 0, sizeof(*w));
+	/* every field but the ~9 KiB that are written before they are read:
+	 * the predictor (note_seq sets it up at each chunk's first seq), the
+	 * queue and the message; a fresh recorder page stays untouched */
+	memset(w, 0, offsetof(struct vmt_writer, pred));
+	memset(&w->mctx, 0, sizeof(w->mctx));
+	memset(&w->nqueued, 0, offsetof(struct vmt_writer, msg) - offsetof(struct vmt_writer, nqueued));
+	w->msg[0] = 0;
 	w->fd = fd;
 	if (prefs->sink)
 		w->sink = *prefs->sink;

@@ -159,6 +159,32 @@ for i in 1 2 3 4 5; do
 done
 echo "sbrk loop, 374,017 calls, CPU of the whole process tree: under the launcher $(median <"$T/cl") ms, preloaded alone $(median <"$T/cp") ms (medians of 5 alternating rounds)"
 
+# libvmrec's own fixed cost per process, no launcher: 200 execs of
+# /bin/true from a shell, preloaded alone against native, alternating;
+# the whole tree's CPU time and minor faults (getrusage of the children).
+preloaded_execs() {
+	loop='i=0; while [ $i -lt 200 ]; do /bin/true; i=$((i + 1)); done'
+	: >"$T/pen"; : >"$T/pep"
+	i=0
+	while [ $i -lt "$ROUNDS" ]; do
+		for mode in native pre; do
+			"$PY" -c 'import os, resource, subprocess, sys
+env = dict(os.environ)
+if sys.argv[1] == "pre":
+    env.update(LD_PRELOAD=sys.argv[2], VMREC_OUT=sys.argv[3])
+subprocess.run(["sh", "-c", sys.argv[4]], env=env, stdout=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.1f %d" % ((r.ru_utime + r.ru_stime) * 1e3, r.ru_minflt))' "$mode" "$LIB" "$T/pe.lz4" "$loop" >>"$T/pe$(echo $mode | cut -c1)"
+			rm -f "$T/pe.lz4"
+		done
+		i=$((i + 1))
+	done
+	cut -d' ' -f1 "$T/pen" >"$T/pen.cpu"; cut -d' ' -f1 "$T/pep" >"$T/pep.cpu"
+	fn=$(cut -d' ' -f2 "$T/pen" | median); fp=$(cut -d' ' -f2 "$T/pep" | median)
+	echo "200 /bin/true preloaded alone: native $(median <"$T/pen.cpu") ms CPU, preloaded $(pair_median "$T/pep.cpu" "$T/pen.cpu")x; minor faults per exec: native $((fn / 200)), preloaded $((fp / 200)) (medians, $ROUNDS alternating rounds; target: none, the launcher's row above is <= 2.0)"
+}
+preloaded_execs
+
 # malloc1's trace size: every iteration is an mmap, a munmap and the
 # residency record before the munmap
 rec "$B/bench/shim-loops" malloc1 5000 >/dev/null

@@ -4,10 +4,15 @@
  *
  * (arguments and results in hex, as `strace -e raw=all` prints them), and
  * with -a the other records too (process, map size, file with its ino,
- * size and file system type, checkpoint, residency, ranges), and with -r the residency records' pages
+ * size and file system type, checkpoint, residency, ranges, end), and with -r the residency records' pages
  * too, as runs FIRST+COUNT of page offsets read from the bitmap.  Records are read in file order and sorted here by sequence
  * number (records without one follow the record before them in the file),
- * so the output does not depend on the reader's merge. */
+ * so the output does not depend on the reader's merge.
+ *
+ * With -g it prints nothing of the records: it says how many sequence
+ * numbers no record holds (events, processes, checkpoints, ENDs take one
+ * each) and how many records the ENDs say were lost, and exits 3 when
+ * more are missing than lost: a record lost without a word. */
 #include "vmt.h"
 
 #include <stdio.h>
@@ -19,6 +24,45 @@ static struct line *lines;
 static size_t nlines, cap;
 static char buf[1 << 16];
 static size_t used;
+struct held { uint64_t seq; int32_t pid, tid; const char *what; };
+static struct held *seqs;
+static size_t nseqs, seqcap;
+
+static void held(uint64_t seq, int32_t pid, int32_t tid, const char *what)
+{
+	if (nseqs == seqcap) {
+		seqcap = seqcap ? seqcap * 2 : 4096;
+		void *more = realloc(seqs, seqcap * sizeof *seqs);
+		if (!more)
+			exit(1);
+		seqs = more;
+	}
+	seqs[nseqs++] = (struct held){ seq, pid, tid, what ? what : "?" };
+}
+
+static int by_seq(const void *a, const void *b)
+{
+	uint64_t x = ((const struct held *)a)->seq, y = ((const struct held *)b)->seq;
+	return x < y ? -1 : x > y;
+}
+
+/* -g: the seqs from the lowest to the highest that no record holds. */
+static int gaps(uint64_t lost)
+{
+	uint64_t missing = 0;
+	qsort(seqs, nseqs, sizeof *seqs, by_seq);
+	for (size_t i = 1; i < nseqs; i++)
+		if (seqs[i].seq > seqs[i - 1].seq + 1) {
+			const struct held *a = &seqs[i - 1], *b = &seqs[i];
+			if (missing < 10)
+				fprintf(stderr, "tracecalls: no record holds seq %llu..%llu (between %d %d %s and %d %d %s)\n",
+				        (unsigned long long)a->seq + 1, (unsigned long long)b->seq - 1,
+				        a->pid, a->tid, a->what, b->pid, b->tid, b->what);
+			missing += b->seq - a->seq - 1;
+		}
+	printf("missing %llu lost %llu\n", (unsigned long long)missing, (unsigned long long)lost);
+	return missing > lost ? 3 : 0;
+}
 
 /* Collect what was printed into buf since the last call as one line. */
 static void keep(uint64_t key)
@@ -74,13 +118,15 @@ static void event(const struct vmt_event *e)
 int main(int argc, char **argv)
 {
 	int runs = argc > 2 && strcmp(argv[1], "-r") == 0;
+	int gapcheck = argc > 2 && strcmp(argv[1], "-g") == 0;
+	uint64_t lost = 0;
 	int all = runs || (argc > 2 && strcmp(argv[1], "-a") == 0), err;
 	const char *path = argv[argc - 1];
 	struct vmt_reader_prefs prefs = { .order = VMT_ORDER_FILE };
 	uint64_t key = 0;
 	struct vmt_record rec;
 	if (argc < 2) {
-		fprintf(stderr, "usage: tracecalls [-a|-r] TRACE\n");
+		fprintf(stderr, "usage: tracecalls [-a|-r|-g] TRACE\n");
 		return 2;
 	}
 	struct vmt_reader *r = vmt_reader_open(path, &prefs, &err);
@@ -89,6 +135,20 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	while ((err = vmt_reader_next(r, &rec)) > 0) {
+		if (gapcheck) {
+			switch (rec.type) {
+			case VMT_REC_EVENT:
+				held(rec.u.event.seq, rec.u.event.pid, rec.u.event.tid, vmt_sys_name(rec.u.event.sys));
+				break;
+			case VMT_REC_PROCESS: held(rec.u.process.seq, rec.u.process.pid, 0, "process"); break;
+			case VMT_REC_CHECKPOINT: held(rec.u.checkpoint.seq, rec.u.checkpoint.pid, 0, "checkpoint"); break;
+			case VMT_REC_END:
+				held(rec.u.end.seq, rec.u.end.pid, 0, "end");
+				lost += rec.u.end.lost;
+				break;
+			}
+			continue;
+		}
 		switch (rec.type) {
 		case VMT_REC_EVENT: key = rec.u.event.seq; break;
 		case VMT_REC_PROCESS: key = rec.u.process.seq; break;
@@ -96,6 +156,7 @@ int main(int argc, char **argv)
 		case VMT_REC_CHECKPOINT: key = rec.u.checkpoint.seq; break;
 		case VMT_REC_LAYOUT: key = rec.u.layout.seq; break;
 		case VMT_REC_RESIDENCY: key = rec.u.residency.seq; break;
+		case VMT_REC_END: key = rec.u.end.seq; break;
 		}
 		switch (rec.type) {
 		case VMT_REC_EVENT:
@@ -168,6 +229,11 @@ int main(int argc, char **argv)
 				printf("\n");
 			}
 			break;
+		case VMT_REC_END:
+			if (all)
+				printf("end %d how %u status %d lost %llu\n", rec.u.end.pid, rec.u.end.how,
+				       rec.u.end.status, (unsigned long long)rec.u.end.lost);
+			break;
 		case VMT_REC_RESIDENCY:
 			if (all) {
 				uint64_t res = 0;
@@ -193,6 +259,10 @@ int main(int argc, char **argv)
 			keep(key);
 	}
 #undef printf
+	if (gapcheck && err >= 0) {
+		vmt_reader_close(r);
+		return gaps(lost);
+	}
 	qsort(lines, nlines, sizeof *lines, by_key);
 	for (size_t i = 0; i < nlines; i++)
 		fputs(lines[i].text, stdout);

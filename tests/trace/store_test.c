@@ -91,6 +91,13 @@ static void drained_slab(void)
 	while (r = brk_event(n + 1), vmt_store_log(sl, &r) == 0)
 		n++;
 	ok(n > 1000, "drain: %llu events fill a slab", (unsigned long long)n);
+	/* a full slab keeps room for its writer's END (in a full store, the
+	 * one place that counts what was lost) */
+	struct vmt_record end = { .type = VMT_REC_END };
+	end.u.end = (struct vmt_end){ .seq = 1u << 30, .pid = 100, .lost = ~0ull };
+	uint32_t len = sl->len;
+	ok(vmt_store_log(sl, &end) == 0 && sl->len > len, "drain: a full slab takes an END");
+	sl->len = len;
 	vmt_store_seal(&s, sl);
 	uint64_t off = VMT_STORE_HEAD;
 	ok(vmt_store_next_slab(&s, &off) == sl && vmt_store_next_slab(&s, &off) == NULL,
