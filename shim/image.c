@@ -14,26 +14,36 @@
 #include <time.h>
 
 #define FILE_SLOTS 4096
+/* A first table of one page is searched first, in a window of probes;
+ * the big one only when that window is full.  The few files of most
+ * images then touch one page of the recorder's memory, not one each
+ * (each first touch is a page fault, ~20 us on some guests).  Slots are
+ * never emptied within a generation, so a file not in its full window
+ * can only be in the big table. */
+#define FIRST_SLOTS  170        /* 170 * 24 bytes: one page */
+#define FIRST_WINDOW 8
 
 /* A slot of another generation is empty: a fork child starts its table
  * over without writing it (a memset would copy each of its 24 pages
  * from the parent's, only for the child to exec). */
 struct file_slot { uint64_t dev, ino; uint32_t id, gen; };
-static struct file_slot *files;
+static struct file_slot *files;      /* FIRST_SLOTS, then FILE_SLOTS */
 static uint32_t files_gen;
 
 void image_files_reset(void)
 {
 	if (!files)
-		files = arena_alloc(sizeof *files * FILE_SLOTS);
+		files = arena_alloc(sizeof *files * (FIRST_SLOTS + FILE_SLOTS));
 	files_gen++;
 }
 
-static struct file_slot *file_slot(uint64_t dev, uint64_t ino)
+/* The slot of (dev, ino) in [first, first + n), probing from h: the
+ * file's, or the first empty one; NULL when `limit` probes found neither. */
+static struct file_slot *probe(struct file_slot *first, unsigned n, uint64_t h, unsigned limit,
+                               uint64_t dev, uint64_t ino)
 {
-	uint64_t h = (dev * 0x9e3779b97f4a7c15ULL) ^ (ino * 0xc2b2ae3d27d4eb4fULL);
-	for (unsigned i = 0; files && i < FILE_SLOTS; i++) {
-		struct file_slot *s = &files[(h + i) % FILE_SLOTS];
+	for (unsigned i = 0; i < limit; i++) {
+		struct file_slot *s = &first[(h + i) % n];
 		if (s->gen != files_gen) {
 			s->id = 0;
 			s->gen = files_gen;
@@ -42,6 +52,15 @@ static struct file_slot *file_slot(uint64_t dev, uint64_t ino)
 			return s;
 	}
 	return NULL;
+}
+
+static struct file_slot *file_slot(uint64_t dev, uint64_t ino)
+{
+	uint64_t h = (dev * 0x9e3779b97f4a7c15ULL) ^ (ino * 0xc2b2ae3d27d4eb4fULL);
+	if (!files)
+		return NULL;
+	struct file_slot *s = probe(files, FIRST_SLOTS, h >> 7, FIRST_WINDOW, dev, ino);
+	return s ? s : probe(files + FIRST_SLOTS, FILE_SLOTS, h, FILE_SLOTS, dev, ino);
 }
 
 /* The id of a file, writing its identity record the first time.  A vfork
@@ -163,9 +182,11 @@ void image_process(uint64_t seq)
 	char *buf = arena_alloc_raw(16384);
 	if (!buf)
 		return;
+	/* the command line right after the path: one page for both, mostly */
+	const char *exe = image_exe(buf, 4096);
 	rec.u.process = (struct vmt_process){
 		.seq = seq, .time_ns = shim_now(), .pid = shim.pid, .ppid = shim.ppid,
-		.image = shim.image, .exe = image_exe(buf, 4096), .cmdline = cmdline(buf + 4096, 12288),
+		.image = shim.image, .exe = exe, .cmdline = cmdline(buf + strlen(exe) + 1, 12288),
 		.origin = VMT_ORIGIN_PRELOAD | (image_unprivileged() ? VMT_ORIGIN_UNPRIVILEGED : 0),
 	};
 	shim_write(&rec);
@@ -261,7 +282,7 @@ static int layout_vma(const struct maps_line *l, void *arg)
 	if (!b->v)
 		return 0;
 	if (b->n == b->cap) {
-		struct layout_vma *more = arena_alloc(2 * b->cap * sizeof *more);
+		struct layout_vma *more = arena_alloc_raw(2 * b->cap * sizeof *more);
 		if (more)
 			memcpy(more, b->v, b->cap * sizeof *more);
 		arena_free(b->v, b->cap * sizeof *b->v);
@@ -296,9 +317,12 @@ void image_checkpoint(int reason)
 void image_checkpoint_in(int reason, const struct maps_snap *m)
 {
 	struct layout_build b = { 0 };
+	/* not zeroed: each entry is written whole before it is read, and
+	 * zeroing a block used before would touch all its pages (at exit,
+	 * each a fault for nothing) */
 	if (reason == VMT_CK_EXIT || reason == VMT_CK_REQUEST) {
 		b.cap = 256;
-		b.v = arena_alloc(b.cap * sizeof *b.v);
+		b.v = arena_alloc_raw(b.cap * sizeof *b.v);
 	}
 	maps_snap_each(m, layout_vma, &b);
 	uint64_t seq = shim_next_seq();
@@ -310,7 +334,7 @@ void image_checkpoint_in(int reason, const struct maps_snap *m)
 	shim_write(&rec);
 	if (!b.v)
 		return;
-	struct vmt_vma *v = arena_alloc((b.n + 1) * sizeof *v);
+	struct vmt_vma *v = arena_alloc_raw((b.n + 1) * sizeof *v);
 	if (v) {
 		for (uint32_t i = 0; i < b.n; i++) {
 			v[i] = b.v[i].v;

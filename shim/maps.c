@@ -8,13 +8,13 @@
 #include <string.h>
 #include <sys/syscall.h>
 
-static char self_path[4096];
+/* The caller's string, kept (env_self.c's, for the process's life): a
+ * copy here would be a page of .bss more touched in every process. */
+static const char *self_path = "";
 
 void maps_set_self_path(const char *path)
 {
-	size_t n = strlen(path);
-	if (n < sizeof self_path)
-		memcpy(self_path, path, n + 1);
+	self_path = path;
 }
 
 /* Lines come in address order: the anonymous VMA right after libvmrec.so's
@@ -28,6 +28,7 @@ static uint64_t self_end;
 #define OWNED 64
 static struct { uint64_t start, end; } owned[OWNED];
 static volatile int owned_lock;
+static int owned_ever;       /* none yet: no page of the table read */
 
 static void lock_owned(void)
 {
@@ -60,11 +61,14 @@ void maps_own(uint64_t start, uint64_t end)
 		owned[free_slot].start = start;
 		owned[free_slot].end = end;
 	}
+	__atomic_store_n(&owned_ever, 1, __ATOMIC_RELEASE);
 	unlock_owned();
 }
 
 void maps_disown(uint64_t start, uint64_t end)
 {
+	if (!__atomic_load_n(&owned_ever, __ATOMIC_ACQUIRE))
+		return;
 	lock_owned();
 	for (int i = 0; i < OWNED; i++) {
 		if (owned[i].end <= start || owned[i].start >= end)
@@ -82,6 +86,8 @@ void maps_disown(uint64_t start, uint64_t end)
 static int is_owned(uint64_t start, uint64_t end)
 {
 	int found = 0;
+	if (!__atomic_load_n(&owned_ever, __ATOMIC_ACQUIRE))
+		return 0;
 	lock_owned();
 	for (int i = 0; i < OWNED && !found; i++)
 		found = owned[i].start < owned[i].end && start >= owned[i].start && end <= owned[i].end;

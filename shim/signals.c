@@ -57,15 +57,15 @@ void signals_forward(int sig, siginfo_t *si, void *ctx)
 		sa.sa_handler(sig);
 }
 
-/* Set while signals_catch_fatal's one call for the signal is in flight:
- * one arriving then is held until the program's disposition is known. */
-static volatile sig_atomic_t probing[_NSIG], arrived[_NSIG];
+/* The signal whose one call in signals_catch_fatal is in flight: one
+ * arriving then is held until the program's disposition is known. */
+static volatile sig_atomic_t probing, arrived;
 
 static void on_fatal(int sig, siginfo_t *si, void *ctx)
 {
 	(void)si; (void)ctx;
-	if (probing[sig]) {
-		arrived[sig] = 1;
+	if (probing == sig) {
+		arrived = 1;
 		return;
 	}
 	uint8_t sud = sud_enter();
@@ -85,9 +85,10 @@ void signals_catch_fatal(void)
 		int sig = sigs[i];
 		struct sigaction sa = { .sa_sigaction = on_fatal, .sa_flags = SA_NODEFER | SA_SIGINFO }, old;
 		fatal[sig] = 1;
-		probing[sig] = 1;
+		arrived = 0;
+		probing = sig;
 		if (real_sigaction(sig, &sa, &old) < 0) {
-			probing[sig] = 0;
+			probing = 0;
 			continue;
 		}
 		if (old.sa_handler == SIG_DFL) {
@@ -96,9 +97,9 @@ void signals_catch_fatal(void)
 		} else {
 			real_sigaction(sig, &old, NULL);
 		}
-		probing[sig] = 0;
-		if (arrived[sig]) {         /* now as the program's action says */
-			arrived[sig] = 0;
+		probing = 0;
+		if (arrived) {              /* now as the program's action says */
+			arrived = 0;
 			if (old.sa_handler != SIG_IGN)
 				raw3(SYS_tgkill, raw0(SYS_getpid), raw0(SYS_gettid), sig);
 		}
