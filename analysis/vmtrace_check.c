@@ -90,11 +90,14 @@ static int by_value(const void *a, const void *b)
 }
 
 /* Seqs no record holds, against what the ENDs count lost: more missing
- * than lost is a record the recorder lost without a word. */
-static void print_gaps(struct held *h, uint64_t lost)
+ * than lost is a record the recorder lost without a word.  A trace with
+ * no END (made by a tool, not recorded) is not asked. */
+static void print_gaps(struct held *h, const struct vmt_check_ends *e)
 {
-	uint64_t missing = 0, first = 0;
-	if (h->failed)
+	uint64_t missing = 0, first = 0, lost = e->lost, ends = 0;
+	for (int i = 0; i <= VMT_END_UNRECORDED; i++)
+		ends += e->how[i];
+	if (h->failed || !ends)
 		return;
 	qsort(h->v, h->n, sizeof *h->v, by_value);
 	for (size_t i = 1; i < h->n; i++)
@@ -160,7 +163,7 @@ int vmtrace_check_main(int argc, char **argv)
 		       PRIu64 " chunks, %" PRIu64 " bytes\n",
 		       path, st.events, vmt_check_processes(c), st.records, st.chunks, st.file_bytes);
 		print_ends(vmt_check_ends(c));
-		print_gaps(&held, vmt_check_ends(c)->lost);
+		print_gaps(&held, vmt_check_ends(c));
 		print_order(&os, h);
 		status = 0;
 	}

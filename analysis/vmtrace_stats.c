@@ -396,7 +396,10 @@ static void print_text(FILE *f, const char *path, const struct vmt_header *h,
 		        " vanished, %" PRIu64 " exec'd an unrecorded program; %" PRIu64
 		        " records lost\n", s->ends[VMT_END_EXIT], s->ends[VMT_END_SIGNAL],
 		        s->ends[VMT_END_VANISHED], s->ends[VMT_END_UNRECORDED], s->lost);
-	if (s->missing > s->lost)
+	uint64_t ends = 0;
+	for (int i = 0; i <= VMT_END_UNRECORDED; i++)
+		ends += s->ends[i];
+	if (ends && s->missing > s->lost)   /* a trace with no END was made by a tool */
 		fprintf(f, "silent loss: %" PRIu64 " seqs no record holds, the ENDs count %" PRIu64
 		        " records lost\n", s->missing, s->lost);
 	fprintf(f, "checkpoints:");

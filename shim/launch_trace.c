@@ -54,6 +54,7 @@ struct lproc {
 	int pre_exec;               /* the root before its first execve */
 	int live;                   /* libvmrec has mapped the trampoline */
 	int owns_end;               /* the launcher writes this image's END */
+	uint64_t lost;              /* its tasks' calls that ended unrecorded (END's lost) */
 	uint64_t lib_lo, lib_hi;    /* libvmrec's text, once live */
 	uint32_t image;
 	struct span spans[MAX_SPANS]; /* the recorder's libraries being loaded */
@@ -561,12 +562,23 @@ static void exec_event_handed(struct ltask *t)
 	task_write(t, &(struct vmt_record){ .type = VMT_REC_EVENT, .u.event = ev });
 }
 
+/* A task that ends between a call's seccomp stop and its syscall-exit
+ * stop (a thread its process's exit_group ended) leaves the call's seq
+ * with no record: its process's END counts it. */
+static void call_lost(struct ltask *t)
+{
+	if (t->call == CALL_RECORD)
+		t->p->lost++;
+	t->call = CALL_NONE;
+}
+
 static void write_end(struct ltask *t, int st)
 {
 	struct vmt_record rec = { .type = VMT_REC_END };
 	rec.u.end = (struct vmt_end){ .seq = next_seq(), .pid = t->p->tgid,
 	                              .how = WIFSIGNALED(st) ? VMT_END_SIGNAL : VMT_END_EXIT,
-	                              .status = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st) };
+	                              .status = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st),
+	                              .lost = t->p->lost };
 	task_write(t, &rec);
 }
 
@@ -1288,6 +1300,8 @@ int launch_trace_run(pid_t child, int go_fd, int *root_st)
 		}
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
 			struct ltask *t = task_find(tid);
+			if (t)
+				call_lost(t);
 			if (t && t->tid == t->p->tgid && t->p->owns_end && !t->p->pre_exec)
 				write_end(t, st);
 			if (!t || t->tid == t->p->tgid)
@@ -1323,6 +1337,7 @@ int launch_trace_run(pid_t child, int go_fd, int *root_st)
 			 * its process left, say how it ends and let it go, so its
 			 * parent reaps it as soon as it is a zombie (set_opts) */
 			unsigned long msg = 0;
+			call_lost(t);
 			if (t->tid != t->p->tgid)
 				on_thread_exit(t);
 			else if (proc_tasks(t->p) == 1 &&

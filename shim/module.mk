@@ -82,6 +82,13 @@ $(BUILD)/tests/shim/static_hello: tests/shim/static/static_hello.c
 	@mkdir -p $(@D)
 	$(CC) -static -O2 -o $@ $< || $(CC) -O2 -o $@ $<
 
+# A static program whose threads map until exit_group ends them: the
+# launcher alone records them (tests/shim/launcher-exit-threads.t).
+TEST_BINS += $(BUILD)/tests/shim/static_threads
+$(BUILD)/tests/shim/static_threads: tests/shim/static/static_threads.c
+	@mkdir -p $(@D)
+	$(CC) -static -O2 -pthread -o $@ $< || $(CC) -O2 -pthread -o $@ $<
+
 # A static program whose ioctl and prctl calls the launcher's filter
 # tells apart (tests/shim/launcher-stops.t).
 TEST_BINS += $(BUILD)/tests/shim/static_ctl

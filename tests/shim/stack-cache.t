@@ -23,8 +23,10 @@ done
 is_file "$T/callers" "$T/want" "each mmap names the caller that made it"
 
 masks() {   # ROUNDS: libunwind's rt_sigprocmask calls in a recording
+	# (under strace the launcher cannot ptrace: it says so, and libvmrec
+	# records alone)
 	strace -f -qq -e trace=rt_sigprocmask -o "$T/st.$1" \
-		"$B/bin/vmrec" -o "$T/m.lz4" --stacks=4 -- "$P/stack_paths" "$1" >/dev/null
+		"$B/bin/vmrec" -o "$T/m.lz4" --stacks=4 -- "$P/stack_paths" "$1" >/dev/null 2>"$T/st.err"
 	grep -c rt_sigprocmask "$T/st.$1"
 }
 if ! have_strace; then

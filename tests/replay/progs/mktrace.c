@@ -13,6 +13,7 @@
  *   layout PID         then vma lines as for map, then end: the VMAs of
  *                      the checkpoint just written (LAYOUT, its seq)
  *   res PID START NPAGES HEXBYTES [seq=N] [tid=N]   (seq: its event's)
+ *   fin PID HOW STATUS LOST  (the process's END record)
  *   flush              (end the current chunk of every writer)
  *   rewrite PID        (close PID's writer; the next record gets a new one, as an
  *                      exec'd image does)
@@ -178,6 +179,11 @@ int main(int argc, char **argv)
 			                                          .vma_count = num(tok[3]), .recorder_vmas = num(tok[4]) };
 			if (n >= 6 && strncmp(tok[5], "seq=", 4) == 0)
 				seq = (r.u.checkpoint.seq = num(tok[5] + 4)) + 1;
+			put(pid, &r);
+		} else if (strcmp(tok[0], "fin") == 0 && n >= 5) {
+			r.type = VMT_REC_END;
+			r.u.end = (struct vmt_end){ .seq = seq++, .pid = pid, .how = (uint32_t)num(tok[2]),
+			                            .status = (int32_t)num(tok[3]), .lost = num(tok[4]) };
 			put(pid, &r);
 		} else if (strcmp(tok[0], "res") == 0 && n >= 5) {
 			static uint8_t bits[4096];
