@@ -251,7 +251,10 @@ void image_map(uint64_t seq, const struct maps_snap *m)
 	int lines = m->lines;
 	struct map_build b = { .cap = lines > 0 ? (uint32_t)lines + 64 : 1024 };
 	size_t bytes = b.cap * (sizeof *b.v + 128);
-	b.v = arena_alloc(bytes);
+	/* not zeroed: add_vma writes each entry whole, and the names it
+	 * copies; zeroing would touch every page of a block used before
+	 * (the PROCESS record's, just freed), each a fault for nothing */
+	b.v = arena_alloc_raw(bytes);
 	if (!b.v)
 		return;
 	maps_snap_each(m, add_vma, &b);

@@ -15,7 +15,28 @@
 #include <string.h>
 #include <sys/syscall.h>
 
-static struct sigaction app[_NSIG];         /* the program's view */
+/* The program's view of each action, as the kernel keeps one: handler,
+ * flags, restorer and the kernel's 64-bit mask (152 bytes a signal as a
+ * struct sigaction: three pages of .bss touched at start-up, not one). */
+struct app_action { void *handler; void (*restorer)(void); uint64_t mask; int flags; };
+static struct app_action app[_NSIG];
+
+static void app_set(int sig, const struct sigaction *sa)
+{
+	app[sig] = (struct app_action){ .handler = (void *)sa->sa_handler,
+	                                .restorer = sa->sa_restorer, .flags = sa->sa_flags };
+	memcpy(&app[sig].mask, &sa->sa_mask, sizeof app[sig].mask);
+}
+
+/* As glibc's sigaction fills `old`: the kernel's 64 bits of the mask,
+ * the rest of the caller's sigset_t left as it was. */
+static void app_get(int sig, struct sigaction *old)
+{
+	old->sa_handler = (__sighandler_t)app[sig].handler;
+	old->sa_restorer = app[sig].restorer;
+	old->sa_flags = app[sig].flags;
+	memcpy(&old->sa_mask, &app[sig].mask, sizeof app[sig].mask);
+}
 static unsigned char owned[_NSIG];          /* our handler is in the kernel */
 static unsigned char fatal[_NSIG];          /* one of signals_catch_fatal's */
 static int (*libc_sigaction)(int, const struct sigaction *, struct sigaction *);
@@ -29,9 +50,10 @@ static int real_sigaction(int sig, const struct sigaction *sa, struct sigaction 
 
 int signals_own(int sig, void (*fn)(int, siginfo_t *, void *), int flags)
 {
-	struct sigaction sa = { .sa_sigaction = fn, .sa_flags = flags | SA_SIGINFO };
-	if (real_sigaction(sig, &sa, &app[sig]) < 0)
+	struct sigaction sa = { .sa_sigaction = fn, .sa_flags = flags | SA_SIGINFO }, old;
+	if (real_sigaction(sig, &sa, &old) < 0)
 		return -1;
+	app_set(sig, &old);
 	owned[sig] = 1;
 	return 0;
 }
@@ -46,7 +68,8 @@ static void die_by_default(int sig)
 
 void signals_forward(int sig, siginfo_t *si, void *ctx)
 {
-	struct sigaction sa = app[sig];
+	struct sigaction sa;
+	app_get(sig, &sa);
 	if (sa.sa_handler == SIG_IGN)
 		return;
 	if (sa.sa_handler == SIG_DFL)
@@ -92,7 +115,7 @@ void signals_catch_fatal(void)
 			continue;
 		}
 		if (old.sa_handler == SIG_DFL) {
-			app[sig] = old;
+			app_set(sig, &old);
 			owned[sig] = 1;
 		} else {
 			real_sigaction(sig, &old, NULL);
@@ -114,19 +137,19 @@ int sigaction(int sig, const struct sigaction *sa, struct sigaction *old)
 		/* back to the default: ours again, so the death is told (END) */
 		if (signals_own(sig, on_fatal, SA_NODEFER) == 0) {
 			if (old)
-				*old = app[sig];
-			app[sig] = *sa;
+				app_get(sig, old);
+			app_set(sig, sa);
 			return 0;
 		}
 	}
 	if (sig <= 0 || sig >= _NSIG || !owned[sig])
 		return real_sigaction(sig, sa, old);
 	if (old)
-		*old = app[sig];
+		app_get(sig, old);
 	if (!sa)
 		return 0;
 	if (sig == SIGSYS || sa->sa_handler == SIG_DFL) {
-		app[sig] = *sa;                     /* ours stays installed */
+		app_set(sig, sa);                   /* ours stays installed */
 		return 0;
 	}
 	owned[sig] = 0;                             /* the program's own */
