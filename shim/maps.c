@@ -113,7 +113,7 @@ int maps_is_recorder(const struct maps_line *l)
 	 * the VMA is the program's too, and counts as the program's */
 	extern char _end[] __attribute__((visibility("hidden")));
 	return !l->name[0] && l->start == self_end && l->start &&
-	       (!shim.tramp || l->end <= shim_page_up((uint64_t)(uintptr_t)_end));
+	       l->end <= shim_page_up((uint64_t)(uintptr_t)_end);
 }
 
 static uint64_t hex(const char **p)

@@ -50,12 +50,15 @@ SHIM_NOT_LIBC := mmap mmap64 munmap mprotect pkey_mprotect madvise posix_madvise
 # sigaltstack too (tests/shim/small-stacks.t).  -z noseparate-code: two
 # PT_LOADs (text with its read-only data, then data), not four, so ld.so
 # maps it with two calls fewer in every image, each a launcher stop.
-$(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT)
+# shim/libvmrec-data.ld puts its .bss in the file: no anonymous mapping
+# after its data, one call (and one VMA) fewer again.
+$(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT) shim/libvmrec-data.ld
 	@mkdir -p $(@D)
 	@bad=$$(nm -u $(call objs,$(SHIM_LIB_SRCS)) | awk 'NF == 2 { print $$2 }' | \
 	  grep -xE "$$(echo $(SHIM_NOT_LIBC) | tr ' ' '|')" | sort -u | tr '\n' ' '); \
 	[ -z "$$bad" ] || { echo "libvmrec.so: shim/ calls libc's $$bad(raw.h, arena.h instead)" >&2; exit 1; }
-	$(CC) -shared -Wl,-z,defs -Wl,-z,now -Wl,-z,noseparate-code -Wl,--exclude-libs,ALL -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
+	$(CC) -shared -Wl,-z,defs -Wl,-z,now -Wl,-z,noseparate-code -Wl,--exclude-libs,ALL \
+	  -Wl,-T,shim/libvmrec-data.ld -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
 	  $(SHIM_VMT) -l:liblz4.a $(LDFLAGS)
 
 # The launcher is linked -static-pie: every recording starts it, and
