@@ -1406,6 +1406,10 @@ int launch_trace_run(pid_t child, int go_fd, int *root_st)
 			 * parent reaps it as soon as it is a zombie (set_opts) */
 			unsigned long msg = 0;
 			call_lost(t);
+			if (t->p->exiting == t) {   /* killed while its exit_group was held */
+				t->p->exiting = NULL;
+				nexiting--;
+			}
 			if (t->tid != t->p->tgid)
 				on_thread_exit(t);
 			else if (proc_tasks(t->p) == 1 &&
