@@ -56,6 +56,9 @@ struct lproc {
 	int owns_end;               /* the launcher writes this image's END */
 	uint64_t lost;              /* its tasks' calls that ended unrecorded (END's lost) */
 	uint64_t lib_lo, lib_hi;    /* libvmrec's text, once live */
+	int exit_hold;              /* an exit_group is recorded or held: no call starts */
+	struct ltask *exiting;      /* the task held at its exit_group's seccomp stop */
+	uint64_t exit_by;           /* when it goes on with calls still in flight */
 	uint32_t image;
 	struct span spans[MAX_SPANS]; /* the recorder's libraries being loaded */
 	int nspans;
@@ -97,6 +100,12 @@ struct ltask {
 static struct launch_cfg cfg;
 static struct ltask **tasks;
 static size_t ntasks, captasks;
+static int nexiting;               /* processes whose exit_group is held */
+
+/* on_seccomp's answer for a task left at its seccomp stop */
+#define HOLD (-1)
+/* how long an exit_group waits for its process's calls in flight */
+#define EXIT_HOLD_NS 500000000u
 
 static uint64_t now_ns(void)
 {
@@ -657,6 +666,10 @@ static size_t proc_tasks(const struct lproc *p)
 
 static void task_del(struct ltask *t)
 {
+	if (t->p->exiting == t) {
+		t->p->exiting = NULL;
+		nexiting--;
+	}
 	task_close_writer(t);
 	for (size_t i = 0; i < ntasks; i++)
 		if (tasks[i] == t) {
@@ -976,12 +989,23 @@ static void lib_range(struct ltask *t, uint64_t ip)
 	p->lib_hi = f.hi;
 }
 
+/* Whether a task of p is between a recorded call's two stops. */
+static int calls_in_flight(const struct lproc *p)
+{
+	for (size_t i = 0; i < ntasks; i++)
+		if (tasks[i]->p == p && tasks[i]->call == CALL_RECORD)
+			return 1;
+	return 0;
+}
+
 /* The seccomp stop: how the task goes on (PTRACE_SYSCALL to see the
  * result, PTRACE_CONT when nothing is recorded). */
 static int on_seccomp(struct ltask *t)
 {
 	struct user_regs_struct r;
 	struct lproc *p = t->p;
+	if (p->exit_hold && p->exiting != t)
+		return HOLD;                /* exit_group kills it here: its call is never made */
 	if (ptrace(PTRACE_GETREGS, t->tid, 0, &r) < 0)
 		return PTRACE_CONT;
 	uint64_t a[6];
@@ -1047,6 +1071,19 @@ static int on_seccomp(struct ltask *t)
 			return PTRACE_CONT;
 		t->call = CALL_SPAN;
 		return PTRACE_SYSCALL;
+	}
+	if (sys == VMT_SYS_EXIT_GROUP && !p->exit_hold) {
+		/* the kill ends the other tasks wherever they are: a call
+		 * between its two stops would be made and not recorded, so
+		 * no call starts from here on, and the exit waits (bounded)
+		 * for the calls in flight to reach their syscall-exit stop */
+		p->exit_hold = 1;
+		if (calls_in_flight(p)) {
+			p->exiting = t;
+			p->exit_by = now_ns() + EXIT_HOLD_NS;
+			nexiting++;
+			return HOLD;
+		}
 	}
 	struct vmt_event *ev = &t->ev;
 	memset(ev, 0, sizeof *ev);
@@ -1230,6 +1267,11 @@ static void on_exec(struct ltask *t)
 	p->live = 0;
 	p->owns_end = 1;
 	p->nspans = 0;
+	p->exit_hold = 0;           /* another thread's execve ended the exit_group's */
+	if (p->exiting) {
+		p->exiting = NULL;
+		nexiting--;
+	}
 	p->brk = 0;
 	if (p->pagemap >= 0)
 		close(p->pagemap);   /* it answers for the old image's memory */
@@ -1269,6 +1311,24 @@ int launch_trace_child(int wait_fd)
 	return -EPERM;
 }
 
+/* Each held exit_group whose process has no call in flight, or whose
+ * wait is over (a call that blocks: it is counted lost), is recorded
+ * and goes on. */
+static void exits_release(void)
+{
+	uint64_t now = now_ns();
+	for (size_t i = 0; i < ntasks; i++) {
+		struct ltask *t = tasks[i];
+		struct lproc *p = t->p;
+		if (p->exiting != t || (calls_in_flight(p) && now < p->exit_by))
+			continue;
+		int how = on_seccomp(t);
+		p->exiting = NULL;
+		nexiting--;
+		ptrace(how == HOLD ? PTRACE_CONT : how, t->tid, 0, 0);
+	}
+}
+
 static int is_stop_sig(int sig)
 {
 	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
@@ -1292,7 +1352,13 @@ int launch_trace_run(pid_t child, int go_fd, int *root_st)
 	int got_root = 0;
 	for (;;) {
 		int st;
-		pid_t tid = waitpid(-1, &st, __WALL);
+		if (nexiting)
+			exits_release();
+		pid_t tid = waitpid(-1, &st, __WALL | (nexiting ? WNOHANG : 0));
+		if (tid == 0) {
+			nanosleep(&(struct timespec){ 0, 50000 }, NULL);
+			continue;
+		}
 		if (tid < 0) {
 			if (errno == EINTR)
 				continue;
@@ -1326,6 +1392,8 @@ int launch_trace_run(pid_t child, int go_fd, int *root_st)
 			on_syscall_exit(t);
 		} else if (ev == PTRACE_EVENT_SECCOMP) {
 			how = on_seccomp(t);
+			if (how == HOLD)
+				continue;
 		} else if (ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK || ev == PTRACE_EVENT_CLONE) {
 			on_new_task(t, ev);
 			how = t->call != CALL_NONE ? PTRACE_SYSCALL : PTRACE_CONT;
@@ -1338,6 +1406,10 @@ int launch_trace_run(pid_t child, int go_fd, int *root_st)
 			 * parent reaps it as soon as it is a zombie (set_opts) */
 			unsigned long msg = 0;
 			call_lost(t);
+			if (t->p->exiting == t) {   /* killed while its exit_group was held */
+				t->p->exiting = NULL;
+				nexiting--;
+			}
 			if (t->tid != t->p->tgid)
 				on_thread_exit(t);
 			else if (proc_tasks(t->p) == 1 &&
