@@ -56,6 +56,27 @@ kreplay() {
 	return 0
 }
 
+# hugepages_for NAME N: where N > 0, the pool of default-size huge pages
+# set to N (the pool NAME set up for itself when recorded, and put back at
+# its exit: a setting, not a VMA call, so no trace holds it) for a replay
+# here; 0 when it is there (hugepages_back puts the old one back), 1 when
+# this machine cannot give it (not root, or memory too fragmented).
+HP=/proc/sys/vm/nr_hugepages HP_SAVED=
+hugepages_for() {
+	HP_SAVED=
+	[ "${2:-0}" -gt 0 ] || return 0
+	HP_SAVED=$(cat "$HP" 2>/dev/null) || return 1
+	echo "$2" 2>/dev/null >"$HP" || { HP_SAVED=; return 1; }
+	free=$(awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo)
+	[ "${free:-0}" -ge "$2" ] && return 0
+	hugepages_back
+	return 1
+}
+hugepages_back() {
+	[ -z "$HP_SAVED" ] || echo "$HP_SAVED" >"$HP"
+	HP_SAVED=
+}
+
 # strict WHAT: one test, the last kreplay's --strict verdict (a gap of
 # gap_of is a TODO); the calls that differed from the recording are in
 # vmreplay's lines above, printed by kreplay.

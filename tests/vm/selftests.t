@@ -59,6 +59,14 @@ NEWEST=7.2
 #   on-fault-limit      as root it skips (tests RLIMIT_MEMLOCK)
 #   mlock-random-test   random sizes against RLIMIT_MEMLOCK, which the
 #                       simulator does not model
+# Default-size huge pages a selftest sets up for itself and puts back at
+# its exit (uffd-unit-tests: twice its 32 MiB area, uffd_setup_hugetlb):
+# its replay on this kernel gets the same pool, else its hugetlb mmaps
+# fail with ENOMEM there.
+HUGEPAGES='
+uffd-unit-tests       32
+'
+hugepages_of() { echo "$HUGEPAGES" | awk -v n="$1" '$1 == n { print $2 }'; }
 selftests_of() { echo "$SELFTESTS" | awk -v r="$1" 'NF { for (i = 2; i <= NF; i++) if ($i == r) print $1 }'; }
 
 # build REL: the selftests of REL into $B/selftests/REL/bin; sets BUILT
@@ -130,7 +138,11 @@ for rel in $src_rel $NEWEST; do
 	fi
 	for n in $BUILT; do
 		record "$rel" "$n" || { skip "$n ($rel) not recorded faithfully here"; continue; }
+		pages=$(hugepages_of "$n")
+		hugepages_for "$n" "${pages:-0}" ||
+			{ skip "$n ($rel): its replay needs $pages huge pages, which this machine cannot give now"; continue; }
 		kreplay "$n" "$T/$rel-$n.lz4" "$T/k$rel-$n.json"
+		hugepages_back
 		strict "--strict on this kernel: $n ($rel)"
 		sim host "$T/$rel-$n.lz4" "$T/s$rel-$n.json"
 		compare "$host vs sim host: $n ($rel)" "$T/k$rel-$n.json" "$T/s$rel-$n.json"
