@@ -2,7 +2,7 @@
 # vmreport; what they share with other tools is in lib/.
 
 VMTRACE_SRCS  := analysis/vmtrace.c analysis/vmtrace_check.c analysis/vmtrace_dump.c \
-                 analysis/vmtrace_files.c analysis/vmtrace_import.c analysis/vmtrace_stats.c \
+                 analysis/vmtrace_files.c analysis/vmtrace_import.c analysis/vmtrace_seqs.c analysis/vmtrace_stats.c \
                  analysis/vmtrace_strace_argv.c analysis/vmtrace_strace_call.c analysis/vmtrace_strace_mem.c \
                  analysis/vmtrace_strace_line.c \
                  analysis/vmtrace_syscalls.c analysis/vmtrace_top.c \

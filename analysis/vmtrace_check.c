@@ -2,9 +2,9 @@
  * (traces/vmt_check.c, the same vmreplay applies before it replays). */
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include "analysis/vmtrace.h"
 #include "analysis/vmtrace_files.h"
+#include "analysis/vmtrace_seqs.h"
 #include "vmt.h"
 
 /* How processes ended, when any did otherwise than by exiting. */
@@ -51,60 +51,17 @@ static void print_order(const struct vmt_order_stats *o, const struct vmt_header
 		       "they took the mmap_lock in, which decides which VMAs merge, is not recorded\n", o->near);
 }
 
-/* The seq a record holds as a position (events, processes, checkpoints,
- * ENDs each take one of the tree's counter), 0 for others. */
-static int position(const struct vmt_record *rec, uint64_t *seq)
-{
-	switch (rec->type) {
-	case VMT_REC_EVENT: *seq = rec->u.event.seq; return 1;
-	case VMT_REC_PROCESS: *seq = rec->u.process.seq; return 1;
-	case VMT_REC_CHECKPOINT: *seq = rec->u.checkpoint.seq; return 1;
-	case VMT_REC_END: *seq = rec->u.end.seq; return 1;
-	default: return 0;
-	}
-}
-
-/* The positions held, in the order read (the seq order puts a call that
- * overlapped another after it where the other's effect came first). */
-struct held { uint64_t *v; size_t n, cap; int failed; };
-
-static void hold(struct held *h, uint64_t seq)
-{
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 4096;
-		uint64_t *v = h->failed ? NULL : realloc(h->v, cap * sizeof *v);
-		if (!v) {
-			h->failed = 1;
-			return;
-		}
-		h->v = v;
-		h->cap = cap;
-	}
-	h->v[h->n++] = seq;
-}
-
-static int by_value(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* Seqs no record holds, against what the ENDs count lost: more missing
  * than lost is a record the recorder lost without a word.  A trace with
  * no END (made by a tool, not recorded) is not asked. */
-static void print_gaps(struct held *h, const struct vmt_check_ends *e)
+static void print_gaps(struct vmtrace_seqs *h, const struct vmt_check_ends *e)
 {
-	uint64_t missing = 0, first = 0, lost = e->lost, ends = 0;
+	uint64_t first, lost = e->lost, ends = 0;
 	for (int i = 0; i <= VMT_END_UNRECORDED; i++)
 		ends += e->how[i];
 	if (h->failed || !ends)
 		return;
-	qsort(h->v, h->n, sizeof *h->v, by_value);
-	for (size_t i = 1; i < h->n; i++)
-		if (h->v[i] > h->v[i - 1] + 1) {
-			first = missing ? first : h->v[i - 1] + 1;
-			missing += h->v[i] - h->v[i - 1] - 1;
-		}
+	uint64_t missing = vmtrace_seqs_missing(h, &first);
 	if (missing > lost)
 		printf("silent loss: %" PRIu64 " seqs no record holds (the first %" PRIu64
 		       "), the ENDs count %" PRIu64 " records lost\n", missing, first, lost);
@@ -129,12 +86,10 @@ int vmtrace_check_main(int argc, char **argv)
 		problem = "out of memory";
 	else if (!vmt_check_version(h))
 		problem = "header of another format version";
-	struct held held = { 0 };
-	uint64_t seq;
+	struct vmtrace_seqs held = { 0 };
 	while (!problem && (ret = vmt_reader_next(r, &rec)) > 0) {
 		problem = vmt_check_record(c, &rec);
-		if (position(&rec, &seq))
-			hold(&held, seq);
+		vmtrace_seqs_add(&held, &rec);   /* out of memory: not asked */
 	}
 	int at_end = 0;
 	struct vmt_order_stats os;
@@ -167,7 +122,7 @@ int vmtrace_check_main(int argc, char **argv)
 		print_order(&os, h);
 		status = 0;
 	}
-	free(held.v);
+	vmtrace_seqs_free(&held);
 	vmt_check_free(c);
 	vmt_reader_close(r);
 	return status;

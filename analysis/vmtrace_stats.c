@@ -5,6 +5,7 @@
 #include <string.h>
 #include "analysis/vmtrace.h"
 #include "analysis/vmtrace_files.h"
+#include "analysis/vmtrace_seqs.h"
 #include "lib/json_write.h"
 
 struct call_stats {
@@ -102,10 +103,8 @@ struct stats {
 	uint64_t processes, checkpoints[VMT_CK_FORK + 1], residency, stacks, files;
 	uint64_t vma_min, vma_max;
 	uint64_t ends[VMT_END_UNRECORDED + 1], lost;
-	/* the seqs records hold as positions (events, processes, checkpoints,
-	 * ENDs), and how many between the first and the last none holds */
-	uint64_t *seqs, missing;
-	size_t nseqs, seqcap;
+	struct vmtrace_seqs seqs;   /* the seqs records hold, and how many none does: */
+	uint64_t missing;
 	int launcher;          /* any event or image is the launcher's: say who recorded what */
 	size_t last_proc;      /* the process of the last event, a guess */
 };
@@ -180,41 +179,9 @@ static void sum_processes(struct stats *s)
 	}
 }
 
-static int hold_seq(struct stats *s, uint64_t seq)
-{
-	if (s->nseqs == s->seqcap) {
-		size_t cap = s->seqcap ? s->seqcap * 2 : 4096;
-		uint64_t *v = realloc(s->seqs, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		s->seqs = v;
-		s->seqcap = cap;
-	}
-	s->seqs[s->nseqs++] = seq;
-	return 0;
-}
-
-static int by_seq(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static void count_missing(struct stats *s)
-{
-	qsort(s->seqs, s->nseqs, sizeof(*s->seqs), by_seq);
-	for (size_t i = 1; i < s->nseqs; i++)
-		if (s->seqs[i] > s->seqs[i - 1] + 1)
-			s->missing += s->seqs[i] - s->seqs[i - 1] - 1;
-}
-
 static int add_record(struct stats *s, const struct vmt_record *rec)
 {
-	uint64_t seq = rec->type == VMT_REC_EVENT ? rec->u.event.seq
-	             : rec->type == VMT_REC_PROCESS ? rec->u.process.seq
-	             : rec->type == VMT_REC_CHECKPOINT ? rec->u.checkpoint.seq
-	             : rec->type == VMT_REC_END ? rec->u.end.seq : UINT64_MAX;
-	if (seq != UINT64_MAX && hold_seq(s, seq) < 0)
+	if (vmtrace_seqs_add(&s->seqs, rec) < 0)
 		return -1;
 	switch (rec->type) {
 	case VMT_REC_EVENT: {
@@ -483,7 +450,8 @@ int vmtrace_stats_main(int argc, char **argv)
 		if (s->tasks.n)   /* a trace without events has no table */
 			qsort(s->tasks.v, s->tasks.n, sizeof(*s->tasks.v), by_pid_tid);
 		sum_processes(s);
-		count_missing(s);
+		uint64_t first;
+		s->missing = vmtrace_seqs_missing(&s->seqs, &first);
 		(json ? print_json : print_text)(stdout, path, vmt_reader_header(r), s, &st,
 		                                 ret == VMT_ETRUNCATED);
 	}
@@ -493,7 +461,7 @@ int vmtrace_stats_main(int argc, char **argv)
 		free(s->procs);
 		free(s->tasks.v);
 		free(s->tasks.index);
-		free(s->seqs);
+		vmtrace_seqs_free(&s->seqs);
 		free(s);
 	}
 	vmt_reader_close(r);
