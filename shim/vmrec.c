@@ -226,10 +226,11 @@ static int finish_by_hand(const char *store_path, const char *out, unsigned mode
 }
 
 /* The launcher drains the store while the tree runs: the slabs the
- * recorded threads seal are made into chunks here, in a process of its
- * own (on another core where there is one), so a recorded call costs its
- * thread one raw copy into its slab, not the encoding (docs/store.md).  Woken by each seal; whatever is left when the tree has
- * gone, and every slab still open, the finisher writes. */
+ * recorded threads seal are made into chunks here, by a thread of the
+ * launcher (on another core where there is one), so a recorded call costs
+ * its thread one raw copy into its slab, not the encoding (docs/store.md).
+ * Woken by each seal; whatever is left when the tree has gone, and every
+ * slab still open, the finisher writes. */
 struct drainer {
 	pthread_t thread;
 	int started;
