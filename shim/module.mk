@@ -10,7 +10,10 @@ SHIM_LIB_SRCS := shim/arena.c $(SHIM_CAPTURE_SRCS) shim/empty_ranges.c shim/exec
 	shim/residency.c shim/signals.c shim/sites.c shim/stacks.c \
 	shim/stackset.c shim/sud.c shim/sigsys.c shim/state.c shim/env_self.c \
 	shim/highfd.c shim/tramp.c shim/umem.c shim/arch_x86_64.S
-EXTRA_CFLAGS_shim/ := -fvisibility=hidden
+# -fdata-sections: a section per variable, for libvmrec-data.ld's order
+# (the objects are rebuilt when these flags change)
+EXTRA_CFLAGS_shim/ := -fvisibility=hidden -fdata-sections
+$(call objs,$(SHIM_LIB_SRCS) shim/vmrec.c shim/launch_trace.c shim/launch_filter.c): shim/module.mk
 
 LIBS += $(BUILD)/lib/libvmrec.so
 BINS += $(BUILD)/bin/vmrec
@@ -51,14 +54,18 @@ SHIM_NOT_LIBC := mmap mmap64 munmap mprotect pkey_mprotect madvise posix_madvise
 # PT_LOADs (text with its read-only data, then data), not four, so ld.so
 # maps it with two calls fewer in every image, each a launcher stop.
 # shim/libvmrec-data.ld puts its .bss in the file: no anonymous mapping
-# after its data, one call (and one VMA) fewer again.
-$(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT) shim/libvmrec-data.ld
+# after its data, one call (and one VMA) fewer again; it INCLUDEs
+# libvmrec-order.ld, the variables in order of size (shim/data-order.sh).
+$(OBJ)/shim/libvmrec-order.ld: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT) shim/data-order.sh
+	@mkdir -p $(@D)
+	sh shim/data-order.sh $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT) >$@.tmp && mv $@.tmp $@
+$(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT) shim/libvmrec-data.ld $(OBJ)/shim/libvmrec-order.ld
 	@mkdir -p $(@D)
 	@bad=$$(nm -u $(call objs,$(SHIM_LIB_SRCS)) | awk 'NF == 2 { print $$2 }' | \
 	  grep -xE "$$(echo $(SHIM_NOT_LIBC) | tr ' ' '|')" | sort -u | tr '\n' ' '); \
 	[ -z "$$bad" ] || { echo "libvmrec.so: shim/ calls libc's $$bad(raw.h, arena.h instead)" >&2; exit 1; }
 	$(CC) -shared -Wl,-z,defs -Wl,-z,now -Wl,-z,noseparate-code -Wl,--exclude-libs,ALL \
-	  -Wl,-T,shim/libvmrec-data.ld -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
+	  -Wl,-L,$(OBJ)/shim -Wl,-T,shim/libvmrec-data.ld -o $@ $(call objs,$(SHIM_LIB_SRCS)) \
 	  $(SHIM_VMT) -l:liblz4.a $(LDFLAGS)
 
 # The launcher is linked -static-pie: every recording starts it, and

@@ -36,6 +36,9 @@ struct item {
 	uint64_t lo, hi;
 	uint8_t waited;              /* a call that began after it went first: it could not yet */
 	uint8_t undecided;           /* a call on the same pages could have gone either side */
+	uint8_t shut;                /* it cannot go first while the order's gen is shut_gen */
+	uint8_t shuts;               /* a call that one shut could not go first before */
+	uint64_t shut_gen;
 };
 
 /* Recently delivered calls of a process, to tell which overlapped. */
@@ -84,6 +87,7 @@ struct vmt_order {
 	struct proc **procs;         /* open addressing by pid */
 	size_t nprocs, capprocs;
 	struct proc *last;           /* the process of the last lookup */
+	uint64_t gen;                /* moves when what shut a call out may have changed */
 	struct vmt_order_stats st;
 };
 
@@ -565,6 +569,73 @@ static int calls_by_clock(struct vmt_order *o, size_t *idx, size_t n)
 	return 0;
 }
 
+/* Whether ev could take a range's pages away (verdict MAPPED: they are
+ * in the way) or give them (UNMAPPED: they are missing). */
+static int could_clear(const struct vmt_event *ev, int verdict)
+{
+	int fx = vmt_sys_effect(ev->sys);
+	if (ev->err)
+		return 0;
+	if (fx == VMT_FX_REMAP)
+		return 1;
+	if (verdict == VMT_SPACE_MAPPED)
+		return fx == VMT_FX_UNMAP || fx == VMT_FX_DETACH;
+	return fx == VMT_FX_MAP || fx == VMT_FX_ATTACH;
+}
+
+/* What keeps call y from happening in sp: 0 nothing (or nothing a range
+ * says), else its verdict, with the pages in its way in [*lo, *hi) (none
+ * for the break). */
+static int in_the_way(const struct proc *p, const struct vmt_space *sp, const struct item *y, uint64_t *lo,
+                      uint64_t *hi)
+{
+	struct vmt_space_conflict why;
+	int v = vmt_space_judge(sp, &y->rec.u.event, segment(p, &y->rec.u.event), &why);
+	if (v == VMT_SPACE_OK || v == VMT_SPACE_BRK)
+		return v;
+	return vmt_space_in_the_way(sp, &why, lo, hi) ? v : 0;
+}
+
+/* Whether z, going before y, could take away what keeps y from happening
+ * (in_the_way's verdict and pages): it began before y ended, and it moves
+ * the break, or it clears or fills those pages as y needs. */
+static int could_help(const struct item *z, const struct item *y, int verdict, uint64_t lo, uint64_t hi)
+{
+	if (z == y || z->key >= y->end)
+		return 0;
+	return z->brk || (verdict != VMT_SPACE_BRK && z->has_range && z->lo < hi && lo < z->hi &&
+	                  could_clear(&z->rec.u.event, verdict));
+}
+
+/* A call that must still fit, impossible in sp, that no call left to go
+ * before it could make possible (could_help), in *who: then the search
+ * cannot succeed, which trying the others' orders may take past its
+ * budget to learn.  A handler's mmap, 0.4 ms long, was given a page that
+ * another thread's mmap got and unmapped while it ran; two threads mapping
+ * and unmapping the next pages took the search past its budget, the mmap
+ * went first and left that thread's mmap no order (signal_storm_threads,
+ * 3 recordings of 200). */
+static int stuck(struct vmt_order *o, const struct proc *p, const struct vmt_space *sp, struct item **who)
+{
+	for (size_t k = 0; k < o->ncl; k++) {
+		if (!o->cl_left[k] || !o->cl_need[k])
+			continue;
+		struct item *y = &o->w[o->cl[k]];
+		uint64_t lo = 0, hi = 0;
+		int v = in_the_way(p, sp, y, &lo, &hi);
+		if (!v)
+			continue;
+		size_t m = 0;
+		while (m < o->ncl && !(o->cl_left[m] && could_help(&o->w[o->cl[m]], y, v, lo, hi)))
+			m++;
+		if (m == o->ncl) {
+			*who = y;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int place(struct vmt_order *o, const struct proc *p, size_t depth, unsigned *nodes)
 {
 	if (++*nodes > SEARCH_NODES)
@@ -651,11 +722,11 @@ static int forks_allow(struct vmt_order *o, const struct proc *p, size_t i)
 /* Whether event w[i], possible now, can go next (above). */
 static int can_go_first(struct vmt_order *o, size_t i)
 {
-	const struct item *x = &o->w[i];
+	struct item *x = &o->w[i];
 	const struct proc *p = find(o, x->pid);
 	if (!p || !p->have_space)
 		return 1;
-	if (!forks_allow(o, p, i))
+	if (!forks_allow(o, p, i) || (x->shut && x->shut_gen == o->gen))
 		return 0;
 	/* the cluster: x, the calls that could have come before it (they
 	 * began before it ended) and meet it or another member, and the calls
@@ -701,6 +772,19 @@ static int can_go_first(struct vmt_order *o, size_t i)
 	    vmt_space_copy_part(&o->lv[0], &p->sp, lo, hi > lo ? hi : lo + 1))
 		return 1;
 	vmt_space_apply(&o->lv[0], &x->rec.u.event, segment(p, &x->rec.u.event));
+	/* what shuts a call out stays so until a record goes that could
+	 * change it (gen moves): when every call that could go before the
+	 * call shut out has been read, x is not asked again till then (the
+	 * cluster of a call that waits long is built once, not at every
+	 * record that goes) */
+	struct item *y;
+	if (stuck(o, p, &o->lv[0], &y)) {
+		if (o->eof || o->last_key >= y->end) {
+			x->shut = y->shuts = 1;
+			x->shut_gen = o->gen;
+		}
+		return 0;
+	}
 	unsigned nodes = 0;
 	return place(o, p, 0, &nodes);
 }
@@ -980,6 +1064,9 @@ static void deliver(struct vmt_order *o, long i, int forced, struct vmt_record *
 	o->ndone++;
 	if (x->kind == IT_EVENT && makes(&x->rec.u.event))
 		o->forks--;
+	if (x->shuts || !(x->kind == IT_EVENT && (x->has_range || x->brk)))
+		o->gen++;   /* a call shut out may go now, or a change no range
+		               says may have cleared its way */
 	o->st.reordered += x->waited;
 	o->st.undecided += x->undecided;
 	*rec = x->rec;
@@ -1019,7 +1106,7 @@ static int push(struct vmt_order *o, const struct vmt_record *rec, uint64_t key)
 	it->end = end_of(rec, key);
 	it->pid = pid_of(rec);
 	it->kind = rec->type == VMT_REC_EVENT ? IT_EVENT : rec->type == VMT_REC_RESIDENCY ? IT_RES : IT_OTHER;
-	it->done = it->waited = it->undecided = 0;
+	it->done = it->waited = it->undecided = it->shut = it->shuts = 0;
 	if (own(it) < 0)
 		return -1;
 	it->has_range = it->brk = 0;

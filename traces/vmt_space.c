@@ -291,6 +291,30 @@ int vmt_space_judge(const struct vmt_space *s, const struct vmt_event *ev, uint6
 	}
 }
 
+int vmt_space_in_the_way(const struct vmt_space *s, const struct vmt_space_conflict *why,
+                         uint64_t *start, uint64_t *end)
+{
+	size_t i = first_after(s, why->start);
+	if (why->verdict == VMT_SPACE_MAPPED) {
+		if (i >= s->n || s->r[i].start >= why->end)
+			return 0;
+		*start = s->r[i].start > why->start ? s->r[i].start : why->start;
+		*end = s->r[i].end < why->end ? s->r[i].end : why->end;
+		return 1;
+	}
+	if (why->verdict != VMT_SPACE_UNMAPPED)
+		return 0;
+	for (uint64_t at = why->start; at < why->end; i++) {
+		if (i >= s->n || s->r[i].start > at) {
+			*start = at;
+			*end = at + s->page;
+			return 1;
+		}
+		at = s->r[i].end;
+	}
+	return 0;
+}
+
 static int apply_brk(struct vmt_space *s, const struct vmt_event *ev)
 {
 	uint64_t res = (uint64_t)ev->result, old = s->brk;

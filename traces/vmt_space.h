@@ -66,6 +66,11 @@ int vmt_space_copy_part(struct vmt_space *dst, const struct vmt_space *src, uint
  * seg: an ATTACH's segment size (its FILE record), 0 unknown. */
 int vmt_space_judge(const struct vmt_space *s, const struct vmt_event *ev, uint64_t seg,
                     struct vmt_space_conflict *why);
+/* The pages some call must change before the call judged (why) could
+ * happen: the first mapped part of a range it was given, the first
+ * unmapped page of one it changed.  0 when no range says (a break). */
+int vmt_space_in_the_way(const struct vmt_space *s, const struct vmt_space_conflict *why,
+                         uint64_t *start, uint64_t *end);
 /* ev happened: the ranges and the break follow it.  0 or VMT_ENOMEM. */
 int vmt_space_apply(struct vmt_space *s, const struct vmt_event *ev, uint64_t seg);
 /* The range ev names or makes, for telling whether two calls touch the
