@@ -58,8 +58,9 @@ SHIM_NOT_LIBC := mmap mmap64 munmap mprotect pkey_mprotect madvise posix_madvise
 # libvmrec-order.ld, the variables in order of size (shim/data-order.sh),
 # and after the small ones the buffers every process writes at start-up
 # (a page or more each; perf trace -F all shows the faults; a name not
-# found is left where its size puts it; tests/shim/startup-pages.t).
-SHIM_HOT_DATA := app lib_path buf.1 shim saved_buf threads
+# found is left where its size puts it; tests/shim/startup-pages.t; a
+# function's static is NAME.N under gcc, FUNCTION.NAME under clang).
+SHIM_HOT_DATA := app lib_path buf.1 patch_sites.buf shim saved_buf threads
 $(OBJ)/shim/libvmrec-order.ld: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT) shim/data-order.sh shim/module.mk
 	@mkdir -p $(@D)
 	sh shim/data-order.sh -h "$(SHIM_HOT_DATA)" $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT) >$@.tmp && mv $@.tmp $@
