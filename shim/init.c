@@ -66,18 +66,20 @@ static char *put_dec(char *p, unsigned long v)
 /* The root image makes the store next to the trace (OUT.vmrec-store.PID,
  * the name the launcher expects); later images and processes find it in
  * VMREC_STORE.  No descriptor is kept: the store is a mapping. */
+#define STORE_PATH_MAX 4200
 static int open_store(const char *out, int *root)
 {
-	static char path[4200];
+	static char path[STORE_PATH_MAX];
 	const char *env = getenv("VMREC_STORE");
 	struct stat st;
 	*root = !env || !*env;
 	if (!*root) {
-		if (strlen(env) >= sizeof path)
+		/* the name as the environment has it: a copy would be one more
+		 * page written in every process */
+		if (strlen(env) >= STORE_PATH_MAX)
 			return -1;
-		strcpy(path, env);
-		env_self_save(out, path);
-		return vmt_store_attach(&shim.store, path) < 0 ? -1 : 0;
+		env_self_save(out, env);
+		return vmt_store_attach(&shim.store, env) < 0 ? -1 : 0;
 	}
 	/* a trace is replaced by rename: never a device, a directory... */
 	if (!raw_failed(raw4(SYS_newfstatat, AT_FDCWD, out, &st, AT_SYMLINK_NOFOLLOW)) &&

@@ -55,10 +55,15 @@ SHIM_NOT_LIBC := mmap mmap64 munmap mprotect pkey_mprotect madvise posix_madvise
 # maps it with two calls fewer in every image, each a launcher stop.
 # shim/libvmrec-data.ld puts its .bss in the file: no anonymous mapping
 # after its data, one call (and one VMA) fewer again; it INCLUDEs
-# libvmrec-order.ld, the variables in order of size (shim/data-order.sh).
-$(OBJ)/shim/libvmrec-order.ld: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT) shim/data-order.sh
+# libvmrec-order.ld, the variables in order of size (shim/data-order.sh),
+# and after the small ones the buffers every process writes at start-up
+# (a page or more each; perf trace -F all shows the faults; a name not
+# found is left where its size puts it; tests/shim/startup-pages.t; a
+# function's static is NAME.N under gcc, FUNCTION.NAME under clang).
+SHIM_HOT_DATA := app lib_path buf.1 patch_sites.buf shim saved_buf threads
+$(OBJ)/shim/libvmrec-order.ld: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT) shim/data-order.sh shim/module.mk
 	@mkdir -p $(@D)
-	sh shim/data-order.sh $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT) >$@.tmp && mv $@.tmp $@
+	sh shim/data-order.sh -h "$(SHIM_HOT_DATA)" $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT) >$@.tmp && mv $@.tmp $@
 $(BUILD)/lib/libvmrec.so: $(call objs,$(SHIM_LIB_SRCS)) $(SHIM_VMT) shim/libvmrec-data.ld $(OBJ)/shim/libvmrec-order.ld
 	@mkdir -p $(@D)
 	@bad=$$(nm -u $(call objs,$(SHIM_LIB_SRCS)) | awk 'NF == 2 { print $$2 }' | \

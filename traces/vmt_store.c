@@ -160,6 +160,12 @@ int vmt_store_attach(struct vmt_store *s, const char *path)
 	struct vmt_store_head head;
 	if (!failed(r) && sc(SYS_pread64, fd, (long)&head, sizeof head, 0, 0, 0) != (long)sizeof head)
 		r = -EINVAL;
+	/* the magic as read, not through the window: the process's first
+	 * touch of the head page is then its first reservation's write, one
+	 * fault, where a read first maps it read-only and the write faults
+	 * again */
+	if (!failed(r) && memcmp(head.magic, "VMRCSTOR", 8) != 0)
+		r = -EINVAL;
 	if (!failed(r)) {
 		/* the window its creator chose, never more than the whole */
 		s->window = head.window_mib && (uint64_t)head.window_mib << 20 < VMT_STORE_WINDOW
@@ -167,13 +173,7 @@ int vmt_store_attach(struct vmt_store *s, const char *path)
 		r = map_window(s, fd);
 	}
 	sc(SYS_close, fd, 0, 0, 0, 0, 0);
-	if (failed(r))
-		return (int)r;
-	if (memcmp(s->head->magic, "VMRCSTOR", 8) != 0) {
-		vmt_store_detach(s);
-		return -EINVAL;
-	}
-	return 0;
+	return failed(r) ? (int)r : 0;
 }
 
 void vmt_store_detach(struct vmt_store *s)

@@ -36,9 +36,7 @@ struct vmt_writer {
 	void *lz4_state;
 	size_t lz4_state_size;
 
-	struct vmt_predictor pred;
 	struct vmt_meta_ctx mctx;    /* the open chunk's metadata coding state */
-	struct vmt_event queue[QUEUE];
 	unsigned nqueued;
 	int chunk_open;              /* a record is buffered */
 	int chunk_has_seq;           /* ... and one of them has a seq */
@@ -48,15 +46,20 @@ struct vmt_writer {
 	int err;                     /* first error, VMT_E* */
 	uint64_t dropped;            /* records refused after it */
 	char msg[200];
+
+	/* written before they are read: a new writer leaves their ~9 KiB
+	 * untouched (under the vmrec launcher its records go to the store's
+	 * slab, and most writers never use them) */
+	struct vmt_predictor pred;
+	struct vmt_event queue[QUEUE];
 };
 
-/* vmt_writer_fdopen zeroes the fields before pred, mctx, and those from
- * nqueued to msg: the rest must stay between them */
-_Static_assert(offsetof(struct vmt_writer, mctx) > offsetof(struct vmt_writer, pred) &&
-               offsetof(struct vmt_writer, queue) > offsetof(struct vmt_writer, mctx) &&
-               offsetof(struct vmt_writer, nqueued) > offsetof(struct vmt_writer, queue) &&
-               offsetof(struct vmt_writer, msg) > offsetof(struct vmt_writer, dropped) &&
-               offsetof(struct vmt_writer, dropped) > offsetof(struct vmt_writer, nqueued),
+/* vmt_writer_fdopen zeroes the fields before msg: those after it are
+ * written before they are read, and only the zeroed ones (one page) are
+ * touched when a writer is made */
+_Static_assert(offsetof(struct vmt_writer, msg) < 4096 - 200 &&
+               offsetof(struct vmt_writer, pred) > offsetof(struct vmt_writer, msg) &&
+               offsetof(struct vmt_writer, queue) > offsetof(struct vmt_writer, msg),
                "vmt_writer's layout");
 
 static void *default_alloc(size_t size, void *opaque)
@@ -173,10 +176,9 @@ struct vmt_writer *vmt_writer_fdopen(int fd, int32_t pid, int32_t tid,
 		return NULL;
 	/* every field but the ~9 KiB that are written before they are read:
 	 * the predictor (note_seq sets it up at each chunk's first seq), the
-	 * queue and the message; a fresh recorder page stays untouched */
-	memset(w, 0, offsetof(struct vmt_writer, pred));
-	memset(&w->mctx, 0, sizeof(w->mctx));
-	memset(&w->nqueued, 0, offsetof(struct vmt_writer, msg) - offsetof(struct vmt_writer, nqueued));
+	 * queue and the message; the recorder's fresh pages after the first
+	 * stay untouched */
+	memset(w, 0, offsetof(struct vmt_writer, msg));
 	w->msg[0] = 0;
 	w->fd = fd;
 	if (prefs->sink)

@@ -3,10 +3,12 @@
  * records go back in seq (a pooled writer's) finishes as chunks that never
  * go back; what a slab still holds is written after every chunk, so an END
  * logged there comes after the records it ends.  A reap takes the images
- * that ended out of the list it walks, and never one still running. */
+ * that ended out of the list it walks, and never one still running.  A
+ * process attaching leaves the head page untouched until it writes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tests/tap.h"
@@ -217,6 +219,41 @@ static void reap_list(void)
 	ok(finish(&s) == 0, "reap: finished");
 }
 
+/* Whether the page at p is mapped in this process (pagemap's bit 63). */
+static int page_present(const void *p)
+{
+	uint64_t e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	off_t at = (off_t)((uintptr_t)p / 4096 * 8);
+	ssize_t n = pread(fd, &e, sizeof e, at);
+	close(fd);
+	return n == (ssize_t)sizeof e ? (int)(e >> 63) : -1;
+}
+
+/* A process that attaches touches the store's head page first with its
+ * first reservation's write: one fault, where a read before it maps the
+ * page read-only and the write faults again (in every recorded process). */
+static void attach_untouched(void)
+{
+	struct vmt_store s, a;
+	char out[256];
+	if (new_store(&s, "attach", out, sizeof out) < 0) {
+		ok(0, "attach: store made");
+		return;
+	}
+	int r = vmt_store_attach(&a, s.path);
+	ok(r == 0 && a.head != s.head, "attach: a second mapping of the store (%d)", r);
+	if (r)
+		return;
+	is_int(page_present(a.head), 0, "attach: the head page is not touched by attaching");
+	struct vmt_store_proc *p = vmt_store_proc_new(&a, (int32_t)getpid());
+	ok(p && page_present(a.head) == 1, "attach: the first reservation maps it");
+	vmt_store_detach(&a);
+	ok(finish(&s) == 0, "attach: finished");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -227,6 +264,7 @@ int main(void)
 	seq_back();
 	end_last();
 	reap_list();
+	attach_untouched();
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)
