@@ -438,13 +438,6 @@ int main(int argc, char **argv)
 		snprintf(store, sizeof store, "%s/%s.vmrec-store.%d", cwd, out, (int)getpid());
 	else
 		snprintf(store, sizeof store, "%s.vmrec-store.%d", out, (int)getpid());
-	static struct vmt_store tree;
-	int err = vmt_store_create(&tree, store, out, (unsigned)m, 1);
-	if (err < 0) {
-		fprintf(stderr, "vmrec: cannot make the trace store %s: %s\n", store, strerror(-err));
-		return 2;
-	}
-	write_header(&tree, argc - i, argv + i);
 
 	const char *old = getenv("LD_PRELOAD");
 	char *preload = malloc(strlen(lib) + (old ? strlen(old) : 0) + 2);
@@ -466,8 +459,7 @@ int main(int argc, char **argv)
 	if (no_sud)
 		setenv("VMREC_SUD", "0", 1);
 
-	struct launch_cfg lc = { .store = &tree, .lib_path = lib, .reaped = reaped };
-	launch_trace_init(&lc);
+	struct launch_cfg lc = { .lib_path = lib, .reaped = reaped };
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	int go[2];
 	if (pipe2(go, O_CLOEXEC) < 0) {
@@ -497,6 +489,20 @@ int main(int argc, char **argv)
 	}
 	close(go[0]);
 	child = pid;
+	/* the store after the fork: the child, which only waits and execs,
+	 * has neither the store's mapping nor the header's buffers to copy
+	 * and to tear down at its exec */
+	static struct vmt_store tree;
+	int err = vmt_store_create(&tree, store, out, (unsigned)m, 1);
+	if (err < 0) {
+		fprintf(stderr, "vmrec: cannot make the trace store %s: %s\n", store, strerror(-err));
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return 2;
+	}
+	write_header(&tree, argc - i, argv + i);
+	lc.store = &tree;
+	launch_trace_init(&lc);
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 	for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
 		struct sigaction sa = { .sa_handler = forward, .sa_flags = SA_RESTART };

@@ -48,4 +48,9 @@ ls | grep -c vmrec-store >count; is "$(cat count)" 0 "no store left behind"
 "$V" -o '' -- sh -c 'echo ran' >out 2>err
 is "$?:$(cat out):$(cat err)" "2::vmrec: -o: empty file name" "-o '': a usage error, named; the program not run"
 is "$(ls -A | grep -c vmrec-store)" 0 "-o '': no store left behind"
+# a store that cannot be made (a directory holds its name): a clear
+# error, status 2, and the program never runs
+sh -c 'mkdir "s.lz4.vmrec-store.$$" && exec "$1" -o s.lz4 -- sh -c "echo ran"' - "$V" >out 2>err
+is "$?:$(cat out)" "2:" "no store: status 2, the program not run"
+like "$(cat err)" "vmrec: cannot make the trace store $T/s.lz4.vmrec-store." "no store: named"
 done_testing
