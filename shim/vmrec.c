@@ -413,9 +413,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* by the name /proc gives it: ld.so's name for it (dladdr) is then
-	 * the one libvmrec needs, no /proc/self/maps read in every process */
+	 * the one libvmrec needs, no /proc/self/maps read in every process.
+	 * The launcher's directories come from /proc/self/exe, already
+	 * without links: realpath() only where lib/ or the library is one */
 	char real[PATH_MAX];
-	if (realpath(lib, real) && strlen(real) < sizeof lib)
+	char *slash = strrchr(lib, '/');
+	*slash = 0;
+	int linked = readlink(lib, real, 1) >= 0;
+	*slash = '/';
+	if ((linked || readlink(lib, real, 1) >= 0) && realpath(lib, real) &&
+	    strlen(real) < sizeof lib)
 		strcpy(lib, real);
 	if (!out) {
 		const char *base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
