@@ -32,6 +32,12 @@ n=$(grep -c '^read([0-9]*</proc/[0-9]*/maps>' R.txt)
 [ "$n" -le 2 ]
 ok $? "its maps (under 4 KiB): one read and the read of 0 ($n)"
 
+# the program's child shares the launcher's memory until its exec: none
+# of it is copied for the child, nor torn down at its exec
+strace -qq -e signal=none -e trace=clone,clone3,fork,vfork -o C.txt "$V" -o t.lz4 -- /bin/true \
+	>/dev/null 2>&1
+like "$(grep -v CLONE_THREAD C.txt | head -1)" "CLONE_VM" "the program's child is a clone(CLONE_VM)"
+
 # the library by the name /proc gives it, from /proc/self/exe's
 # directories (already without links): no readlink per path component
 strace -qq -e signal=none -e trace=readlink -o K.txt "$V" -o t.lz4 -- /bin/true >/dev/null 2>&1
@@ -47,6 +53,8 @@ for x in d e; do
 	like "$(grep -o 'LD_PRELOAD=[^"]*' E.txt)" "LD_PRELOAD=$(pwd -P)/$x/real/libvmrec.so" \
 		"a linked library ($x) is preloaded by the name /proc gives it"
 done
+grep -q 'VMREC_STORE' E.txt && ! grep -q 'VMREC_TRAMPOLINE' E.txt
+ok $? "a launcher that cannot trace: its program records as preloaded alone"
 
 if carries_sanitizer "$V"; then
 	ok 0 "a sanitizer build's launcher is dynamic (sanitizers cannot link statically)"
