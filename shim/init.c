@@ -78,7 +78,8 @@ static int open_store(const char *out, int *root)
 		 * page written in every process */
 		if (strlen(env) >= STORE_PATH_MAX)
 			return -1;
-		env_self_save(out, env);
+		if (env_self_save(out, env) < 0)
+			return -1;
 		return vmt_store_attach(&shim.store, env) < 0 ? -1 : 0;
 	}
 	/* a trace is replaced by rename: never a device, a directory... */
@@ -91,7 +92,8 @@ static int open_store(const char *out, int *root)
 	if (strlen(out) + 40 >= sizeof path)
 		return -1;
 	put_dec(stpcpy(stpcpy(path, out), ".vmrec-store."), (unsigned long)shim.pid);
-	env_self_save(out, path);
+	if (env_self_save(out, path) < 0)
+		return -1;
 	const char *m = getenv("VMREC_MODE");
 	unsigned mode = m && *m ? (unsigned)strtoul(m, NULL, 8) & 07777 : 0600;
 	const char *l = getenv("VMREC_LAUNCHER");
