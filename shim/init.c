@@ -269,7 +269,7 @@ __attribute__((constructor)) static void shim_init(void)
 	env_self_hide();
 }
 
-void shim_fork_child(void)
+void shim_fork_child(struct vmt_store_proc *unborn)
 {
 	forkgate_child();
 	shim.ppid = shim.pid;
@@ -282,7 +282,8 @@ void shim_fork_child(void)
 	image_files_reset();
 	stacks_forget();
 	sud_arm_thread();
-	shim.proc = vmt_store_proc_new(&shim.store, shim.pid);
+	shim.proc = unborn && vmt_store_proc_born(unborn, shim.pid) ? unborn
+	                                                           : vmt_store_proc_new(&shim.store, shim.pid);
 	uint8_t sud = sud_enter();
 	image_process(shim_next_seq());
 	image_checkpoint(VMT_CK_FORK);
