@@ -369,9 +369,9 @@ __attribute__((hot)) long shim_vma_call(int sys, long nr, long a0, long a1, long
 	 * rest (a uffd range, a name, a nodemask) is input the call leaves
 	 * as it was, read after it, so nothing of the recorder's but the
 	 * seq and the clock comes between the program and the kernel.  A
-	 * userfaultfd monitor answers faults and events in the microseconds
-	 * the kernel gives it: a read before its UFFDIO_UNREGISTER made it
-	 * lose a race it wins natively (docs/shim.md, "Timing"). */
+	 * userfaultfd monitor races the threads it serves: one whose
+	 * UFFDIO_UNREGISTER comes late loses a kernel race it wins
+	 * natively (docs/shim.md, "Never harming the program"). */
 	int late = reads && row[sys].resid != VMT_RESID_RANGES;
 	const struct vmt_ranges *own = NULL;
 	rr.have = 0;

@@ -2,13 +2,13 @@
 # A userfaultfd monitor's calls reach the kernel with nothing of the
 # recorder's in between: the uffd range a UFFDIO_REGISTER or
 # UFFDIO_UNREGISTER names is read after the call (input the kernel leaves
-# as it was).  Read before it, the monitor of uffd-unit-tests' events
-# tests took microseconds longer from a REMOVE event to its UNREGISTER,
-# and lost a kernel race it wins natively (a fault between the
-# UNREGISTER's wake-up of pending faults and its clearing of the range
-# left a fault for a range no longer registered: UFFDIO_COPY ENOENT);
-# docs/shim.md, "Timing".  strace shows each call right after the
-# sched_yield the program makes before it, and the trace holds the range
+# as it was).  A monitor whose UNREGISTER comes late loses a kernel race
+# it wins natively: a fault between the UNREGISTER's wake-up of pending
+# faults and its clearing of the range leaves a fault for a range no
+# longer registered (uffd-unit-tests' events tests: UFFDIO_COPY ENOENT;
+# docs/shim.md, "Never harming the program").  strace shows each call
+# right after the sched_yield the program makes before it, and the trace
+# holds the range
 # (recorded apart: under strace the store is not always finished).
 . "$(dirname "$0")/../lib.sh"
 . "$S/tests/shim/shim.sh"
