@@ -2,6 +2,7 @@
  * table of recorded calls (traces/vmt_syscalls.def). */
 #include "launch_filter.h"
 #include "vmt.h"
+#include "vmt_raw.h"
 
 #include <errno.h>
 #include <linux/audit.h>
@@ -98,11 +99,11 @@ int launch_filter_install(uint64_t tramp)
 	struct sock_fprog prog = { .len = (unsigned short)n, .filter = f };
 	/* without CAP_SYS_ADMIN the kernel asks for no_new_privs, which a
 	 * traced setuid program loses anyway */
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0)
-		return 0;
-	if (errno != EACCES)
-		return -errno;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return -errno;
-	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0 ? 0 : -errno;
+	long r = vmt_raw6(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, (long)&prog, 0, 0, 0);
+	if (r != -EACCES)
+		return (int)r;
+	r = vmt_raw6(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0);
+	if (r < 0)
+		return (int)r;
+	return (int)vmt_raw6(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, (long)&prog, 0, 0, 0);
 }

@@ -12,6 +12,7 @@
 #include "launch_trace.h"
 #include "capture.h"
 #include "launch_filter.h"
+#include "vmt_raw.h"
 #include "pagemap_scan.h"
 #include "vmt.h"
 #include "vmt_meta.h"
@@ -1300,14 +1301,13 @@ void launch_trace_init(const struct launch_cfg *c)
 int launch_trace_child(int wait_fd)
 {
 	char go = 0;
-	while (read(wait_fd, &go, 1) < 0 && errno == EINTR)
+	while (vmt_raw6(SYS_read, wait_fd, (long)&go, 1, 0, 0, 0) == -EINTR)
 		;
-	close(wait_fd);
+	vmt_raw6(SYS_close, wait_fd, 0, 0, 0, 0, 0);
 	/* untraced (the launcher is itself traced), a filter that stops for a
 	 * tracer would fail every recorded call with ENOSYS */
 	if (go == 'g')
 		return launch_filter_install(LAUNCH_TRAMPOLINE);
-	unsetenv("VMREC_TRAMPOLINE");   /* libvmrec records as preloaded alone */
 	return -EPERM;
 }
 
@@ -1346,6 +1346,10 @@ int launch_trace_run(pid_t child, int go_fd, int *root_st)
 		root->pre_exec = 1;
 		rt->started = 1;
 	}
+	/* libvmrec records as preloaded alone; the child, which shares the
+	 * launcher's memory until its exec, sees this environment */
+	if (!seized)
+		unsetenv("VMREC_TRAMPOLINE");
 	if (write(go_fd, seized ? "g" : "n", 1) < 0)
 		perror("vmrec: start");
 	close(go_fd);

@@ -25,7 +25,8 @@ void launch_trace_init(const struct launch_cfg *cfg);
 int launch_trace_run(pid_t child, int go_fd, int *root_st);
 
 /* In the child, before its execve: wait for the tracer, then install the
- * filter.  0, or -errno. */
+ * filter.  0, or -errno.  Raw system calls only, errno untouched: the
+ * child shares the launcher's memory and thread area (vmrec.c). */
 int launch_trace_child(int wait_fd);
 
 #endif

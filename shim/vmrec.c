@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -32,6 +34,7 @@
 #include "launch_filter.h"
 #include "launch_trace.h"
 #include "vmt_check.h"
+#include "vmt_raw.h"
 #include "vmt_store.h"
 
 static volatile pid_t child;
@@ -70,25 +73,107 @@ static int find_library(char *buf, size_t cap)
 	return access(buf, R_OK);
 }
 
-/* The file execvp would run for `name`: the first regular, executable
- * file along PATH (NULL: none, or a name with a slash). */
-static const char *path_search(const char *name)
+/* The program's child shares the launcher's memory until its exec
+ * (clone(CLONE_VM), as posix_spawn does, but not suspending the
+ * launcher, which must trace it first): nothing of the launcher is
+ * copied for it, nor torn down at its exec.  It shares the launcher's
+ * thread area too (errno, stdio's and malloc's locks): it makes only raw
+ * system calls, takes no lock and allocates nothing but on its stack. */
+struct start {
+	int go, nogo;
+	char **argv;
+	const char *file;   /* argv[0] found along PATH */
+	long found;         /* 0, or why not (-errno) */
+	char path[8192];
+};
+
+static size_t cat(char *buf, size_t at, size_t cap, const char *s)
 {
-	static char buf[8192];
+	size_t n = strlen(s);
+	if (at + n >= cap)
+		n = at < cap ? cap - 1 - at : 0;
+	memcpy(buf + at, s, n);
+	buf[at + n] = 0;
+	return at + n;
+}
+
+/* "vmrec: A: B" (C: more after), in one write */
+static void say(const char *a, const char *b, const char *c)
+{
+	char m[4400];
+	size_t n = cat(m, 0, sizeof m, "vmrec: ");
+	n = cat(m, n, sizeof m, a);
+	n = cat(m, n, sizeof m, b);
+	n = cat(m, n, sizeof m, c);
+	n = cat(m, n, sizeof m, "\n");
+	vmt_raw6(SYS_write, 2, (long)m, (long)n, 0, 0, 0);
+}
+
+static const char *errtext(long err)
+{
+	const char *s = strerrordesc_np((int)-err);
+	return s ? s : "Unknown error";
+}
+
+/* The file execvp would run for `name`, into buf: the first regular,
+ * executable file along PATH.  0, or -ENOENT (none), -EACCES (one there,
+ * not to be run), as execvp says. */
+static long path_search(const char *name, char *buf, size_t cap)
+{
 	const char *dirs = getenv("PATH");
-	if (strchr(name, '/') || !*name)
-		return NULL;
+	long err = -ENOENT;
+	if (!*name)
+		return -ENOENT;
 	for (const char *d = dirs ? dirs : "/bin:/usr/bin"; ; d++) {
-		size_t n = strcspn(d, ":");
+		size_t n = strcspn(d, ":"), len = strlen(name);
 		struct stat st;
-		if ((size_t)snprintf(buf, sizeof buf, "%.*s%s%s", (int)n, d, n ? "/" : "", name) <
-		            sizeof buf &&
-		    stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
-			return buf;
+		if (n + 1 + len < cap) {
+			memcpy(buf, d, n);
+			buf[n] = '/';
+			memcpy(buf + n + !!n, name, len + 1);
+			if (!vmt_raw_failed(vmt_raw6(SYS_newfstatat, AT_FDCWD, (long)buf, (long)&st, 0, 0, 0))) {
+				if (S_ISREG(st.st_mode) &&
+				    vmt_raw6(SYS_access, (long)buf, X_OK, 0, 0, 0, 0) == 0)
+					return 0;
+				err = -EACCES;
+			}
+		}
 		d += n;
 		if (!*d)
-			return NULL;
+			return err;
 	}
+}
+
+static int start_main(void *arg)
+{
+	struct start *s = arg;
+	char **argv = s->argv;
+	const char *file = s->file;
+	long r = s->found;
+	/* kernel's struct sigaction: SIG_DFL, no flags, no mask */
+	unsigned long dfl[4] = { 0 };
+	vmt_raw6(SYS_rt_sigaction, SIGPIPE, (long)dfl, 0, 8, 0, 0);
+	vmt_raw6(SYS_close, s->nogo, 0, 0, 0, 0, 0);
+	int fe = launch_trace_child(s->go);
+	if (fe < 0 && fe != -EPERM)
+		say("no seccomp filter (", errtext(fe), "): the loader's calls are not recorded");
+	if (r == 0) {
+		r = vmt_raw6(SYS_execve, (long)file, (long)argv, (long)environ, 0, 0, 0);
+		if (r == -ENOEXEC) {
+			/* what execvp makes of a script without #! */
+			size_t argc = 0;
+			while (argv[argc])
+				argc++;
+			char *sh[argc + 2];
+			sh[0] = (char *)"/bin/sh";
+			sh[1] = (char *)file;
+			memcpy(sh + 2, argv + 1, argc * sizeof *sh);   /* and the NULL */
+			r = vmt_raw6(SYS_execve, (long)sh[0], (long)sh, (long)environ, 0, 0, 0);
+		}
+	}
+	say(argv[0], ": ", errtext(r));
+	vmt_raw6(SYS_exit_group, 127, 0, 0, 0, 0, 0);
+	return 127;
 }
 
 static struct vmt_store_fate *fates;
@@ -413,9 +498,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* by the name /proc gives it: ld.so's name for it (dladdr) is then
-	 * the one libvmrec needs, no /proc/self/maps read in every process */
+	 * the one libvmrec needs, no /proc/self/maps read in every process.
+	 * The launcher's directories come from /proc/self/exe, already
+	 * without links: realpath() only where lib/ or the library is one */
 	char real[PATH_MAX];
-	if (realpath(lib, real) && strlen(real) < sizeof lib)
+	char *slash = strrchr(lib, '/');
+	*slash = 0;
+	int linked = readlink(lib, real, 1) >= 0;
+	*slash = '/';
+	if ((linked || readlink(lib, real, 1) >= 0) && realpath(lib, real) &&
+	    strlen(real) < sizeof lib)
 		strcpy(lib, real);
 	if (!out) {
 		const char *base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
@@ -466,26 +558,28 @@ int main(int argc, char **argv)
 		perror("vmrec: pipe");
 		return 2;
 	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		perror("vmrec: fork");
+	/* its stack: room for its messages and a script's argv */
+	size_t stack_size = (64 << 10) + (size_t)(argc - i + 2) * sizeof(char *);
+	stack_size = (stack_size + 4095) & ~(size_t)4095;
+	void *stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE,
+	                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (stack == MAP_FAILED) {
+		perror("vmrec: mmap");
 		return 2;
 	}
-	if (pid == 0) {
-		signal(SIGPIPE, SIG_DFL);
-		close(go[1]);
-		/* found before the filter: each execve that execvp tries along
-		 * PATH would stop the launcher */
-		const char *path = path_search(argv[i]);
-		int fe = launch_trace_child(go[0]);
-		if (fe < 0 && fe != -EPERM)
-			fprintf(stderr, "vmrec: no seccomp filter (%s): the loader's calls are not "
-			        "recorded\n", strerror(-fe));
-		if (path)
-			execv(path, argv + i);
-		execvp(argv[i], argv + i);   /* what execvp makes of the rest (a script without #!) */
-		fprintf(stderr, "vmrec: %s: %s\n", argv[i], strerror(errno));
-		_exit(127);
+	static struct start start;
+	start = (struct start){ .go = go[0], .nogo = go[1], .argv = argv + i, .file = argv[i] };
+	/* found before the filter: each execve that execvp tries along
+	 * PATH would stop the launcher */
+	if (!strchr(argv[i], '/')) {
+		start.found = path_search(argv[i], start.path, sizeof start.path);
+		start.file = start.path;
+	}
+	/* the stack stays mapped: the exit unmaps it */
+	pid_t pid = clone(start_main, (char *)stack + stack_size, CLONE_VM | SIGCHLD, &start);
+	if (pid < 0) {
+		perror("vmrec: clone");
+		return 2;
 	}
 	close(go[0]);
 	child = pid;

@@ -32,6 +32,30 @@ n=$(grep -c '^read([0-9]*</proc/[0-9]*/maps>' R.txt)
 [ "$n" -le 2 ]
 ok $? "its maps (under 4 KiB): one read and the read of 0 ($n)"
 
+# the program's child shares the launcher's memory until its exec: none
+# of it is copied for the child, nor torn down at its exec
+strace -qq -e signal=none -e trace=clone,clone3,fork,vfork -o C.txt "$V" -o t.lz4 -- /bin/true \
+	>/dev/null 2>&1
+like "$(grep -v CLONE_THREAD C.txt | head -1)" "CLONE_VM" "the program's child is a clone(CLONE_VM)"
+
+# the library by the name /proc gives it, from /proc/self/exe's
+# directories (already without links): no readlink per path component
+strace -qq -e signal=none -e trace=readlink -o K.txt "$V" -o t.lz4 -- /bin/true >/dev/null 2>&1
+n=$(grep -c '^readlink("/[^p]' K.txt)
+[ "$n" -le 2 ]
+ok $? "the library's path: lib/ and the library asked if links, no more ($n)"
+mkdir -p d/bin d/real e/bin e/lib e/real
+cp "$V" d/bin/ && cp "$V" e/bin/ && cp "$B/lib/libvmrec.so" d/real/ &&
+	cp "$B/lib/libvmrec.so" e/real/ && ln -s real d/lib && ln -s ../real/libvmrec.so e/lib/
+for x in d e; do
+	strace -f -qq -v -s 4096 -e signal=none -e trace=execve -o E.txt "$x/bin/vmrec" -o t.lz4 -- /bin/true \
+		>/dev/null 2>&1
+	like "$(grep -o 'LD_PRELOAD=[^"]*' E.txt)" "LD_PRELOAD=$(pwd -P)/$x/real/libvmrec.so" \
+		"a linked library ($x) is preloaded by the name /proc gives it"
+done
+grep -q 'VMREC_STORE' E.txt && ! grep -q 'VMREC_TRAMPOLINE' E.txt
+ok $? "a launcher that cannot trace: its program records as preloaded alone"
+
 if carries_sanitizer "$V"; then
 	ok 0 "a sanitizer build's launcher is dynamic (sanitizers cannot link statically)"
 else

@@ -19,4 +19,13 @@ is "$("$TC" -a "$T/tree.lz4" | grep -c '^process ')" 3 "a process tree in one tr
 is "$("$TC" "$T/tree.lz4" | grep -c " vfork = ")" 1 "the vfork is there"
 (cd "$T" && "$V" -o rel.lz4 -- sh -c 'cd / && sh -c true')
 is "$("$TC" -a "$T/rel.lz4" | grep -c '^process ')" 3 "a relative -o still collects children that changed directory"
+# the program is started as execvp would: along PATH, a script without
+# #! under /bin/sh, and execvp's words for what cannot run
+printf 'echo "ran $0 $*"\n' >"$T/noshebang" && chmod +x "$T/noshebang" && : >"$T/noexec"
+is "$(PATH="$T:$PATH" "$V" -o "$T/s.lz4" -- noshebang a b)" "ran $T/noshebang a b" \
+	"a script without #! found along PATH runs under /bin/sh"
+"$V" -o "$T/s.lz4" -- "$T/no-such-prog" 2>"$T/err"; is "$?" 127 "no such program: status 127"
+is "$(cat "$T/err")" "vmrec: $T/no-such-prog: No such file or directory" "no such program: named"
+PATH="$T:$PATH" "$V" -o "$T/s.lz4" -- noexec 2>"$T/err"; is "$?" 127 "not executable: status 127"
+is "$(cat "$T/err")" "vmrec: noexec: Permission denied" "one along PATH that cannot run: EACCES"
 done_testing
