@@ -14,29 +14,42 @@
 
 static char lib_path[4096];
 static const char *saved_env[8];
-static char saved_buf[8192];
+/* VMREC_OUT and VMREC_STORE as open_store allows them (under 4,200 bytes
+ * each) and the options (under 64 bytes each) */
+static char saved_buf[9216];
 
 const char *const *shim_saved_env(void) { return saved_env; }
 const char *shim_lib_path(void) { return lib_path; }
 
-void env_self_save(const char *out, const char *store)
+int env_self_save(const char *out, const char *store)
 {
 	static const char *names[] = { "VMREC_STACKS", "VMREC_SUD", "VMREC_RESIDENCY",
 	                               "VMREC_TRAMPOLINE", NULL };
+	const char *val[4] = { NULL };
+	size_t need = sizeof "VMREC_OUT=" + strlen(out) + sizeof "VMREC_STORE=" + strlen(store);
+	for (int i = 0; names[i]; i++) {
+		const char *v = getenv(names[i]);
+		if (v && strlen(v) < 64) {
+			val[i] = v;
+			need += strlen(names[i]) + strlen(v) + 2;
+		}
+	}
+	saved_env[0] = NULL;
+	if (need > sizeof saved_buf)
+		return -1;
 	char *p = saved_buf;
 	int n = 0;
 	saved_env[n++] = p;
 	p = stpcpy(stpcpy(p, "VMREC_OUT="), out) + 1;
 	saved_env[n++] = p;
 	p = stpcpy(stpcpy(p, "VMREC_STORE="), store) + 1;
-	for (int i = 0; names[i]; i++) {
-		const char *v = getenv(names[i]);
-		if (v && strlen(v) < 64) {
+	for (int i = 0; names[i]; i++)
+		if (val[i]) {
 			saved_env[n++] = p;
-			p = stpcpy(stpcpy(stpcpy(p, names[i]), "="), v) + 1;
+			p = stpcpy(stpcpy(stpcpy(p, names[i]), "="), val[i]) + 1;
 		}
-	}
 	saved_env[n] = NULL;
+	return 0;
 }
 
 /* The program sees the environment it would have without the recorder:

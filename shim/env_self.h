@@ -6,8 +6,9 @@
 #include <stddef.h>
 
 /* Keep the variables the next image needs ("NAME=value"): VMREC_OUT,
- * VMREC_STORE and the options set now (exec_env.c puts them back). */
-void env_self_save(const char *out, const char *store);
+ * VMREC_STORE and the options set now (exec_env.c puts them back); -1
+ * when they are too long to keep. */
+int env_self_save(const char *out, const char *store);
 /* The environment the recorder needs in an exec'd image, NULL-terminated,
  * and the library's own path ("" until env_self_locate). */
 const char *const *shim_saved_env(void);

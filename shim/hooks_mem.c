@@ -364,8 +364,18 @@ __attribute__((hot)) long shim_vma_call(int sys, long nr, long a0, long a1, long
 	 * arguments point to, which file it names */
 	struct ranges_read rr;
 	int reads = row[sys].ranges != VMT_RANGES_NONE;
+	/* What the arguments point to is read before the call only where
+	 * its residency question needs it (process_madvise's iovec): the
+	 * rest (a uffd range, a name, a nodemask) is input the call leaves
+	 * as it was, read after it, so nothing of the recorder's but the
+	 * seq and the clock comes between the program and the kernel.  A
+	 * userfaultfd monitor races the threads it serves: one whose
+	 * UFFDIO_UNREGISTER comes late loses a kernel race it wins
+	 * natively (docs/shim.md, "Never harming the program"). */
+	int late = reads && row[sys].resid != VMT_RESID_RANGES;
 	const struct vmt_ranges *own = NULL;
-	if (__builtin_expect(reads, 0)) {
+	rr.have = 0;
+	if (__builtin_expect(reads && !late, 0)) {
 		ranges_before(&rr, sys, c.args);
 		/* process_madvise's record names the pidfd's process (format
 		 * 6); another process's pages would be answered from ours:
@@ -386,6 +396,8 @@ __attribute__((hot)) long shim_vma_call(int sys, long nr, long a0, long a1, long
 		c.file_id = f.kind == CAPTURE_FILE_FD ? image_file_fd(f.fd) : sysv_file(f.fd);
 	call_clock(&c);
 	r = raw6_exempt(nr, a0, a1, a2, a3, a4, a5);
+	if (__builtin_expect(late, 0))
+		ranges_before(&rr, sys, c.args);
 	if (sys == VMT_SYS_MMAP && (a2 & PROT_EXEC) && c.file_id)
 		stacks_modules_changed();
 	residency_after(sys, r, a, &rel);

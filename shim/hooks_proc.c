@@ -29,6 +29,9 @@
 static __thread struct shim_call split __attribute__((tls_model("initial-exec")));
 static __thread uint8_t split_sud __attribute__((tls_model("initial-exec")));
 static __thread int split_on __attribute__((tls_model("initial-exec")));
+/* the store's entry for the child of the fork under way (forks of a
+ * process go one at a time: forkgate_close) */
+static struct vmt_store_proc *fork_unborn;
 
 /* a[] as the trace keeps the call's arguments; a[0] is the clone flags. */
 static void split_begin(int sys, const uint64_t a[6])
@@ -44,7 +47,10 @@ static void split_begin(int sys, const uint64_t a[6])
 	call_begin(&split, sys, (long)a[0], (long)a[1], (long)a[2], (long)a[3], (long)a[4], (long)a[5]);
 	if (!(flags & CLONE_VM) && sys != VMT_SYS_VFORK) {
 		residency_fork(split.seq);
-		shim_live_add(1);   /* before: the parent may leave before the child runs */
+		/* before: the parent may leave before the child runs, and a
+		 * child killed before it ran must still be found gone */
+		fork_unborn = vmt_store_proc_unborn(&shim.store);
+		shim_live_add(1);
 	}
 	/* a child on this memory counts its faults apart (empty_ranges.c);
 	 * the other threads' calls need not wait for it to exec (forkgate.c) */
@@ -60,6 +66,13 @@ static void split_begin(int sys, const uint64_t a[6])
 static long split_end(long r)
 {
 	if (split_on) {
+		if (!(split.args[0] & CLONE_VM) && split.sys != VMT_SYS_VFORK && fork_unborn) {
+			if (raw_failed(r))
+				vmt_store_proc_unborn_failed(fork_unborn);
+			else
+				vmt_store_proc_named(fork_unborn, (int32_t)r);
+			fork_unborn = NULL;
+		}
 		if (raw_failed(r) && !(split.args[0] & CLONE_VM) && split.sys != VMT_SYS_VFORK)
 			shim_live_add(-1);
 		call_end(&split, r);
@@ -122,7 +135,7 @@ HIDDEN void shim_clone_child(uint64_t flags, const int32_t *parent_tid)
 	else if (!(flags & CLONE_VM)) {
 		split_on = 0;
 		shim_self.depth = 0;
-		shim_fork_child();
+		shim_fork_child(fork_unborn);
 	}
 }
 
@@ -171,7 +184,7 @@ pid_t hook_Fork(void)
 		raw2(SYS_set_robust_list, head, 0x18);
 		split_on = 0;
 		shim_self.depth = 0;
-		shim_fork_child();
+		shim_fork_child(fork_unborn);
 		return 0;
 	}
 	return (pid_t)split_end(r);
@@ -221,7 +234,7 @@ long shim_proc_syscall(long nr, long a0, long a1, long a2, long a3, long a4, lon
 		if (r == 0) {
 			split_on = 0;
 			shim_self.depth = 0;
-			shim_fork_child();
+			shim_fork_child(fork_unborn);
 			return 0;
 		}
 		split_end(r);

@@ -78,7 +78,8 @@ static int open_store(const char *out, int *root)
 		 * page written in every process */
 		if (strlen(env) >= STORE_PATH_MAX)
 			return -1;
-		env_self_save(out, env);
+		if (env_self_save(out, env) < 0)
+			return -1;
 		return vmt_store_attach(&shim.store, env) < 0 ? -1 : 0;
 	}
 	/* a trace is replaced by rename: never a device, a directory... */
@@ -91,7 +92,8 @@ static int open_store(const char *out, int *root)
 	if (strlen(out) + 40 >= sizeof path)
 		return -1;
 	put_dec(stpcpy(stpcpy(path, out), ".vmrec-store."), (unsigned long)shim.pid);
-	env_self_save(out, path);
+	if (env_self_save(out, path) < 0)
+		return -1;
 	const char *m = getenv("VMREC_MODE");
 	unsigned mode = m && *m ? (unsigned)strtoul(m, NULL, 8) & 07777 : 0600;
 	const char *l = getenv("VMREC_LAUNCHER");
@@ -267,7 +269,7 @@ __attribute__((constructor)) static void shim_init(void)
 	env_self_hide();
 }
 
-void shim_fork_child(void)
+void shim_fork_child(struct vmt_store_proc *unborn)
 {
 	forkgate_child();
 	shim.ppid = shim.pid;
@@ -280,7 +282,8 @@ void shim_fork_child(void)
 	image_files_reset();
 	stacks_forget();
 	sud_arm_thread();
-	shim.proc = vmt_store_proc_new(&shim.store, shim.pid);
+	shim.proc = unborn && vmt_store_proc_born(unborn, shim.pid) ? unborn
+	                                                           : vmt_store_proc_new(&shim.store, shim.pid);
 	uint8_t sud = sud_enter();
 	image_process(shim_next_seq());
 	image_checkpoint(VMT_CK_FORK);

@@ -232,6 +232,32 @@ struct vmt_store_proc *vmt_store_proc_new(struct vmt_store *s, int32_t pid)
 	return p;
 }
 
+struct vmt_store_proc *vmt_store_proc_unborn(struct vmt_store *s)
+{
+	struct vmt_store_proc *p = vmt_store_proc_new(s, 0);
+	if (p)
+		__atomic_store_n(&p->state, VMT_PROC_UNBORN, __ATOMIC_RELEASE);
+	return p;
+}
+
+void vmt_store_proc_named(struct vmt_store_proc *p, int32_t pid)
+{
+	__atomic_store_n(&p->pid, pid, __ATOMIC_RELEASE);
+}
+
+int vmt_store_proc_born(struct vmt_store_proc *p, int32_t pid)
+{
+	uint32_t unborn = VMT_PROC_UNBORN;
+	__atomic_store_n(&p->pid, pid, __ATOMIC_RELEASE);
+	return __atomic_compare_exchange_n(&p->state, &unborn, VMT_PROC_RUNNING, 0, __ATOMIC_ACQ_REL,
+	                                   __ATOMIC_RELAXED);
+}
+
+void vmt_store_proc_unborn_failed(struct vmt_store_proc *p)
+{
+	__atomic_store_n(&p->state, VMT_PROC_ENDED, __ATOMIC_RELEASE);
+}
+
 int vmt_store_proc_leave(struct vmt_store *s, struct vmt_store_proc *p, uint32_t state)
 {
 	uint32_t running = VMT_PROC_RUNNING;
@@ -260,9 +286,18 @@ int64_t vmt_store_reap(struct vmt_store *s, int32_t self)
 	     n < 1 << 20; n++) {
 		struct vmt_store_proc *p = (struct vmt_store_proc *)(s->base + off + sizeof(struct region));
 		uint32_t state = __atomic_load_n(&p->state, __ATOMIC_ACQUIRE);
-		if (state == VMT_PROC_RUNNING && p->pid != self &&
-		    sc(SYS_kill, p->pid, 0, 0, 0, 0, 0) == -ESRCH && vmt_store_proc_leave(s, p, VMT_PROC_GONE))
+		int32_t pid = __atomic_load_n(&p->pid, __ATOMIC_ACQUIRE);
+		if (state == VMT_PROC_RUNNING && pid != self &&
+		    sc(SYS_kill, pid, 0, 0, 0, 0, 0) == -ESRCH && vmt_store_proc_leave(s, p, VMT_PROC_GONE))
 			state = VMT_PROC_GONE;
+		/* a child killed before it ran (its parent named it) */
+		uint32_t unborn = VMT_PROC_UNBORN;
+		if (state == VMT_PROC_UNBORN && pid > 0 && sc(SYS_kill, pid, 0, 0, 0, 0, 0) == -ESRCH &&
+		    __atomic_compare_exchange_n(&p->state, &unborn, VMT_PROC_ENDED, 0, __ATOMIC_ACQ_REL,
+		                                __ATOMIC_RELAXED)) {
+			__atomic_sub_fetch(&s->head->live, 1, __ATOMIC_ACQ_REL);
+			state = VMT_PROC_ENDED;
+		}
 		uint64_t next = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE);
 		if (state == VMT_PROC_ENDED || state == VMT_PROC_GONE) {
 			uint64_t seen = off;

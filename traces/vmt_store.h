@@ -72,8 +72,13 @@ struct vmt_store_slab {
 enum { VMT_SLAB_ACTIVE = 0, VMT_SLAB_SEALED = 1, VMT_SLAB_DRAINED = 2 };
 
 /* RUNNING counts in head->live; whoever moves it to ENDED or GONE (found
- * dead without a word: the finisher writes its END) takes it out. */
-enum { VMT_PROC_RUNNING = 0, VMT_PROC_ENDED = 1, VMT_PROC_EXECED = 2, VMT_PROC_GONE = 3 };
+ * dead without a word: the finisher writes its END) takes it out.
+ * UNBORN: made by a parent before its fork, counted in live too, taken by
+ * the child when it first runs (RUNNING); a child killed before it ran
+ * never takes it, and whoever finds its pid gone ends it (no END: the
+ * child recorded nothing). */
+enum { VMT_PROC_RUNNING = 0, VMT_PROC_ENDED = 1, VMT_PROC_EXECED = 2, VMT_PROC_GONE = 3,
+       VMT_PROC_UNBORN = 4 };
 
 struct vmt_store_proc {
 	int32_t pid;
@@ -103,6 +108,14 @@ void vmt_store_detach(struct vmt_store *s);
 
 struct vmt_store_slab *vmt_store_slab_new(struct vmt_store *s, int32_t pid, int32_t tid);
 struct vmt_store_proc *vmt_store_proc_new(struct vmt_store *s, int32_t pid);
+/* The entry of a child about to be forked (UNBORN, pid 0); the parent
+ * names the pid once fork returns it, and the child takes the entry:
+ * born (0: it was not UNBORN).  A fork that failed: vmt_store_proc_leave
+ * is not for it; unborn_failed ends it. */
+struct vmt_store_proc *vmt_store_proc_unborn(struct vmt_store *s);
+void vmt_store_proc_named(struct vmt_store_proc *p, int32_t pid);
+int vmt_store_proc_born(struct vmt_store_proc *p, int32_t pid);
+void vmt_store_proc_unborn_failed(struct vmt_store_proc *p);
 /* Move RUNNING to `state`: 1 if this call did (and took it out of live). */
 int vmt_store_proc_leave(struct vmt_store *s, struct vmt_store_proc *p, uint32_t state);
 /* Take out of live every RUNNING image whose pid no longer exists (a

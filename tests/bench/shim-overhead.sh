@@ -161,27 +161,32 @@ echo "sbrk loop, 374,017 calls, CPU of the whole process tree: under the launche
 
 # libvmrec's own fixed cost per process, no launcher: 200 execs of
 # /bin/true from a shell, preloaded alone against native, alternating;
-# the whole tree's CPU time and minor faults (getrusage of the children).
+# the whole tree's CPU time and minor faults (getrusage of the children),
+# and the faults under the launcher too (its own included).
 preloaded_execs() {
 	loop='i=0; while [ $i -lt 200 ]; do /bin/true; i=$((i + 1)); done'
-	: >"$T/pen"; : >"$T/pep"
+	: >"$T/pen"; : >"$T/pep"; : >"$T/per"
 	i=0
 	while [ $i -lt "$ROUNDS" ]; do
-		for mode in native pre; do
+		for mode in native pre rec; do
 			"$PY" -c 'import os, resource, subprocess, sys
 env = dict(os.environ)
+cmd = ["sh", "-c", sys.argv[5]]
 if sys.argv[1] == "pre":
     env.update(LD_PRELOAD=sys.argv[2], VMREC_OUT=sys.argv[3])
-subprocess.run(["sh", "-c", sys.argv[4]], env=env, stdout=subprocess.DEVNULL)
+if sys.argv[1] == "rec":
+    cmd = [sys.argv[4], "-o", sys.argv[3], "--"] + cmd
+subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL)
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.1f %d" % ((r.ru_utime + r.ru_stime) * 1e3, r.ru_minflt))' "$mode" "$LIB" "$T/pe.lz4" "$loop" >>"$T/pe$(echo $mode | cut -c1)"
+print("%.1f %d" % ((r.ru_utime + r.ru_stime) * 1e3, r.ru_minflt))' "$mode" "$LIB" "$T/pe.lz4" "$B/bin/vmrec" "$loop" >>"$T/pe$(echo $mode | cut -c1)"
 			rm -f "$T/pe.lz4"
 		done
 		i=$((i + 1))
 	done
 	cut -d' ' -f1 "$T/pen" >"$T/pen.cpu"; cut -d' ' -f1 "$T/pep" >"$T/pep.cpu"
 	fn=$(cut -d' ' -f2 "$T/pen" | median); fp=$(cut -d' ' -f2 "$T/pep" | median)
-	echo "200 /bin/true preloaded alone: native $(median <"$T/pen.cpu") ms CPU, preloaded $(pair_median "$T/pep.cpu" "$T/pen.cpu")x; minor faults per exec: native $((fn / 200)), preloaded $((fp / 200)) (medians, $ROUNDS alternating rounds; target: none, the launcher's row above is <= 2.0)"
+	fr=$(cut -d' ' -f2 "$T/per" | median)
+	echo "200 /bin/true preloaded alone: native $(median <"$T/pen.cpu") ms CPU, preloaded $(pair_median "$T/pep.cpu" "$T/pen.cpu")x; minor faults per exec: native $((fn / 200)), preloaded $((fp / 200)), under vmrec $((fr / 200)) (medians, $ROUNDS alternating rounds; target: none, the launcher's row above is <= 2.0)"
 }
 preloaded_execs
 
