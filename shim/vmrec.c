@@ -583,9 +583,8 @@ int main(int argc, char **argv)
 	}
 	close(go[0]);
 	child = pid;
-	/* the store after the fork: the child, which only waits and execs,
-	 * has neither the store's mapping nor the header's buffers to copy
-	 * and to tear down at its exec */
+	/* the store once the child is there: one that cannot be made kills
+	 * the child, waiting for its go, before it runs anything */
 	static struct vmt_store tree;
 	int err = vmt_store_create(&tree, store, out, (unsigned)m, 1);
 	if (err < 0) {
