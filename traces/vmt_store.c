@@ -215,14 +215,16 @@ struct vmt_store_slab *vmt_store_slab_new(struct vmt_store *s, int32_t pid, int3
 	return sl;
 }
 
-struct vmt_store_proc *vmt_store_proc_new(struct vmt_store *s, int32_t pid)
+/* An entry made in its first state: an UNBORN one is never seen RUNNING
+ * with no pid yet. */
+static struct vmt_store_proc *proc_make(struct vmt_store *s, int32_t pid, uint32_t state)
 {
 	uint64_t off;
 	struct vmt_store_proc *p = reserve(s, sizeof *p, &off);
 	if (!p)
 		return NULL;
 	p->pid = pid;
-	p->state = VMT_PROC_RUNNING;
+	p->state = state;
 	commit(s, off, VMT_ST_PROC);
 	uint64_t head = __atomic_load_n(&s->head->procs, __ATOMIC_ACQUIRE);
 	do
@@ -232,12 +234,14 @@ struct vmt_store_proc *vmt_store_proc_new(struct vmt_store *s, int32_t pid)
 	return p;
 }
 
+struct vmt_store_proc *vmt_store_proc_new(struct vmt_store *s, int32_t pid)
+{
+	return proc_make(s, pid, VMT_PROC_RUNNING);
+}
+
 struct vmt_store_proc *vmt_store_proc_unborn(struct vmt_store *s)
 {
-	struct vmt_store_proc *p = vmt_store_proc_new(s, 0);
-	if (p)
-		__atomic_store_n(&p->state, VMT_PROC_UNBORN, __ATOMIC_RELEASE);
-	return p;
+	return proc_make(s, 0, VMT_PROC_UNBORN);
 }
 
 void vmt_store_proc_named(struct vmt_store_proc *p, int32_t pid)
@@ -258,14 +262,18 @@ void vmt_store_proc_unborn_failed(struct vmt_store_proc *p)
 	__atomic_store_n(&p->state, VMT_PROC_ENDED, __ATOMIC_RELEASE);
 }
 
-int vmt_store_proc_leave(struct vmt_store *s, struct vmt_store_proc *p, uint32_t state)
+/* from -> to, where from counts in live: 1 if this call moved it. */
+static int proc_move(struct vmt_store *s, struct vmt_store_proc *p, uint32_t from, uint32_t to)
 {
-	uint32_t running = VMT_PROC_RUNNING;
-	if (!__atomic_compare_exchange_n(&p->state, &running, state, 0, __ATOMIC_ACQ_REL,
-	                                 __ATOMIC_RELAXED))
+	if (!__atomic_compare_exchange_n(&p->state, &from, to, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		return 0;
 	__atomic_sub_fetch(&s->head->live, 1, __ATOMIC_ACQ_REL);
 	return 1;
+}
+
+int vmt_store_proc_leave(struct vmt_store *s, struct vmt_store_proc *p, uint32_t state)
+{
+	return proc_move(s, p, VMT_PROC_RUNNING, state);
 }
 
 /* Each image that ended (ENDED, GONE: a state it never leaves; EXECED
@@ -287,17 +295,12 @@ int64_t vmt_store_reap(struct vmt_store *s, int32_t self)
 		struct vmt_store_proc *p = (struct vmt_store_proc *)(s->base + off + sizeof(struct region));
 		uint32_t state = __atomic_load_n(&p->state, __ATOMIC_ACQUIRE);
 		int32_t pid = __atomic_load_n(&p->pid, __ATOMIC_ACQUIRE);
-		if (state == VMT_PROC_RUNNING && pid != self &&
-		    sc(SYS_kill, pid, 0, 0, 0, 0, 0) == -ESRCH && vmt_store_proc_leave(s, p, VMT_PROC_GONE))
-			state = VMT_PROC_GONE;
-		/* a child killed before it ran (its parent named it) */
-		uint32_t unborn = VMT_PROC_UNBORN;
-		if (state == VMT_PROC_UNBORN && pid > 0 && sc(SYS_kill, pid, 0, 0, 0, 0, 0) == -ESRCH &&
-		    __atomic_compare_exchange_n(&p->state, &unborn, VMT_PROC_ENDED, 0, __ATOMIC_ACQ_REL,
-		                                __ATOMIC_RELAXED)) {
-			__atomic_sub_fetch(&s->head->live, 1, __ATOMIC_ACQ_REL);
-			state = VMT_PROC_ENDED;
-		}
+		/* gone without a word: GONE (the finisher writes its END); a
+		 * child killed before it ran, named by its parent: ENDED */
+		uint32_t to = state == VMT_PROC_RUNNING && pid != self ? VMT_PROC_GONE
+		            : state == VMT_PROC_UNBORN && pid > 0     ? VMT_PROC_ENDED : state;
+		if (to != state && sc(SYS_kill, pid, 0, 0, 0, 0, 0) == -ESRCH && proc_move(s, p, state, to))
+			state = to;
 		uint64_t next = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE);
 		if (state == VMT_PROC_ENDED || state == VMT_PROC_GONE) {
 			uint64_t seen = off;
