@@ -46,6 +46,22 @@ static int rules_of_table(struct nr_rule *r)
 	return nrules;
 }
 
+/* The filter is no sandbox: SPEC_ALLOW keeps the kernel from forcing
+ * speculation mitigations on the whole recorded tree, as it does for a
+ * task that installs a filter where spec_store_bypass_disable or
+ * spectre_v2_user is `seccomp` (the x86 default before Linux 5.16):
+ * Speculative Store Bypass disabled for good, which slows the program and
+ * which it would see in prctl(PR_GET_SPECULATION_CTRL) and
+ * /proc/PID/status.  A kernel before 4.17 knows no such flag (EINVAL). */
+static long install(const struct sock_fprog *prog)
+{
+	long r = vmt_raw6(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_SPEC_ALLOW,
+	                  (long)prog, 0, 0, 0);
+	if (r == -EINVAL)
+		r = vmt_raw6(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, (long)prog, 0, 0, 0);
+	return r;
+}
+
 #define STMT(code, k) ((struct sock_filter)BPF_STMT(code, k))
 #define JUMP(code, k, jt, jf) ((struct sock_filter)BPF_JUMP(code, k, jt, jf))
 
@@ -99,11 +115,11 @@ int launch_filter_install(uint64_t tramp)
 	struct sock_fprog prog = { .len = (unsigned short)n, .filter = f };
 	/* without CAP_SYS_ADMIN the kernel asks for no_new_privs, which a
 	 * traced setuid program loses anyway */
-	long r = vmt_raw6(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, (long)&prog, 0, 0, 0);
+	long r = install(&prog);
 	if (r != -EACCES)
 		return (int)r;
 	r = vmt_raw6(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0);
 	if (r < 0)
 		return (int)r;
-	return (int)vmt_raw6(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, (long)&prog, 0, 0, 0);
+	return (int)install(&prog);
 }
