@@ -65,7 +65,7 @@ static long install(const struct sock_fprog *prog)
 #define STMT(code, k) ((struct sock_filter)BPF_STMT(code, k))
 #define JUMP(code, k, jt, jf) ((struct sock_filter)BPF_JUMP(code, k, jt, jf))
 
-int launch_filter_install(uint64_t tramp)
+int launch_filter_install(uint64_t tramp, uint32_t elsewhere)
 {
 	struct sock_filter f[MAX_INSNS];
 	struct nr_rule rules[VMT_SYS_COUNT];
@@ -110,7 +110,7 @@ int launch_filter_install(uint64_t tramp)
 	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, instruction_pointer));
 	f[n++] = STMT(BPF_ALU | BPF_AND | BPF_K, 0xfffff000u);
 	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)tramp & 0xfffff000u, 1, 0);
-	f[n++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	f[n++] = STMT(BPF_RET | BPF_K, elsewhere);
 	f[n++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	struct sock_fprog prog = { .len = (unsigned short)n, .filter = f };
 	/* without CAP_SYS_ADMIN the kernel asks for no_new_privs, which a

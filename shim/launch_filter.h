@@ -9,9 +9,11 @@
  * `syscall; ret`: calls issued there are libvmrec's and pass the filter. */
 #define LAUNCH_TRAMPOLINE 0x3dfffff00000ull
 
-/* In the child: every call the table records stops the tracer
- * (SECCOMP_RET_TRACE) unless it comes from the trampoline page; every
- * other call is allowed.  0, or -errno. */
-int launch_filter_install(uint64_t trampoline);
+/* In the child: every call the table records gets `elsewhere` (the
+ * launcher's SECCOMP_RET_TRACE: it stops the tracer) unless it comes from
+ * the trampoline page; every other call is allowed.  0, or -errno.
+ * (make bench's loops install it with SECCOMP_RET_ALLOW: what running
+ * the filter costs a call.) */
+int launch_filter_install(uint64_t trampoline, uint32_t elsewhere);
 
 #endif

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sched.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1307,7 +1308,7 @@ int launch_trace_child(int wait_fd)
 	/* untraced (the launcher is itself traced), a filter that stops for a
 	 * tracer would fail every recorded call with ENOSYS */
 	if (go == 'g')
-		return launch_filter_install(LAUNCH_TRAMPOLINE);
+		return launch_filter_install(LAUNCH_TRAMPOLINE, SECCOMP_RET_TRACE);
 	return -EPERM;
 }
 

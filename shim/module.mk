@@ -152,9 +152,17 @@ $(BUILD)/tests/shim/ctor_maps: tests/shim/ctor/ctor_maps.c $(BUILD)/tests/shim/l
 # make bench: tests/bench/shim-overhead.sh and its loops.
 BENCH_SCRIPTS += tests/bench/shim-overhead.sh
 BENCH_BINS += $(BUILD)/bench/shim-page_test $(BUILD)/bench/shim-thread_churn $(BUILD)/bench/shim-loops \
-              $(BUILD)/bench/shim-runcpu
+              $(BUILD)/bench/shim-runcpu $(BUILD)/bench/shim-bare_launcher
 $(BUILD)/bench/shim-%: $(call objs,tests/bench/shim-%.c)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $< -lpthread $(VMREC_LDFLAGS)
+# linked as the launcher is: the start-up rows' floor
+$(BUILD)/bench/shim-bare_launcher: $(call objs,tests/bench/shim-bare_launcher.c)
+	@mkdir -p $(@D)
+	$(CC) $(VMREC_LAUNCHER_LINK) -o $@ $< $(VMREC_LDFLAGS)
+# the loops' launcher floor installs the launcher's own filter
+$(BUILD)/bench/shim-loops: $(call objs,tests/bench/shim-loops.c shim/launch_filter.c) $(LIBVMT)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -lpthread $(LIBVMT_LIBS) $(VMREC_LDFLAGS)
 
 MANPAGES += docs/man/vmrec.1

@@ -1,7 +1,7 @@
 /* Small syscall-bound loops, each like a will-it-scale or AIM9 case, for
  * the recorder's per-call cost.  Prints CPU nanoseconds (the machine is
  * shared: CPU time, so waiting for a core does not count) per iteration of
- * the loop alone.  Usage: shim-loops LOOP ITERATIONS [floor|dispatch]
+ * the loop alone.  Usage: shim-loops LOOP ITERATIONS [floor|dispatch|filter]
  *   brk1     brk up one page and back (will-it-scale brk1)
  *   mmap1    mmap 128 MiB anonymous, munmap it (mmap1)
  *   malloc1  malloc 128 MiB, free it (malloc1: glibc mmaps and munmaps it)
@@ -16,7 +16,11 @@
  * recorder's own calls come from exempt text); "floor" also asks, before
  * each call that releases memory, the PAGEMAP_SCAN question the recorder
  * asks there (docs/residency.md).  Together: what the kernel alone
- * costs of a recorded run. */
+ * costs of a run preloaded alone.  "filter" asks the same question under
+ * the launcher's seccomp filter (shim/launch_filter.c) where a call from
+ * outside the trampoline page passes instead of stopping a tracer: what
+ * the kernel alone costs of a run under the vmrec launcher, where every
+ * call the table records runs the filter to have its address checked. */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -30,6 +34,9 @@
 #include <unistd.h>
 
 #include "lib/compat.h"
+#include "shim/launch_filter.h"
+
+#include <linux/seccomp.h>
 
 #define PAGE 4096L
 #define BIG (128L << 20)
@@ -139,7 +146,7 @@ int main(int argc, char **argv)
 		{ "mmap4t", mmap4t },
 	};
 	if (argc < 3) {
-		fprintf(stderr, "usage: shim-loops brk1|mmap1|malloc1|sbrk|mmap4t ITERATIONS [floor|dispatch]\n");
+		fprintf(stderr, "usage: shim-loops brk1|mmap1|malloc1|sbrk|mmap4t ITERATIONS [floor|dispatch|filter]\n");
 		return 2;
 	}
 	long n = atol(argv[2]);
@@ -147,8 +154,14 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
 		if (strcmp(argv[1], loops[i].name))
 			continue;
-		if (!strcmp(mode, "floor"))
+		if (!strcmp(mode, "floor") || !strcmp(mode, "filter"))
 			pm_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+		int r;
+		if (!strcmp(mode, "filter") &&
+		    (r = launch_filter_install(LAUNCH_TRAMPOLINE, SECCOMP_RET_ALLOW)) < 0) {
+			fprintf(stderr, "shim-loops: the launcher's filter: %s\n", strerror(-r));
+			return 1;
+		}
 		if ((!strcmp(mode, "floor") || !strcmp(mode, "dispatch")) &&
 		    prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_ON, 0UL, ~0UL, &selector)) {
 			perror("shim-loops: PR_SET_SYSCALL_USER_DISPATCH");

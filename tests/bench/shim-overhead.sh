@@ -14,8 +14,10 @@
 #   3. python3 -c 'import json' start-up (CPU time of the whole process)
 #   4. small syscall-bound loops (shim-loops.c: brk1, mmap1 and malloc1
 #      like will-it-scale's, page_test's sbrk loop without page touches),
-#      each beside its floor: natively with dispatch armed ("dispatch"),
-#      and with the residency question too ("floor")
+#      each beside its floors: natively with dispatch armed ("dispatch"),
+#      and with the residency question too ("floor"), preloaded alone's;
+#      natively under the launcher's seccomp filter with the residency
+#      question ("filter"), the launcher's
 #   5. malloc1's trace: bytes per event
 # All three count CPU time, not wall time: the machine is shared.
 # Targets (each printed on its line): recorded/native <= 1.15 on brk1,
@@ -73,10 +75,14 @@ bench() {   # NAME TARGET: runs "$@" (which prints one number) in each mode
 }
 
 # NAME TARGET LOOP N [stacks]: a shim-loops loop natively, recorded,
-# without residency, and at its two floors (with --stacks=16 too if asked)
+# without residency, and at its floors (with --stacks=16 too if asked).
+# Each way of recording has its own floor, what the kernel alone costs
+# of it: preloaded alone, Syscall User Dispatch's slow entry and the
+# residency question; under the launcher, its seccomp filter run by
+# every call the table records, and the residency question.
 loop() {
 	name=$1 target=$2 l=$3 n=$4 want_stk=$5
-	: >"$T/n"; : >"$T/r"; : >"$T/m"; : >"$T/d"; : >"$T/f"; : >"$T/s"; : >"$T/p"
+	: >"$T/n"; : >"$T/r"; : >"$T/m"; : >"$T/d"; : >"$T/f"; : >"$T/s"; : >"$T/p"; : >"$T/l"
 	i=0
 	while [ $i -lt "$ROUNDS" ]; do
 		"$B/bench/shim-loops" "$l" "$n" >>"$T/n"
@@ -85,12 +91,13 @@ loop() {
 		"$B/bench/shim-loops" "$l" "$n" dispatch >>"$T/d"
 		nores "$B/bench/shim-loops" "$l" "$n" >>"$T/m"
 		"$B/bench/shim-loops" "$l" "$n" floor >>"$T/f"
+		"$B/bench/shim-loops" "$l" "$n" filter >>"$T/l"
 		[ -z "$want_stk" ] || stk "$B/bench/shim-loops" "$l" "$n" >>"$T/s"
 		i=$((i + 1))
 	done
 	line="$name: native $(median <"$T/n"), recorded $(pair_median "$T/r" "$T/n")x (preloaded alone $(pair_median "$T/p" "$T/n")x), without residency $(pair_median "$T/m" "$T/n")x"
 	[ -z "$want_stk" ] || line="$line, --stacks=16 $(pair_median "$T/s" "$T/n")x"
-	echo "$line; floor: dispatch $(pair_median "$T/d" "$T/n")x, dispatch+residency $(pair_median "$T/f" "$T/n")x, recorded/floor $(pair_median "$T/r" "$T/f")x (medians of per-round ratios, $ROUNDS alternating rounds; target: $target)"
+	echo "$line; floors: preloaded (dispatch $(pair_median "$T/d" "$T/n")x, +residency $(pair_median "$T/f" "$T/n")x), launcher (filter+residency $(pair_median "$T/l" "$T/n")x); recorded/launcher floor $(pair_median "$T/r" "$T/l")x, preloaded/its floor $(pair_median "$T/p" "$T/f")x (medians of per-round ratios, $ROUNDS alternating rounds; target: $target)"
 }
 
 echo "shim-overhead: recorder cost relative to native (lower is better), every run on CPU $VMREC_BENCH_CPU_PINNED"
@@ -110,26 +117,29 @@ loop "sbrk loop, no page touches (ns/iteration of 17 calls)" "recorded <= 1.10, 
 # Start-up: what a process costs from its execve (the launcher records the
 # loader's calls with ptrace until libvmrec is live, docs/shim.md "Two
 # recorders"): the whole command natively, under vmrec and under strace -f
-# --seccomp-bpf (the same stop-only-for-these-calls technique),
-# alternating, medians of per-round ratios, of CPU time (user + system of
+# --seccomp-bpf (the same stop-only-for-these-calls technique), and under
+# a bare launcher that only forks, execs and waits (static, as vmrec is:
+# what any launcher costs, the floor), alternating, medians of per-round
+# ratios, of CPU time (user + system of
 # the whole process tree, the launcher included: the steadier figure on a
 # shared machine) and of wall time (shim-runcpu -w).
 MEM='trace=%memory,prctl'
 cpu_wall() { "$B/bench/shim-runcpu" -w 1 "$@"; }
 startup() {   # NAME TARGET CMD...
 	name=$1 target=$2; shift 2
-	: >"$T/n"; : >"$T/r"; : >"$T/x"
+	: >"$T/n"; : >"$T/r"; : >"$T/x"; : >"$T/b"
 	i=0
 	while [ $i -lt "$ROUNDS" ]; do
 		cpu_wall "$@" >>"$T/n"
 		cpu_wall "$B/bin/vmrec" -o "$T/t.lz4" -- "$@" >>"$T/r"
 		cpu_wall strace -f -qq --seccomp-bpf -e "$MEM" -o /dev/null "$@" >>"$T/x"
+		cpu_wall "$B/bench/shim-bare_launcher" "$@" >>"$T/b"
 		i=$((i + 1))
 	done
-	for f in n r x; do
+	for f in n r x b; do
 		cut -d' ' -f1 "$T/$f" >"$T/$f.cpu"; cut -d' ' -f2 "$T/$f" >"$T/$f.wall"
 	done
-	echo "$name: native $(median <"$T/n.cpu") ms CPU, $(median <"$T/n.wall") us wall; vmrec $(pair_median "$T/r.cpu" "$T/n.cpu")x CPU, $(pair_median "$T/r.wall" "$T/n.wall")x wall; strace -f --seccomp-bpf $(pair_median "$T/x.cpu" "$T/n.cpu")x CPU, $(pair_median "$T/x.wall" "$T/n.wall")x wall (medians of per-round ratios, $ROUNDS alternating rounds; target: $target)"
+	echo "$name: native $(median <"$T/n.cpu") ms CPU, $(median <"$T/n.wall") us wall; vmrec $(pair_median "$T/r.cpu" "$T/n.cpu")x CPU, $(pair_median "$T/r.wall" "$T/n.wall")x wall; strace -f --seccomp-bpf $(pair_median "$T/x.cpu" "$T/n.cpu")x CPU, $(pair_median "$T/x.wall" "$T/n.wall")x wall; bare launcher (floor) $(pair_median "$T/b.cpu" "$T/n.cpu")x CPU (medians of per-round ratios, $ROUNDS alternating rounds; target: $target)"
 }
 printf 'int f(int x) { return x * 2; }\n' >"$T/small.c"
 startup "200 execs of /bin/true from a shell" "vmrec <= 2.0" sh -c 'i=0; while [ $i -lt 200 ]; do /bin/true; i=$((i + 1)); done'
