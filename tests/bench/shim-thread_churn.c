@@ -3,7 +3,7 @@
  * create+join.  Usage: shim-thread_churn COUNT [floor]
  *
  * With "floor", natively, each thread makes the two system calls the
- * recorder cannot do without in a thread (docs/shim.md, Cost): arming
+ * recorder cannot do without in a thread (docs/shim-cost.md): arming
  * Syscall User Dispatch (its safety net; the kernel clears it in every new
  * task) and one getrusage (whether its released stack can have pages), so
  * the bench can show how much of the recorded churn the kernel alone

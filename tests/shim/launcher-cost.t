@@ -1,6 +1,6 @@
 #!/bin/sh
 # What one recording costs the vmrec launcher itself, in its own system
-# calls (docs/shim.md, "Cost"): the trace store is mapped once, by the
+# calls (docs/shim-cost.md): the trace store is mapped once, by the
 # launcher's main thread, and used by the drainer and the finisher alike;
 # every mapping of it is MADV_RANDOM (records land anywhere in the file:
 # a fault that read the pages around it would read them for nothing).
