@@ -35,7 +35,8 @@
  * calls on the mmap_lock anyway, mostly.  A holder that never lets go (a
  * thread cancelled or longjmp'd out inside a hook, a call waiting on
  * another thread's recorded call) is waited for DRAIN_NS; then the lock
- * is given up for good and calls overlap as before. */
+ * is given up for good and calls overlap as before.  A waiter kept off
+ * longer by other holders that each let go in time waits on. */
 #include "forkgate.h"
 #include "raw.h"
 
@@ -83,6 +84,7 @@ int forkgate_forked_threaded;
 static volatile int forked;      /* it forked: a thread enrolling from then on orders calls */
 static volatile int ordered;     /* calls take `order` (forked while threaded) */
 static volatile int order;       /* 0 free, 1 held, 2 held and maybe waited for */
+static volatile unsigned order_turns;   /* times a holder let go (written holding it) */
 static volatile int order_broken;   /* a holder did not let go in time: no more */
 int forkgate_test_sig;
 
@@ -185,9 +187,20 @@ static void order_take(void)
 		self.holds = 1;
 		return;
 	}
+	/* DRAIN_NS from the last time it changed hands: a waiter that other
+	 * threads' turns keep off for longer (the lock is not fair: one just
+	 * woken may find it taken again, and futex wakes one waiter a turn)
+	 * waits on; only a holder that keeps it that long gives it up for
+	 * good, and every later call of the process with it */
+	unsigned seen = __atomic_load_n(&order_turns, __ATOMIC_RELAXED);
 	uint64_t until = now_ns() + DRAIN_NS;
 	while (__atomic_exchange_n(&order, 2, __ATOMIC_ACQUIRE) != 0) {
 		uint64_t now = now_ns();
+		unsigned turns = __atomic_load_n(&order_turns, __ATOMIC_RELAXED);
+		if (turns != seen) {
+			seen = turns;
+			until = now + DRAIN_NS;
+		}
 		if (now >= until || __atomic_load_n(&order_broken, __ATOMIC_RELAXED)) {
 			__atomic_store_n(&order_broken, 1, __ATOMIC_RELAXED);
 			raw4(SYS_futex, &order, FUTEX_WAKE_PRIVATE, 0x7fffffff, 0);
@@ -204,6 +217,7 @@ void forkgate_order_done(void)
 	if (!self.holds)
 		return;
 	self.holds = 0;
+	__atomic_store_n(&order_turns, order_turns + 1, __ATOMIC_RELAXED);
 	if (__atomic_exchange_n(&order, 0, __ATOMIC_RELEASE) == 2)
 		raw4(SYS_futex, &order, FUTEX_WAKE_PRIVATE, 1, 0);
 }
@@ -351,6 +365,7 @@ void forkgate_child(void)
 	nwaiting = 0;
 	registered = 0;
 	forked = ordered = order = order_broken = strays = 0;
+	order_turns = 0;
 	self.stray = 0;
 	self.slot = 0;
 	self.closing = 0;
