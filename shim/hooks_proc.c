@@ -66,15 +66,15 @@ static void split_begin(int sys, const uint64_t a[6])
 static long split_end(long r)
 {
 	if (split_on) {
-		if (!(split.args[0] & CLONE_VM) && split.sys != VMT_SYS_VFORK && fork_unborn) {
-			if (raw_failed(r))
+		if (!(split.args[0] & CLONE_VM) && split.sys != VMT_SYS_VFORK) {   /* a fork */
+			if (fork_unborn && raw_failed(r))
 				vmt_store_proc_unborn_failed(fork_unborn);
-			else
+			else if (fork_unborn)
 				vmt_store_proc_named(fork_unborn, (int32_t)r);
 			fork_unborn = NULL;
+			if (raw_failed(r))
+				shim_live_add(-1);
 		}
-		if (raw_failed(r) && !(split.args[0] & CLONE_VM) && split.sys != VMT_SYS_VFORK)
-			shim_live_add(-1);
 		call_end(&split, r);
 		forkgate_open();
 	}

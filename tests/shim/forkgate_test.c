@@ -39,12 +39,19 @@ static void hold(void)
 	forkgate_leave();
 }
 
-static void *thread_x(void *arg)
+/* Each thread: known to the gate by one call, then waits for the fork
+ * that orders its calls from then on. */
+static void known_then_ordered(void)
 {
-	(void)arg;
 	call_once();
 	pthread_barrier_wait(&enrolled);
 	pthread_barrier_wait(&ordered_now);
+}
+
+static void *thread_x(void *arg)
+{
+	(void)arg;
+	known_then_ordered();
 	hold();
 	return NULL;
 }
@@ -52,9 +59,7 @@ static void *thread_x(void *arg)
 static void *thread_y(void *arg)
 {
 	(void)arg;
-	call_once();
-	pthread_barrier_wait(&enrolled);
-	pthread_barrier_wait(&ordered_now);
+	known_then_ordered();
 	while (!__atomic_load_n(&holding, __ATOMIC_SEQ_CST))
 		usleep(1000);
 	y_queued = 1;
@@ -65,9 +70,7 @@ static void *thread_y(void *arg)
 static void *thread_w(void *arg)
 {
 	(void)arg;
-	call_once();
-	pthread_barrier_wait(&enrolled);
-	pthread_barrier_wait(&ordered_now);
+	known_then_ordered();
 	while (!y_queued)
 		usleep(1000);
 	usleep(100000);             /* after Y in the futex's queue */
