@@ -35,7 +35,10 @@ ruby -e 'require "git"; require "gnuplot"; require "term/ansicolor"; require "tt
 # ---- a scratch copy of lkp-tests, with the program installed ----------------
 touch "$T/before"
 sleep 1	# a change to LKP_SRC from now on has a later mtime
-O=$LKP_SRC L=$T/lkp-tests
+# the tree itself, where LKP_SRC is a link to it: cp -R would copy the
+# link, the install below would write through it, and find would not
+# look behind it
+O=$(cd "$LKP_SRC" && pwd -P) L=$T/lkp-tests
 cp -R "$O" "$L" && chmod -R u+w "$L" || fail_all "cannot copy $O to $T"
 export LKP_SRC=$L
 orig=$(cd "$T" && pwd)/orig-list
